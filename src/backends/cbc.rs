@@ -1,0 +1,165 @@
+//! CBC backend through `coin_cbc_sys` (Debian's CBC 2.10, linked with pkg-config).
+//!
+//! CBC is not thread-safe in process: every call into it holds one process-wide lock.
+//! The sys crate is used rather than `coin_cbc` because the node count
+//! (`Cbc_getNodeCount`) needs the raw model pointer, which `coin_cbc` keeps private.
+
+use super::{Outcome, SolveOptions, Status};
+use crate::model::{Model, Sense, VarKind};
+use coin_cbc_sys as sys;
+use std::ffi::{CStr, CString};
+use std::os::raw::c_int;
+use std::sync::Mutex;
+use std::time::Instant;
+
+static CBC_LOCK: Mutex<()> = Mutex::new(());
+
+/// "CBC 2.x.y", read from the linked library.
+pub fn version() -> String {
+    // SAFETY: Cbc_getVersion returns a static NUL-terminated string.
+    let v = unsafe { CStr::from_ptr(sys::Cbc_getVersion()) };
+    format!("CBC {}", v.to_string_lossy())
+}
+
+struct CbcModel(*mut sys::Cbc_Model);
+
+impl Drop for CbcModel {
+    fn drop(&mut self) {
+        // SAFETY: created by Cbc_newModel and deleted once.
+        unsafe { sys::Cbc_deleteModel(self.0) }
+    }
+}
+
+fn set(m: &CbcModel, name: &str, value: &str) {
+    let n = CString::new(name).expect("parameter name");
+    let v = CString::new(value).expect("parameter value");
+    // SAFETY: live model, NUL-terminated strings.
+    unsafe { sys::Cbc_setParameter(m.0, n.as_ptr(), v.as_ptr()) }
+}
+
+/// Loads `model` into CBC, applies `options` and solves.
+pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
+    let _guard = CBC_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    let (starts, index, value) = model.to_csc();
+    let starts: Vec<sys::CoinBigIndex> = starts.iter().map(|&s| s as sys::CoinBigIndex).collect();
+    let index: Vec<c_int> = index.iter().map(|&i| i as c_int).collect();
+    let clamp = |x: f64| x.clamp(-f64::MAX, f64::MAX);
+    let col_lb: Vec<f64> = model.vars.iter().map(|v| clamp(v.lower)).collect();
+    let col_ub: Vec<f64> = model.vars.iter().map(|v| clamp(v.upper)).collect();
+    let obj: Vec<f64> = model.vars.iter().map(|v| v.objective).collect();
+    let row_lb: Vec<f64> = model.rows.iter().map(|r| clamp(r.lower)).collect();
+    let row_ub: Vec<f64> = model.rows.iter().map(|r| clamp(r.upper)).collect();
+    // SAFETY: Cbc_newModel returns a fresh model owned by the guard below.
+    let m = CbcModel(unsafe { sys::Cbc_newModel() });
+    // SAFETY: array lengths match the column and row counts given.
+    unsafe {
+        sys::Cbc_loadProblem(
+            m.0,
+            model.vars.len() as c_int,
+            model.rows.len() as c_int,
+            starts.as_ptr(),
+            index.as_ptr(),
+            value.as_ptr(),
+            col_lb.as_ptr(),
+            col_ub.as_ptr(),
+            obj.as_ptr(),
+            row_lb.as_ptr(),
+            row_ub.as_ptr(),
+        );
+        sys::Cbc_setObjSense(
+            m.0,
+            if model.sense == Sense::Maximize {
+                -1.0
+            } else {
+                1.0
+            },
+        );
+        for (j, v) in model.vars.iter().enumerate() {
+            if v.kind != VarKind::Continuous {
+                sys::Cbc_setInteger(m.0, j as c_int);
+            }
+        }
+    }
+    // SAFETY: live model.
+    unsafe { sys::Cbc_setLogLevel(m.0, 0) };
+    set(&m, "log", "0");
+    set(&m, "slog", "0");
+    set(&m, "threads", &options.threads.to_string());
+    set(&m, "ratioGap", &options.mip_gap.to_string());
+    set(&m, "allowableGap", "0");
+    set(
+        &m,
+        "randomSeed",
+        &(options.seed % (i32::MAX as u64)).max(1).to_string(),
+    );
+    set(
+        &m,
+        "randomCbcSeed",
+        &(options.seed % (i32::MAX as u64)).max(1).to_string(),
+    );
+    if !options.presolve {
+        set(&m, "presolve", "off");
+        set(&m, "preprocess", "off");
+    }
+    if let Some(t) = options.time_limit {
+        // CBC's "sec" takes whole seconds; round up so the limit is never shorter than asked.
+        set(&m, "sec", &(t.ceil().max(1.0) as i64).to_string());
+    }
+    let start = Instant::now();
+    // SAFETY: live model.
+    unsafe { sys::Cbc_solve(m.0) };
+    let seconds = start.elapsed().as_secs_f64();
+    let is_mip = model.has_integers();
+    // SAFETY: live model; the solution arrays have one entry per column.
+    let (optimal, infeasible, time_limit, abandoned, obj_value, bound, nodes, values, n_inf) = unsafe {
+        let n = model.vars.len();
+        let sol = sys::Cbc_getColSolution(m.0);
+        let values = if sol.is_null() {
+            None
+        } else {
+            Some(std::slice::from_raw_parts(sol, n).to_vec())
+        };
+        (
+            sys::Cbc_isProvenOptimal(m.0) != 0,
+            sys::Cbc_isProvenInfeasible(m.0) != 0,
+            sys::Cbc_isSecondsLimitReached(m.0) != 0,
+            sys::Cbc_isAbandoned(m.0) != 0,
+            sys::Cbc_getObjValue(m.0),
+            sys::Cbc_getBestPossibleObjValue(m.0),
+            sys::Cbc_getNodeCount(m.0),
+            values,
+            sys::Cbc_numberPrimalInfeasibilities(m.0),
+        )
+    };
+    // A point is usable when CBC holds an incumbent: it reports an objective below its
+    // "no solution" sentinel (1e50 for minimisation) and no primal infeasibilities.
+    let has_point = values.is_some() && obj_value.abs() < 1e49 && n_inf == 0;
+    let status = if optimal {
+        Status::Optimal
+    } else if infeasible {
+        Status::Infeasible
+    } else if time_limit {
+        Status::TimeLimit
+    } else if abandoned {
+        return Outcome::error("CBC abandoned the solve (numerical trouble)", seconds);
+    } else if has_point {
+        Status::Feasible
+    } else {
+        return Outcome::error("CBC stopped without a status", seconds);
+    };
+    let objective = (has_point && status != Status::Infeasible).then_some(obj_value);
+    Outcome {
+        status,
+        objective,
+        best_bound: if is_mip && bound.abs() < 1e49 {
+            Some(bound)
+        } else {
+            None
+        },
+        gap: None,
+        nodes: is_mip.then_some(nodes.max(0) as u64),
+        seconds,
+        values: if status.has_solution() { values } else { None },
+        message: None,
+    }
+}

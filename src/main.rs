@@ -1,0 +1,436 @@
+//! The `puzzlebench` command line. Parsing arguments and exit codes only; the work is in
+//! the library.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use puzzlebench::backends::{Backend, SolveOptions};
+use puzzlebench::puzzles::{self, Instance, PuzzleInfo, PUZZLES};
+use puzzlebench::record::Record;
+use puzzlebench::report::summary;
+use puzzlebench::runner::{self, Plan, RunEnv, RunSpec};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Benchmark integer-programming formulations of logic puzzles across solver backends.
+///
+/// Every run records solve time, model-build time, LP-relaxation bound, best bound and
+/// gap, and checks the solution with the puzzle's own verifier.
+#[derive(Parser)]
+#[command(name = "puzzlebench", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List puzzles, their formulations and input formats, and the backends.
+    List,
+    /// Solve the puzzles in FILE and print the solution (text grid or JSON).
+    Solve(SolveArgs),
+    /// Run a sweep: every instance x formulation x backend x repeat, one CSV row each.
+    Run(RunArgs),
+    /// Write the model of a formulation as MPS or LP.
+    Export(ExportArgs),
+}
+
+#[derive(Args, Clone)]
+struct SolverArgs {
+    /// Time limit per solve in seconds.
+    #[arg(long, value_name = "S")]
+    time_limit: Option<f64>,
+    /// Threads per solve.
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Relative MIP gap at which a solver may stop (0 = prove optimality).
+    #[arg(long, default_value_t = 0.0)]
+    mip_gap: f64,
+    /// Switch presolve off.
+    #[arg(long)]
+    no_presolve: bool,
+    /// Random seed given to the solver.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Skip the LP relaxation (the lp_bound column stays empty).
+    #[arg(long)]
+    no_lp: bool,
+}
+
+impl SolverArgs {
+    fn options(&self) -> Result<SolveOptions, String> {
+        if let Some(t) = self.time_limit {
+            if !(t > 0.0 && t.is_finite()) {
+                return Err(format!(
+                    "--time-limit must be a positive number of seconds, not {t}"
+                ));
+            }
+        }
+        if !(self.mip_gap >= 0.0 && self.mip_gap.is_finite()) {
+            return Err(format!("--mip-gap must be 0 or more, not {}", self.mip_gap));
+        }
+        if self.threads == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        Ok(SolveOptions {
+            time_limit: self.time_limit,
+            threads: self.threads,
+            mip_gap: self.mip_gap,
+            presolve: !self.no_presolve,
+            seed: self.seed,
+            lp_relaxation: !self.no_lp,
+        })
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// Instance file (see `puzzlebench list` for the formats).
+    file: PathBuf,
+    /// Puzzle key.
+    #[arg(long)]
+    puzzle: String,
+    /// Formulation key (default: the puzzle's first).
+    #[arg(long)]
+    formulation: Option<String>,
+    /// Backend key.
+    #[arg(long, default_value = "highs")]
+    backend: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Puzzle key.
+    #[arg(long)]
+    puzzle: String,
+    /// Formulation keys, comma-separated (default: all of the puzzle's).
+    #[arg(long, value_delimiter = ',')]
+    formulation: Vec<String>,
+    /// Backend keys, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "highs")]
+    backend: Vec<String>,
+    /// Instance files or folders (a folder means every file in it but *.md, sorted).
+    #[arg(long, num_args = 1.., required = true)]
+    instances: Vec<PathBuf>,
+    /// Repeats of every combination.
+    #[arg(long, default_value_t = 1)]
+    repeats: u32,
+    /// Results CSV; rows are appended, never overwritten.
+    #[arg(long, default_value = "results.csv")]
+    out: PathBuf,
+    /// Shift in seconds of the shifted geometric mean in the summary.
+    #[arg(long, default_value_t = 1.0)]
+    shift: f64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["mps", "lp"])))]
+struct ExportArgs {
+    /// Instance file (its first puzzle is exported).
+    file: PathBuf,
+    /// Puzzle key.
+    #[arg(long)]
+    puzzle: String,
+    /// Formulation key (default: the puzzle's first).
+    #[arg(long)]
+    formulation: Option<String>,
+    /// Write free MPS to this file.
+    #[arg(long)]
+    mps: Option<PathBuf>,
+    /// Write CPLEX LP to this file.
+    #[arg(long)]
+    lp: Option<PathBuf>,
+}
+
+/// A failure and its exit code: 2 for bad input, 1 for a run that failed.
+struct Failure(u8, String);
+
+fn bad_input(e: impl ToString) -> Failure {
+    Failure(2, e.to_string())
+}
+
+fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`puzzlebench solve ... | head`) like other Unix tools.
+    // SAFETY: setting a signal disposition to its default before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List => {
+            list();
+            Ok(())
+        }
+        Command::Solve(a) => solve(a),
+        Command::Run(a) => run(a),
+        Command::Export(a) => export(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(code, msg)) => {
+            eprintln!("puzzlebench: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn list() {
+    println!("Puzzles and formulations (the first is the default):");
+    for p in PUZZLES {
+        println!("  {:<12} {}", p.key, p.description);
+        for f in p.formulations {
+            println!("      {:<10} {}", f.key, f.description);
+        }
+        println!("      input: {}", p.formats);
+    }
+    println!("Backends:");
+    for b in Backend::ALL {
+        println!("  {:<12} {} [{}]", b.key(), b.description(), b.version());
+    }
+}
+
+fn formulation_of(p: &PuzzleInfo, f: &Option<String>) -> Result<String, Failure> {
+    match f {
+        Some(f) => p
+            .formulation(f)
+            .map(|f| f.key.to_string())
+            .map_err(bad_input),
+        None => Ok(p.default_formulation().to_string()),
+    }
+}
+
+fn solve(a: SolveArgs) -> Result<(), Failure> {
+    let p = puzzles::puzzle(&a.puzzle).map_err(bad_input)?;
+    let formulation = formulation_of(p, &a.formulation)?;
+    let backend: Backend = a.backend.parse().map_err(bad_input)?;
+    let options = a.solver.options().map_err(bad_input)?;
+    let instances = (p.load)(&a.file).map_err(bad_input)?;
+    let env = RunEnv::detect();
+    let mut worst: Option<Failure> = None;
+    for inst in &instances {
+        let spec = RunSpec {
+            instance: inst.as_ref(),
+            formulation: &formulation,
+            backend,
+            repeat: 1,
+        };
+        let result = inst.solve(&formulation, backend, &options);
+        let answer = result.as_ref().ok().and_then(|r| r.answer.clone());
+        let rec = runner::to_record(p.key, &spec, &options, &env, result);
+        print_solution(a.format, &rec, answer.as_ref());
+        if let Some(reason) = failure_reason(&rec) {
+            worst = Some(Failure(1, format!("{}: {reason}", rec.instance)));
+        }
+    }
+    worst.map_or(Ok(()), Err)
+}
+
+/// Why a run counts as a failure for the exit code, or None when it solved or proved infeasibility.
+fn failure_reason(r: &Record) -> Option<String> {
+    match r.status.as_str() {
+        "infeasible" => None,
+        "optimal" | "feasible" if r.verified == Some(true) => None,
+        "optimal" | "feasible" => Some(format!(
+            "the verifier refused the solution: {}",
+            r.error.clone().unwrap_or_default()
+        )),
+        s => Some(format!(
+            "{s}{}",
+            r.error
+                .as_ref()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default()
+        )),
+    }
+}
+
+fn print_solution(format: Format, r: &Record, answer: Option<&puzzles::Answer>) {
+    match format {
+        Format::Json => {
+            let obj = serde_json::json!({
+                "puzzle": r.puzzle,
+                "instance": r.instance,
+                "formulation": r.formulation,
+                "backend": r.backend,
+                "status": r.status,
+                "seconds": r.seconds,
+                "build_seconds": r.build_seconds,
+                "objective": r.objective,
+                "best_bound": r.best_bound,
+                "gap": r.gap,
+                "lp_bound": r.lp_bound,
+                "verified": r.verified,
+                "solution": answer.map(|a| a.json.clone()),
+            });
+            println!("{obj}");
+        }
+        Format::Text => {
+            let secs = r.seconds.map_or("-".into(), |s| format!("{s:.4} s"));
+            println!(
+                "{}: {} ({} / {}) in {secs}, build {:.4} s, LP bound {}, verified {}",
+                r.instance,
+                r.status,
+                r.formulation,
+                r.backend,
+                r.build_seconds.unwrap_or(0.0),
+                r.lp_bound.map_or("-".into(), |b| format!("{b}")),
+                r.verified.map_or("-".into(), |v| if v {
+                    "yes".into()
+                } else {
+                    "NO".to_string()
+                }),
+            );
+            if let Some(e) = &r.error {
+                println!("  reason: {e}");
+            }
+            if let Some(a) = answer {
+                println!("{}", a.text);
+            }
+        }
+    }
+}
+
+/// Every instance file named: files as they are, folders as their files (not *.md), sorted.
+fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut inner: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| bad_input(format!("{}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && is_instance_file(f))
+                .collect();
+            inner.sort();
+            files.extend(inner);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            return Err(bad_input(format!(
+                "{}: no such file or folder",
+                p.display()
+            )));
+        }
+    }
+    Ok(files)
+}
+
+fn is_instance_file(f: &Path) -> bool {
+    let name = f
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    !name.starts_with('.') && !name.ends_with(".md")
+}
+
+fn run(a: RunArgs) -> Result<(), Failure> {
+    let p = puzzles::puzzle(&a.puzzle).map_err(bad_input)?;
+    let formulations: Vec<String> = if a.formulation.is_empty() {
+        p.formulations.iter().map(|f| f.key.to_string()).collect()
+    } else {
+        a.formulation
+            .iter()
+            .map(|f| p.formulation(f).map(|f| f.key.to_string()))
+            .collect::<Result<_, _>>()
+            .map_err(bad_input)?
+    };
+    let backends: Vec<Backend> = a
+        .backend
+        .iter()
+        .map(|b| b.parse())
+        .collect::<Result<_, _>>()
+        .map_err(bad_input)?;
+    if a.repeats == 0 {
+        return Err(bad_input("--repeats must be at least 1"));
+    }
+    let options = a.solver.options().map_err(bad_input)?;
+    let mut instances: Vec<Box<dyn Instance>> = Vec::new();
+    for f in instance_files(&a.instances)? {
+        instances.extend((p.load)(&f).map_err(bad_input)?);
+    }
+    if instances.is_empty() {
+        return Err(bad_input("no instance files found"));
+    }
+    let plan = Plan {
+        puzzle: p,
+        instances,
+        formulations,
+        backends,
+        repeats: a.repeats,
+        options,
+    };
+    let total = plan.runs().len() as u64;
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    let env = RunEnv::detect();
+    let rows = runner::sweep(&plan, &a.out, &env, |r| {
+        bar.set_message(format!(
+            "{} {} {} {}",
+            r.instance, r.formulation, r.backend, r.status
+        ));
+        bar.inc(1);
+    })
+    .map_err(bad_input)?;
+    bar.finish_and_clear();
+    eprintln!("{} runs appended to {}", rows.len(), a.out.display());
+    eprint!(
+        "{}",
+        summary::text_table(&summary::summarise(&rows, a.shift), a.shift)
+    );
+    let failed = rows.iter().filter(|r| failure_reason(r).is_some()).count();
+    if failed > 0 {
+        return Err(Failure(
+            1,
+            format!(
+                "{failed} of {} runs did not solve (see the status and error columns)",
+                rows.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn export(a: ExportArgs) -> Result<(), Failure> {
+    let p = puzzles::puzzle(&a.puzzle).map_err(bad_input)?;
+    let formulation = formulation_of(p, &a.formulation)?;
+    let instances = (p.load)(&a.file).map_err(bad_input)?;
+    let model = instances[0].build(&formulation).map_err(bad_input)?;
+    let (path, text) = match (&a.mps, &a.lp) {
+        (Some(path), _) => (path, model.to_mps()),
+        (_, Some(path)) => (path, model.to_lp()),
+        _ => unreachable!("clap requires --mps or --lp"),
+    };
+    std::fs::write(path, text)
+        .map_err(|e| Failure(1, format!("{}: cannot write: {e}", path.display())))?;
+    let c = model.counts();
+    eprintln!(
+        "wrote {} ({} variables, {} rows, {} nonzeros)",
+        path.display(),
+        c.variables,
+        c.constraints,
+        c.nonzeros
+    );
+    Ok(())
+}

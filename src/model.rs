@@ -1,0 +1,595 @@
+//! The backend-neutral model: variables, linear rows and a linear objective.
+//!
+//! A formulation builds one [`Model`] per instance; every backend solves the
+//! same model, either as the integer program or as its LP relaxation
+//! ([`Model::relax`]). The model can be written as free MPS or CPLEX LP text;
+//! the writers are deterministic, so identical input gives identical bytes.
+
+use std::fmt::Write as _;
+
+/// The domain of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    /// Integer with bounds 0 and 1.
+    Binary,
+    /// Integer with arbitrary bounds.
+    Integer,
+    /// Real-valued.
+    Continuous,
+}
+
+/// One variable: its name (unique within a model), kind, bounds and objective coefficient.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    /// Name used in exported files; unique within the model.
+    pub name: String,
+    /// Binary, integer or continuous.
+    pub kind: VarKind,
+    /// Lower bound (may be `f64::NEG_INFINITY`).
+    pub lower: f64,
+    /// Upper bound (may be `f64::INFINITY`).
+    pub upper: f64,
+    /// Coefficient in the objective.
+    pub objective: f64,
+}
+
+/// A handle to a variable of a [`Model`] (its column index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub usize);
+
+/// One linear row `lower <= sum(coef * var) <= upper`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Name used in exported files; unique within the model.
+    pub name: String,
+    /// Sparse coefficients, one entry per variable at most, sorted by variable.
+    pub terms: Vec<(VarId, f64)>,
+    /// Lower bound (may be `f64::NEG_INFINITY`).
+    pub lower: f64,
+    /// Upper bound (may be `f64::INFINITY`).
+    pub upper: f64,
+}
+
+/// Direction of the objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    /// Minimise the objective.
+    Minimize,
+    /// Maximise the objective.
+    Maximize,
+}
+
+/// Size figures of a model, as written into every result row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// All variables.
+    pub variables: usize,
+    /// Variables declared binary.
+    pub binaries: usize,
+    /// Variables declared general integer (whatever their bounds).
+    pub integers: usize,
+    /// Continuous variables.
+    pub continuous: usize,
+    /// Linear rows.
+    pub constraints: usize,
+    /// Nonzero coefficients in the rows.
+    pub nonzeros: usize,
+}
+
+/// A linear or mixed-integer program, independent of any solver.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// Name written into exported files.
+    pub name: String,
+    /// Minimise or maximise.
+    pub sense: Sense,
+    /// Constant added to the objective.
+    pub objective_offset: f64,
+    /// The columns.
+    pub vars: Vec<Var>,
+    /// The rows.
+    pub rows: Vec<Row>,
+}
+
+impl Model {
+    /// An empty minimisation model.
+    pub fn new(name: impl Into<String>) -> Self {
+        Model {
+            name: name.into(),
+            sense: Sense::Minimize,
+            objective_offset: 0.0,
+            vars: Vec::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a variable and returns its handle.
+    pub fn add_var(
+        &mut self,
+        name: impl Into<String>,
+        kind: VarKind,
+        lower: f64,
+        upper: f64,
+        objective: f64,
+    ) -> VarId {
+        let (lower, upper) = match kind {
+            VarKind::Binary => (lower.max(0.0), upper.min(1.0)),
+            _ => (lower, upper),
+        };
+        self.vars.push(Var {
+            name: name.into(),
+            kind,
+            lower,
+            upper,
+            objective,
+        });
+        VarId(self.vars.len() - 1)
+    }
+
+    /// Adds a binary variable with objective coefficient 0.
+    pub fn add_binary(&mut self, name: impl Into<String>) -> VarId {
+        self.add_var(name, VarKind::Binary, 0.0, 1.0, 0.0)
+    }
+
+    /// Adds the row `lower <= sum(terms) <= upper`. Terms on the same variable are merged
+    /// and zero coefficients dropped.
+    pub fn add_row(
+        &mut self,
+        name: impl Into<String>,
+        terms: impl IntoIterator<Item = (VarId, f64)>,
+        lower: f64,
+        upper: f64,
+    ) {
+        let mut terms: Vec<(VarId, f64)> = terms.into_iter().collect();
+        terms.sort_by_key(|t| t.0);
+        let mut merged: Vec<(VarId, f64)> = Vec::with_capacity(terms.len());
+        for (v, c) in terms {
+            match merged.last_mut() {
+                Some(last) if last.0 == v => last.1 += c,
+                _ => merged.push((v, c)),
+            }
+        }
+        merged.retain(|t| t.1 != 0.0);
+        self.rows.push(Row {
+            name: name.into(),
+            terms: merged,
+            lower,
+            upper,
+        });
+    }
+
+    /// Adds `sum(terms) == rhs`.
+    pub fn add_eq(
+        &mut self,
+        name: impl Into<String>,
+        terms: impl IntoIterator<Item = (VarId, f64)>,
+        rhs: f64,
+    ) {
+        self.add_row(name, terms, rhs, rhs);
+    }
+
+    /// Adds `sum(terms) <= rhs`.
+    pub fn add_le(
+        &mut self,
+        name: impl Into<String>,
+        terms: impl IntoIterator<Item = (VarId, f64)>,
+        rhs: f64,
+    ) {
+        self.add_row(name, terms, f64::NEG_INFINITY, rhs);
+    }
+
+    /// Adds `sum(terms) >= rhs`.
+    pub fn add_ge(
+        &mut self,
+        name: impl Into<String>,
+        terms: impl IntoIterator<Item = (VarId, f64)>,
+        rhs: f64,
+    ) {
+        self.add_row(name, terms, rhs, f64::INFINITY);
+    }
+
+    /// Counts variables by kind, rows and nonzeros.
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts {
+            variables: self.vars.len(),
+            constraints: self.rows.len(),
+            nonzeros: self.rows.iter().map(|r| r.terms.len()).sum(),
+            ..Counts::default()
+        };
+        for v in &self.vars {
+            match v.kind {
+                VarKind::Binary => c.binaries += 1,
+                VarKind::Integer => c.integers += 1,
+                VarKind::Continuous => c.continuous += 1,
+            }
+        }
+        c
+    }
+
+    /// True when some variable must take an integer value.
+    pub fn has_integers(&self) -> bool {
+        self.vars.iter().any(|v| v.kind != VarKind::Continuous)
+    }
+
+    /// The LP relaxation: the same model with every variable continuous (bounds kept).
+    pub fn relax(&self) -> Model {
+        let mut m = self.clone();
+        for v in &mut m.vars {
+            v.kind = VarKind::Continuous;
+        }
+        m
+    }
+
+    /// The rows in compressed sparse column form: `(starts, row_indices, values)`,
+    /// with row indices sorted within each column.
+    pub fn to_csc(&self) -> (Vec<usize>, Vec<usize>, Vec<f64>) {
+        let mut per_col = vec![0usize; self.vars.len() + 1];
+        for r in &self.rows {
+            for (v, _) in &r.terms {
+                per_col[v.0 + 1] += 1;
+            }
+        }
+        for i in 0..self.vars.len() {
+            per_col[i + 1] += per_col[i];
+        }
+        let starts = per_col.clone();
+        let nnz = starts[self.vars.len()];
+        let mut fill = per_col;
+        let mut index = vec![0usize; nnz];
+        let mut value = vec![0f64; nnz];
+        for (ri, r) in self.rows.iter().enumerate() {
+            for (v, c) in &r.terms {
+                let k = fill[v.0];
+                index[k] = ri;
+                value[k] = *c;
+                fill[v.0] += 1;
+            }
+        }
+        (starts, index, value)
+    }
+
+    /// Objective value of a point (including the offset).
+    pub fn objective_value(&self, values: &[f64]) -> f64 {
+        self.objective_offset
+            + self
+                .vars
+                .iter()
+                .zip(values)
+                .map(|(v, x)| v.objective * x)
+                .sum::<f64>()
+    }
+
+    /// Writes the model in free MPS format.
+    pub fn to_mps(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "NAME {}", mps_name(&self.name));
+        if self.sense == Sense::Maximize {
+            s.push_str("OBJSENSE\n    MAX\n");
+        }
+        s.push_str("ROWS\n N  OBJ\n");
+        for r in &self.rows {
+            let t = row_type(r);
+            let _ = writeln!(s, " {t}  {}", r.name);
+        }
+        s.push_str("COLUMNS\n");
+        let (starts, index, value) = self.to_csc();
+        let mut in_int = false;
+        for (j, v) in self.vars.iter().enumerate() {
+            let int = v.kind != VarKind::Continuous;
+            if int != in_int {
+                let marker = if int { "'INTORG'" } else { "'INTEND'" };
+                let _ = writeln!(s, "    MARKER 'MARKER' {marker}");
+                in_int = int;
+            }
+            let mut wrote = false;
+            if v.objective != 0.0 {
+                let _ = writeln!(s, "    {} OBJ {}", v.name, num(v.objective));
+                wrote = true;
+            }
+            for k in starts[j]..starts[j + 1] {
+                let _ = writeln!(
+                    s,
+                    "    {} {} {}",
+                    v.name,
+                    self.rows[index[k]].name,
+                    num(value[k])
+                );
+                wrote = true;
+            }
+            if !wrote {
+                // A column must appear in COLUMNS to exist.
+                let _ = writeln!(s, "    {} OBJ 0", v.name);
+            }
+        }
+        if in_int {
+            s.push_str("    MARKER 'MARKER' 'INTEND'\n");
+        }
+        s.push_str("RHS\n");
+        if self.objective_offset != 0.0 {
+            // MPS convention: the RHS of the objective row is minus the constant.
+            let _ = writeln!(s, "    RHS OBJ {}", num(-self.objective_offset));
+        }
+        for r in &self.rows {
+            let rhs = match row_type(r) {
+                'G' | 'E' => r.lower,
+                'L' => r.upper,
+                _ => continue,
+            };
+            if rhs != 0.0 {
+                let _ = writeln!(s, "    RHS {} {}", r.name, num(rhs));
+            }
+        }
+        let ranged: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.lower.is_finite() && r.upper.is_finite() && r.lower != r.upper)
+            .collect();
+        if !ranged.is_empty() {
+            s.push_str("RANGES\n");
+            for r in ranged {
+                let _ = writeln!(s, "    RNG {} {}", r.name, num(r.upper - r.lower));
+            }
+        }
+        s.push_str("BOUNDS\n");
+        for v in &self.vars {
+            let int = v.kind != VarKind::Continuous;
+            match (v.lower, v.upper) {
+                (l, u) if int && l == 0.0 && u == 1.0 => {
+                    let _ = writeln!(s, " BV BND {}", v.name);
+                }
+                (l, u) if l == u => {
+                    let _ = writeln!(s, " FX BND {} {}", v.name, num(l));
+                }
+                (l, u) => {
+                    if l == f64::NEG_INFINITY && u == f64::INFINITY {
+                        let _ = writeln!(s, " FR BND {}", v.name);
+                        continue;
+                    }
+                    if l == f64::NEG_INFINITY {
+                        let _ = writeln!(s, " MI BND {}", v.name);
+                    } else if l != 0.0 {
+                        let _ = writeln!(s, " LO BND {} {}", v.name, num(l));
+                    }
+                    if u != f64::INFINITY {
+                        let _ = writeln!(s, " UP BND {} {}", v.name, num(u));
+                    } else if int {
+                        // Integer columns without an UP bound are read as binary by some readers.
+                        let _ = writeln!(s, " PL BND {}", v.name);
+                    }
+                }
+            }
+        }
+        s.push_str("ENDATA\n");
+        s
+    }
+
+    /// Writes the model in CPLEX LP format.
+    pub fn to_lp(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "\\ Problem: {}", self.name);
+        s.push_str(match self.sense {
+            Sense::Minimize => "Minimize\n",
+            Sense::Maximize => "Maximize\n",
+        });
+        s.push_str(" obj:");
+        let obj: Vec<(VarId, f64)> = self
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.objective != 0.0)
+            .map(|(j, v)| (VarId(j), v.objective))
+            .collect();
+        write_terms(&mut s, self, &obj);
+        if self.objective_offset != 0.0 {
+            let _ = write!(
+                s,
+                " {} {}",
+                sign(self.objective_offset),
+                num(self.objective_offset.abs())
+            );
+        } else if obj.is_empty() {
+            s.push_str(" 0");
+        }
+        s.push_str("\nSubject To\n");
+        for r in &self.rows {
+            let _ = write!(s, " {}:", r.name);
+            if r.terms.is_empty() {
+                s.push_str(" 0");
+            }
+            write_terms(&mut s, self, &r.terms);
+            match (r.lower.is_finite(), r.upper.is_finite()) {
+                (true, true) if r.lower == r.upper => {
+                    let _ = writeln!(s, " = {}", num(r.lower));
+                }
+                (true, true) => {
+                    // A ranged row: write it as two rows in the LP format.
+                    let _ = writeln!(s, " >= {}", num(r.lower));
+                    let _ = write!(s, " {}_ub:", r.name);
+                    write_terms(&mut s, self, &r.terms);
+                    let _ = writeln!(s, " <= {}", num(r.upper));
+                }
+                (true, false) => {
+                    let _ = writeln!(s, " >= {}", num(r.lower));
+                }
+                (false, true) => {
+                    let _ = writeln!(s, " <= {}", num(r.upper));
+                }
+                (false, false) => {
+                    let _ = writeln!(s, " >= -inf");
+                }
+            }
+        }
+        s.push_str("Bounds\n");
+        for v in &self.vars {
+            if v.kind == VarKind::Binary {
+                continue;
+            }
+            match (v.lower, v.upper) {
+                (l, u) if l == u => {
+                    let _ = writeln!(s, " {} = {}", v.name, num(l));
+                }
+                (l, u) if l == f64::NEG_INFINITY && u == f64::INFINITY => {
+                    let _ = writeln!(s, " {} free", v.name);
+                }
+                (l, u) => {
+                    let lo = if l == f64::NEG_INFINITY {
+                        "-inf".to_string()
+                    } else {
+                        num(l)
+                    };
+                    let up = if u == f64::INFINITY {
+                        "+inf".to_string()
+                    } else {
+                        num(u)
+                    };
+                    let _ = writeln!(s, " {lo} <= {} <= {up}", v.name);
+                }
+            }
+        }
+        let binaries: Vec<&str> = self
+            .vars
+            .iter()
+            .filter(|v| v.kind == VarKind::Binary)
+            .map(|v| v.name.as_str())
+            .collect();
+        let generals: Vec<&str> = self
+            .vars
+            .iter()
+            .filter(|v| v.kind == VarKind::Integer)
+            .map(|v| v.name.as_str())
+            .collect();
+        write_section(&mut s, "Binaries", &binaries);
+        write_section(&mut s, "Generals", &generals);
+        s.push_str("End\n");
+        s
+    }
+}
+
+fn row_type(r: &Row) -> char {
+    match (r.lower.is_finite(), r.upper.is_finite()) {
+        (true, true) if r.lower == r.upper => 'E',
+        (true, _) => 'G',
+        (false, true) => 'L',
+        (false, false) => 'N',
+    }
+}
+
+fn write_terms(s: &mut String, m: &Model, terms: &[(VarId, f64)]) {
+    for (i, (v, c)) in terms.iter().enumerate() {
+        let name = &m.vars[v.0].name;
+        let mag = c.abs();
+        let sg = if i == 0 && *c >= 0.0 { "" } else { sign(*c) };
+        let sep = if sg.is_empty() { "" } else { " " };
+        if mag == 1.0 {
+            let _ = write!(s, " {sg}{sep}{name}");
+        } else {
+            let _ = write!(s, " {sg}{sep}{} {name}", num(mag));
+        }
+        // Keep lines readable: break long rows.
+        if i % 8 == 7 && i + 1 < terms.len() {
+            s.push_str("\n   ");
+        }
+    }
+}
+
+fn write_section(s: &mut String, title: &str, names: &[&str]) {
+    if names.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "{title}");
+    for chunk in names.chunks(8) {
+        let _ = writeln!(s, " {}", chunk.join(" "));
+    }
+}
+
+fn sign(c: f64) -> &'static str {
+    if c < 0.0 {
+        "-"
+    } else {
+        "+"
+    }
+}
+
+/// Shortest text that reads back as the same f64 (Rust's `Display` is round-trip exact).
+fn num(x: f64) -> String {
+    format!("{x}")
+}
+
+fn mps_name(name: &str) -> String {
+    let n: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect();
+    if n.is_empty() {
+        "model".into()
+    } else {
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Model {
+        let mut m = Model::new("small");
+        let x = m.add_binary("x");
+        let y = m.add_var("y", VarKind::Integer, 0.0, 5.0, 1.0);
+        let z = m.add_var("z", VarKind::Continuous, f64::NEG_INFINITY, 3.5, -2.0);
+        m.add_eq("r1", [(x, 1.0), (y, 1.0)], 3.0);
+        m.add_le("r2", [(y, 2.0), (z, -1.0), (y, 1.0)], 7.0);
+        m.add_row("r3", [(x, 1.0), (z, 1.0)], -1.0, 4.0);
+        m
+    }
+
+    #[test]
+    fn counts_by_kind() {
+        let c = small().counts();
+        assert_eq!(c.variables, 3);
+        assert_eq!(c.binaries, 1);
+        assert_eq!(c.integers, 1);
+        assert_eq!(c.continuous, 1);
+        assert_eq!(c.constraints, 3);
+        assert_eq!(c.nonzeros, 6);
+    }
+
+    #[test]
+    fn duplicate_terms_are_merged() {
+        let m = small();
+        assert_eq!(m.rows[1].terms, vec![(VarId(1), 3.0), (VarId(2), -1.0)]);
+    }
+
+    #[test]
+    fn relax_drops_integrality_only() {
+        let r = small().relax();
+        assert!(!r.has_integers());
+        assert_eq!(r.vars[1].upper, 5.0);
+        assert_eq!(r.counts().continuous, 3);
+    }
+
+    #[test]
+    fn csc_matches_rows() {
+        let m = small();
+        let (starts, index, value) = m.to_csc();
+        assert_eq!(starts, vec![0, 2, 4, 6]);
+        assert_eq!(index, vec![0, 2, 0, 1, 1, 2]);
+        assert_eq!(value, vec![1.0, 1.0, 1.0, 3.0, -1.0, 1.0]);
+    }
+
+    #[test]
+    fn writers_are_deterministic_and_complete() {
+        let a = small();
+        let b = small();
+        assert_eq!(a.to_mps(), b.to_mps());
+        assert_eq!(a.to_lp(), b.to_lp());
+        let mps = a.to_mps();
+        assert!(mps.contains(" E  r1"));
+        assert!(mps.contains(" L  r2"));
+        assert!(mps.contains("RNG r3 5"));
+        assert!(mps.contains(" MI BND z"));
+        let lp = a.to_lp();
+        assert!(lp.contains(" r2: 3 y - z <= 7"), "{lp}");
+        assert!(lp.contains("Binaries\n x\n"));
+        assert!(lp.contains("Generals\n y\n"));
+    }
+}

@@ -1,0 +1,207 @@
+//! The puzzle registry: one [`PuzzleInfo`] row per puzzle, and the [`Instance`] trait that
+//! every loaded puzzle implements so that the runner and the CLI can treat them alike.
+
+pub mod sudoku;
+
+use crate::backends::{Backend, Outcome, SolveOptions, Status};
+use crate::model::{Counts, Model};
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+
+/// A formulation of a puzzle: its key and what it is.
+#[derive(Clone, Copy, Debug)]
+pub struct FormulationInfo {
+    /// Key on the command line and in result rows.
+    pub key: &'static str,
+    /// One line describing the model.
+    pub description: &'static str,
+}
+
+/// Reads every instance in a file.
+pub type Loader = fn(&Path) -> Result<Vec<Box<dyn Instance>>, InputError>;
+
+/// One row of the registry.
+pub struct PuzzleInfo {
+    /// Key on the command line and in result rows.
+    pub key: &'static str,
+    /// One line describing the puzzle.
+    pub description: &'static str,
+    /// Formulations; the first is the default.
+    pub formulations: &'static [FormulationInfo],
+    /// Input formats accepted by [`PuzzleInfo::load`], for `--help` and `list`.
+    pub formats: &'static str,
+    /// Reads every instance in a file.
+    pub load: Loader,
+}
+
+/// The registry of puzzles.
+pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO];
+
+/// Looks a puzzle up by key; the error lists the valid keys.
+pub fn puzzle(key: &str) -> Result<&'static PuzzleInfo, String> {
+    PUZZLES.iter().find(|p| p.key == key).ok_or_else(|| {
+        let keys: Vec<&str> = PUZZLES.iter().map(|p| p.key).collect();
+        format!("unknown puzzle '{key}'; valid puzzles: {}", keys.join(", "))
+    })
+}
+
+impl PuzzleInfo {
+    /// Checks a formulation key; the error lists the valid ones.
+    pub fn formulation(&self, key: &str) -> Result<&'static FormulationInfo, String> {
+        self.formulations
+            .iter()
+            .find(|f| f.key == key)
+            .ok_or_else(|| {
+                let keys: Vec<&str> = self.formulations.iter().map(|f| f.key).collect();
+                format!(
+                    "unknown formulation '{key}' for {}; valid formulations: {}",
+                    self.key,
+                    keys.join(", ")
+                )
+            })
+    }
+
+    /// The default formulation.
+    pub fn default_formulation(&self) -> &'static str {
+        self.formulations[0].key
+    }
+}
+
+/// A parse error: the file, the line (1-based, 0 when it concerns the whole file) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// The file.
+    pub file: String,
+    /// The line, from 1; 0 for the whole file.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl InputError {
+    /// An error at `line` of `file`.
+    pub fn new(file: &Path, line: usize, message: impl Into<String>) -> Self {
+        InputError {
+            file: file.display().to_string(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// A loaded puzzle instance, whatever the puzzle.
+pub trait Instance: Send + Sync {
+    /// The instance name used in result rows.
+    fn name(&self) -> &str;
+    /// A canonical text of the instance, for run ids and for telling instances apart.
+    fn canonical(&self) -> String;
+    /// A size label for tables, e.g. `9x9`.
+    fn size_label(&self) -> String;
+    /// A number that orders instances by size (cells, islands, ...), for plots.
+    fn size(&self) -> f64;
+    /// Builds the model of a formulation (for export and counting).
+    fn build(&self, formulation: &str) -> Result<Model, String>;
+    /// Builds, solves, decodes and verifies.
+    fn solve(
+        &self,
+        formulation: &str,
+        backend: Backend,
+        options: &SolveOptions,
+    ) -> Result<Report, String>;
+}
+
+/// A decoded and checked answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The solution in the puzzle's JSON shape (README, "Solutions as JSON").
+    pub json: serde_json::Value,
+    /// The solution drawn as text.
+    pub text: String,
+    /// `Ok` when the independent verifier accepts it, else its reason.
+    pub verdict: Result<(), String>,
+}
+
+/// Everything one run measured.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The integer solve.
+    pub outcome: Outcome,
+    /// The LP-relaxation solve of the same model on the same backend.
+    pub lp: Option<Outcome>,
+    /// Seconds spent building the model.
+    pub build_seconds: f64,
+    /// Size of the model.
+    pub counts: Counts,
+    /// The decoded answer, when the solve found a solution.
+    pub answer: Option<Answer>,
+    /// Row-generation rounds.
+    pub rounds: Option<u64>,
+    /// Rows added by row generation.
+    pub cuts: Option<u64>,
+    /// Variables fixed by deductions.
+    pub fixings: Option<u64>,
+    /// Propagator-induced domain reductions.
+    pub inferences: Option<u64>,
+}
+
+impl Report {
+    /// `Some(true)` when the verifier accepted the answer, `Some(false)` when it refused it,
+    /// `None` when there was no answer to check.
+    pub fn verified(&self) -> Option<bool> {
+        self.answer.as_ref().map(|a| a.verdict.is_ok())
+    }
+}
+
+/// The common path of a formulation that is one model: build it (timed), solve its LP
+/// relaxation and the integer program on `backend`, decode the values and verify.
+pub fn solve_compact<D>(
+    build: impl FnOnce() -> (Model, D),
+    backend: Backend,
+    options: &SolveOptions,
+    decode: impl FnOnce(&D, &[f64]) -> Answer,
+) -> Report {
+    let t = Instant::now();
+    let (model, decoder) = build();
+    let build_seconds = t.elapsed().as_secs_f64();
+    let lp = options
+        .lp_relaxation
+        .then(|| backend.solve(&model.relax(), options));
+    let outcome = backend.solve(&model, options);
+    let answer = match (&outcome.status, &outcome.values) {
+        (s, Some(values)) if s.has_solution() => Some(decode(&decoder, values)),
+        _ => None,
+    };
+    Report {
+        counts: model.counts(),
+        outcome,
+        lp,
+        build_seconds,
+        answer,
+        rounds: None,
+        cuts: None,
+        fixings: None,
+        inferences: None,
+    }
+}
+
+/// The LP bound of a report: the LP optimum when the relaxation was solved to optimality.
+pub fn lp_bound(report: &Report) -> Option<f64> {
+    report
+        .lp
+        .as_ref()
+        .filter(|lp| lp.status == Status::Optimal)
+        .and_then(|lp| lp.objective)
+}

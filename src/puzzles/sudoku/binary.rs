@@ -1,0 +1,100 @@
+//! The report's Sudoku model (3.1), for any box shape.
+//!
+//! Variables: `x[i,j,k]` (binary) is 1 when cell (i, j) holds the value k, for i, j, k in 1..=n.
+//! Rows: each value once per column (3.1b), per row (3.1c) and per box (3.1d); each cell
+//! one value (3.1e); each given c[i,j] as the row x[i,j,c[i,j]] = 1 (3.1f). The objective is 0.
+//!
+//! Deviation from the report: (3.1d) assumes square boxes of side m = √n; here a box is
+//! `box_rows` × `box_cols`, which is the same model when both equal √n.
+
+use super::Sudoku;
+use crate::model::{Model, VarId};
+
+/// Maps solver values back to a grid.
+pub struct Decoder {
+    n: usize,
+    x: Vec<VarId>,
+}
+
+impl Decoder {
+    /// The value k with x[i,j,k] = 1 in each cell (0 where none is set).
+    pub fn decode(&self, values: &[f64]) -> Vec<Vec<u32>> {
+        let n = self.n;
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        (0..n)
+                            .find(|&k| values[self.x[(i * n + j) * n + k].0] > 0.5)
+                            .map_or(0, |k| k as u32 + 1)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// Builds model (3.1) for `p`.
+pub fn build(p: &Sudoku) -> (Model, Decoder) {
+    let n = p.n();
+    let mut m = Model::new(format!("sudoku_binary_{}", p.name));
+    let mut x = Vec::with_capacity(n * n * n);
+    for i in 1..=n {
+        for j in 1..=n {
+            for k in 1..=n {
+                x.push(m.add_binary(format!("x_{i}_{j}_{k}")));
+            }
+        }
+    }
+    let at = |i: usize, j: usize, k: usize| x[(i * n + j) * n + k];
+    for j in 0..n {
+        for k in 0..n {
+            m.add_eq(
+                format!("col_{}_{}", j + 1, k + 1),
+                (0..n).map(|i| (at(i, j, k), 1.0)),
+                1.0,
+            );
+        }
+    }
+    for i in 0..n {
+        for k in 0..n {
+            m.add_eq(
+                format!("row_{}_{}", i + 1, k + 1),
+                (0..n).map(|j| (at(i, j, k), 1.0)),
+                1.0,
+            );
+        }
+    }
+    for bi in 0..p.box_cols {
+        for bj in 0..p.box_rows {
+            for k in 0..n {
+                let cells = (0..p.box_rows).flat_map(|di| (0..p.box_cols).map(move |dj| (di, dj)));
+                let terms =
+                    cells.map(|(di, dj)| (at(bi * p.box_rows + di, bj * p.box_cols + dj, k), 1.0));
+                m.add_eq(format!("box_{}_{}_{}", bi + 1, bj + 1, k + 1), terms, 1.0);
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            m.add_eq(
+                format!("cell_{}_{}", i + 1, j + 1),
+                (0..n).map(|k| (at(i, j, k), 1.0)),
+                1.0,
+            );
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let g = p.givens[i][j] as usize;
+            if g != 0 {
+                m.add_eq(
+                    format!("given_{}_{}", i + 1, j + 1),
+                    [(at(i, j, g - 1), 1.0)],
+                    1.0,
+                );
+            }
+        }
+    }
+    (m, Decoder { n, x })
+}

@@ -1,0 +1,160 @@
+//! The one result row. CSV files and JSON output both serialise [`Record`]; there is no
+//! second schema. An empty CSV cell means "not known".
+
+use serde::{Deserialize, Serialize};
+
+/// One run: (instance, formulation, backend, repeat) and everything measured about it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Puzzle key, e.g. `sudoku`.
+    pub puzzle: String,
+    /// Instance name (file stem, plus `:line` when a file holds several puzzles).
+    pub instance: String,
+    /// Formulation key, e.g. `binary`.
+    pub formulation: String,
+    /// Backend key, e.g. `highs`.
+    pub backend: String,
+    /// Repeat number, from 1.
+    pub repeat: u32,
+    /// Random seed given to the solver.
+    pub seed: u64,
+    /// Threads given to the solver.
+    pub threads: u32,
+    /// Time limit in seconds, empty for none.
+    pub time_limit: Option<f64>,
+    /// Presolve on (true) or off (false).
+    pub presolve: bool,
+    /// Relative MIP gap given to the solver.
+    pub mip_gap: f64,
+    /// `optimal`, `feasible`, `infeasible`, `time_limit` or `error`.
+    pub status: String,
+    /// Wall-clock seconds of the integer solve (all rounds for row generation).
+    pub seconds: Option<f64>,
+    /// Seconds spent building the model.
+    pub build_seconds: Option<f64>,
+    /// Objective of the best solution found.
+    pub objective: Option<f64>,
+    /// Best proven bound on the objective.
+    pub best_bound: Option<f64>,
+    /// |objective − best_bound| / max(|objective|, 1e-10).
+    pub gap: Option<f64>,
+    /// Optimum of the LP relaxation of the same model on the same backend.
+    pub lp_bound: Option<f64>,
+    /// Seconds of the LP-relaxation solve.
+    pub lp_seconds: Option<f64>,
+    /// Branch-and-bound nodes, where the backend reports them.
+    pub nodes: Option<u64>,
+    /// Variables of the model.
+    pub variables: Option<usize>,
+    /// Binary variables.
+    pub binaries: Option<usize>,
+    /// General integer variables.
+    pub integers: Option<usize>,
+    /// Continuous variables.
+    pub continuous: Option<usize>,
+    /// Rows of the model.
+    pub constraints: Option<usize>,
+    /// Nonzero coefficients.
+    pub nonzeros: Option<usize>,
+    /// Whether the puzzle's independent verifier accepted the solution (empty: no solution to check).
+    pub verified: Option<bool>,
+    /// Row-generation rounds (formulations with lazily added rows).
+    pub rounds: Option<u64>,
+    /// Rows added by row generation.
+    pub cuts: Option<u64>,
+    /// Variables fixed by deductions before solving.
+    pub fixings: Option<u64>,
+    /// Propagator-induced domain reductions (propagation backends).
+    pub inferences: Option<u64>,
+    /// Why the run failed, for status `error`; why the verifier refused a solution.
+    pub error: Option<String>,
+    /// Solver name and version.
+    pub solver_version: String,
+    /// Commit of puzzlebench that produced the row.
+    pub git_commit: String,
+    /// Host name of the machine.
+    pub host: String,
+    /// When the run ended, UTC, RFC 3339.
+    pub timestamp: String,
+}
+
+impl Record {
+    /// The CSV header, in column order.
+    pub fn header() -> Vec<String> {
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize(Record::default())
+            .expect("serialise default record");
+        let bytes = w.into_inner().expect("flush");
+        let text = String::from_utf8(bytes).expect("utf-8");
+        text.lines()
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(String::from)
+            .collect()
+    }
+
+    /// True when the run found a solution.
+    pub fn solved(&self) -> bool {
+        self.status == "optimal" || self.status == "feasible"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_has_the_design_columns() {
+        let h = Record::header();
+        for col in [
+            "puzzle",
+            "instance",
+            "formulation",
+            "backend",
+            "repeat",
+            "seed",
+            "threads",
+            "time_limit",
+            "status",
+            "seconds",
+            "build_seconds",
+            "objective",
+            "best_bound",
+            "gap",
+            "lp_bound",
+            "nodes",
+            "variables",
+            "binaries",
+            "integers",
+            "continuous",
+            "constraints",
+            "nonzeros",
+            "verified",
+            "solver_version",
+            "git_commit",
+            "host",
+            "timestamp",
+        ] {
+            assert!(h.iter().any(|c| c == col), "missing column {col}");
+        }
+    }
+
+    #[test]
+    fn csv_round_trip_keeps_empty_cells_empty() {
+        let r = Record {
+            puzzle: "sudoku".into(),
+            status: "time_limit".into(),
+            best_bound: Some(1.5),
+            error: Some("a, \"quoted\" reason".into()),
+            ..Record::default()
+        };
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize(&r).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut rd = csv::Reader::from_reader(bytes.as_slice());
+        let back: Record = rd.deserialize().next().unwrap().unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.objective, None);
+    }
+}

@@ -1,0 +1,3 @@
+//! Summaries of result rows.
+
+pub mod summary;
