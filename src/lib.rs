@@ -17,6 +17,7 @@
 //! ```
 
 pub mod backends;
+pub mod isolation;
 pub mod model;
 pub mod puzzles;
 pub mod record;

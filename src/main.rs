@@ -4,12 +4,14 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use puzzlebench::backends::{Backend, SolveOptions};
-use puzzlebench::puzzles::{self, Instance, PuzzleInfo, PUZZLES};
+use puzzlebench::isolation::Job;
+use puzzlebench::puzzles::{self, PuzzleInfo, PUZZLES};
 use puzzlebench::record::Record;
 use puzzlebench::report::summary;
-use puzzlebench::runner::{self, Plan, RunEnv, RunSpec};
+use puzzlebench::runner::{self, Loaded, Plan, RunEnv, RunSpec, SweepConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Benchmark integer-programming formulations of logic puzzles across solver backends.
 ///
@@ -32,6 +34,9 @@ enum Command {
     Run(RunArgs),
     /// Write the model of a formulation as MPS or LP.
     Export(ExportArgs),
+    /// Internal: run one job read as JSON from stdin and print its record as JSON.
+    #[command(hide = true)]
+    Worker,
 }
 
 #[derive(Args, Clone)]
@@ -134,6 +139,21 @@ struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Skip runs already recorded in --out (matched by run id) and append only the rest.
+    #[arg(long)]
+    resume: bool,
+    /// Runs at once, each in its own process. Timings are cleanest with 1 on a quiet machine.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Cap on each worker's address space in MiB; a run that exceeds it is recorded as an error.
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
+    /// Seconds a worker may run past its solver time limits before it is killed.
+    #[arg(long, default_value_t = 5.0)]
+    grace: f64,
+    /// Run in this process, without isolation (a crashing solver ends the sweep).
+    #[arg(long, hide = true)]
+    in_process: bool,
     #[command(flatten)]
     solver: SolverArgs,
 }
@@ -165,12 +185,18 @@ fn bad_input(e: impl ToString) -> Failure {
 }
 
 fn main() -> ExitCode {
-    // Die quietly on a closed pipe (`puzzlebench solve ... | head`) like other Unix tools.
-    // SAFETY: setting a signal disposition to its default before any other thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::List | Command::Solve(_) | Command::Export(_)
+    ) {
+        // Die quietly on a closed pipe (`puzzlebench solve ... | head`) like other Unix
+        // tools. Not for `run`, which writes to its workers' pipes and must survive them.
+        // SAFETY: setting a signal disposition to its default before any other thread exists.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = match cli.command {
         Command::List => {
             list();
@@ -179,6 +205,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => solve(a),
         Command::Run(a) => run(a),
         Command::Export(a) => export(a),
+        Command::Worker => worker(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -191,7 +218,7 @@ fn main() -> ExitCode {
 
 fn list() {
     println!("Puzzles and formulations (the first is the default):");
-    for p in PUZZLES {
+    for p in PUZZLES.iter().filter(|p| !p.hidden) {
         println!("  {:<12} {}", p.key, p.description);
         for f in p.formulations {
             println!("      {:<10} {}", f.key, f.description);
@@ -225,6 +252,7 @@ fn solve(a: SolveArgs) -> Result<(), Failure> {
     for inst in &instances {
         let spec = RunSpec {
             instance: inst.as_ref(),
+            file: &a.file,
             formulation: &formulation,
             backend,
             repeat: 1,
@@ -357,10 +385,21 @@ fn run(a: RunArgs) -> Result<(), Failure> {
     if a.repeats == 0 {
         return Err(bad_input("--repeats must be at least 1"));
     }
+    if a.jobs == 0 {
+        return Err(bad_input("--jobs must be at least 1"));
+    }
+    if !(a.grace >= 0.0 && a.grace.is_finite()) {
+        return Err(bad_input("--grace must be 0 or more seconds"));
+    }
     let options = a.solver.options().map_err(bad_input)?;
-    let mut instances: Vec<Box<dyn Instance>> = Vec::new();
+    let mut instances = Vec::new();
     for f in instance_files(&a.instances)? {
-        instances.extend((p.load)(&f).map_err(bad_input)?);
+        for instance in (p.load)(&f).map_err(bad_input)? {
+            instances.push(Loaded {
+                file: f.clone(),
+                instance,
+            });
+        }
     }
     if instances.is_empty() {
         return Err(bad_input("no instance files found"));
@@ -373,6 +412,18 @@ fn run(a: RunArgs) -> Result<(), Failure> {
         repeats: a.repeats,
         options,
     };
+    let config = SweepConfig {
+        jobs: a.jobs,
+        resume: a.resume,
+        memory_mb: a.memory_limit,
+        grace_seconds: a.grace,
+        in_process: a.in_process,
+        exe: std::env::current_exe()
+            .map_err(|e| Failure(1, format!("cannot find my own executable: {e}")))?,
+    };
+    static STOP: AtomicBool = AtomicBool::new(false);
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .map_err(|e| Failure(1, format!("cannot install the signal handler: {e}")))?;
     let total = plan.runs().len() as u64;
     let bar = if a.quiet {
         ProgressBar::hidden()
@@ -380,25 +431,50 @@ fn run(a: RunArgs) -> Result<(), Failure> {
         ProgressBar::new(total)
     };
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} eta {eta} {msg}")
             .expect("template")
             .progress_chars("=> "),
     );
     let env = RunEnv::detect();
-    let rows = runner::sweep(&plan, &a.out, &env, |r| {
+    let on_row = |r: &Record| {
         bar.set_message(format!(
             "{} {} {} {}",
             r.instance, r.formulation, r.backend, r.status
         ));
         bar.inc(1);
-    })
-    .map_err(bad_input)?;
+    };
+    let outcome = runner::sweep(&plan, &a.out, &env, &config, &STOP, &on_row).map_err(bad_input)?;
     bar.finish_and_clear();
+    let rows = &outcome.rows;
+    if outcome.repaired_bytes > 0 {
+        eprintln!(
+            "{}: cut off an incomplete last line ({} bytes) left by a killed run; that run is done again",
+            a.out.display(),
+            outcome.repaired_bytes
+        );
+    }
+    if outcome.skipped > 0 {
+        eprintln!(
+            "{} runs already in {} were skipped (--resume)",
+            outcome.skipped,
+            a.out.display()
+        );
+    }
     eprintln!("{} runs appended to {}", rows.len(), a.out.display());
     eprint!(
         "{}",
-        summary::text_table(&summary::summarise(&rows, a.shift), a.shift)
+        summary::text_table(&summary::summarise(rows, a.shift), a.shift)
     );
+    if outcome.stopped {
+        return Err(Failure(
+            130,
+            format!(
+                "stopped by a signal: {} runs written, {} not run; run again with --resume to finish",
+                rows.len(),
+                outcome.not_run
+            ),
+        ));
+    }
     let failed = rows.iter().filter(|r| failure_reason(r).is_some()).count();
     if failed > 0 {
         return Err(Failure(
@@ -409,6 +485,51 @@ fn run(a: RunArgs) -> Result<(), Failure> {
             ),
         ));
     }
+    Ok(())
+}
+
+/// The worker side of process isolation: one job from stdin, one record to stdout.
+fn worker() -> Result<(), Failure> {
+    let mut input = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+        .map_err(|e| Failure(2, format!("worker: cannot read the job: {e}")))?;
+    let job: Job =
+        serde_json::from_str(&input).map_err(|e| Failure(2, format!("worker: bad job: {e}")))?;
+    let p = puzzles::puzzle(&job.puzzle).map_err(bad_input)?;
+    let backend: Backend = job.backend.parse().map_err(bad_input)?;
+    let instances = (p.load)(&job.file).map_err(bad_input)?;
+    let inst = instances
+        .iter()
+        .find(|i| i.name() == job.instance)
+        .ok_or_else(|| {
+            bad_input(format!(
+                "{}: no instance named {}",
+                job.file.display(),
+                job.instance
+            ))
+        })?;
+    let spec = RunSpec {
+        instance: inst.as_ref(),
+        file: &job.file,
+        formulation: &job.formulation,
+        backend,
+        repeat: job.repeat,
+    };
+    let mut rec = runner::run_in_process(p.key, &spec, &job.options, &RunEnv::detect());
+    if rec.run_id != job.run_id {
+        return Err(Failure(
+            2,
+            format!(
+                "worker: {} changed since the sweep started",
+                job.file.display()
+            ),
+        ));
+    }
+    rec.run_id = job.run_id;
+    println!(
+        "{}",
+        serde_json::to_string(&rec).expect("record serialises")
+    );
     Ok(())
 }
 

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 /// One run: (instance, formulation, backend, repeat) and everything measured about it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Record {
+    /// Hash of the instance's content, puzzle, formulation, backend, settings and repeat:
+    /// the key `--resume` uses to skip runs already recorded.
+    pub run_id: String,
     /// Puzzle key, e.g. `sudoku`.
     pub puzzle: String,
     /// Instance name (file stem, plus `:line` when a file holds several puzzles).
@@ -68,6 +71,10 @@ pub struct Record {
     pub inferences: Option<u64>,
     /// Why the run failed, for status `error`; why the verifier refused a solution.
     pub error: Option<String>,
+    /// Wall-clock seconds of the whole worker process, as the parent saw them.
+    pub wall_seconds: Option<f64>,
+    /// Peak resident memory of the worker process in MiB.
+    pub peak_rss_mb: Option<f64>,
     /// Solver name and version.
     pub solver_version: String,
     /// Commit of puzzlebench that produced the row.

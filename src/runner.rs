@@ -2,11 +2,15 @@
 //! the results CSV and flushed as soon as the run ends.
 
 use crate::backends::{Backend, SolveOptions, Status};
+use crate::isolation::{self, Ending, Job, Limits};
 use crate::puzzles::{lp_bound, Instance, PuzzleInfo, Report};
 use crate::record::Record;
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Facts about the machine and build written into every row.
 #[derive(Clone, Debug, Default)]
@@ -30,12 +34,20 @@ impl RunEnv {
     }
 }
 
+/// An instance together with the file it came from (a worker process reloads it from there).
+pub struct Loaded {
+    /// The instance file.
+    pub file: PathBuf,
+    /// The instance.
+    pub instance: Box<dyn Instance>,
+}
+
 /// What a sweep runs: every instance × formulation × backend × repeat.
 pub struct Plan<'a> {
     /// The puzzle.
     pub puzzle: &'a PuzzleInfo,
     /// Loaded instances.
-    pub instances: Vec<Box<dyn Instance>>,
+    pub instances: Vec<Loaded>,
     /// Formulation keys (checked against the puzzle).
     pub formulations: Vec<String>,
     /// Backends.
@@ -50,6 +62,8 @@ pub struct Plan<'a> {
 pub struct RunSpec<'a> {
     /// The instance.
     pub instance: &'a dyn Instance,
+    /// The file the instance came from.
+    pub file: &'a Path,
     /// Formulation key.
     pub formulation: &'a str,
     /// Backend.
@@ -58,16 +72,40 @@ pub struct RunSpec<'a> {
     pub repeat: u32,
 }
 
+impl RunSpec<'_> {
+    /// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical
+    /// content, the puzzle, formulation, backend, every solver setting and the repeat.
+    pub fn run_id(&self, puzzle: &str, options: &SolveOptions) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        let key = serde_json::json!({
+            "instance": self.instance.canonical(),
+            "puzzle": puzzle,
+            "formulation": self.formulation,
+            "backend": self.backend.key(),
+            "options": options,
+            "repeat": self.repeat,
+        });
+        h.update(key.to_string().as_bytes());
+        h.finalize()
+            .iter()
+            .take(8)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+}
+
 impl Plan<'_> {
     /// The runs in order: instance, then formulation, then backend, then repeat.
     pub fn runs(&self) -> Vec<RunSpec<'_>> {
         let mut out = Vec::new();
-        for inst in &self.instances {
+        for loaded in &self.instances {
             for f in &self.formulations {
                 for &b in &self.backends {
                     for repeat in 1..=self.repeats {
                         out.push(RunSpec {
-                            instance: inst.as_ref(),
+                            instance: loaded.instance.as_ref(),
+                            file: &loaded.file,
                             formulation: f,
                             backend: b,
                             repeat,
@@ -89,6 +127,7 @@ pub fn to_record(
     result: Result<Report, String>,
 ) -> Record {
     let mut r = Record {
+        run_id: spec.run_id(puzzle, options),
         puzzle: puzzle.to_string(),
         instance: spec.instance.name().to_string(),
         formulation: spec.formulation.to_string(),
@@ -160,10 +199,21 @@ pub struct ResultsFile {
     file: File,
 }
 
+/// What opening an existing results file found.
+#[derive(Debug, Default)]
+pub struct Existing {
+    /// The rows already in the file.
+    pub rows: Vec<Record>,
+    /// Bytes of an incomplete last line that were cut off (a killed writer).
+    pub repaired_bytes: usize,
+}
+
 impl ResultsFile {
     /// Opens `path` for appending, creating it with the header when it is new or empty.
-    /// An existing file must start with the same header; nothing in it is overwritten.
-    pub fn open(path: &Path) -> Result<Self, String> {
+    /// An existing file must start with puzzlebench's header and parse; an incomplete last
+    /// line (no newline, or a row that does not parse) is cut off and reported, never kept.
+    pub fn open(path: &Path) -> Result<(Self, Existing), String> {
+        let shown = path.display();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("{}: cannot create folder: {e}", dir.display()))?;
@@ -173,33 +223,68 @@ impl ResultsFile {
             .read(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
-        let mut existing = String::new();
-        file.read_to_string(&mut existing)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            .map_err(|e| format!("{shown}: cannot open: {e}"))?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .map_err(|e| format!("{shown}: cannot read: {e}"))?;
         let header = Record::header().join(",");
-        if existing.is_empty() {
-            writeln!(file, "{header}").map_err(|e| format!("{}: {e}", path.display()))?;
-        } else {
-            let first = existing.lines().next().unwrap_or("");
-            if first != header {
-                return Err(format!(
-                    "{}:1: the file's header is not puzzlebench's; write to a new file",
-                    path.display()
-                ));
-            }
-            if !existing.ends_with('\n') {
-                return Err(format!(
-                    "{}: the last line is incomplete (a killed run?); repair it or write to a new file",
-                    path.display()
-                ));
+        let mut existing = Existing::default();
+        if text.is_empty() {
+            writeln!(file, "{header}").map_err(|e| format!("{shown}: {e}"))?;
+            return Ok((
+                ResultsFile {
+                    path: path.to_path_buf(),
+                    file,
+                },
+                existing,
+            ));
+        }
+        if text.lines().next() != Some(header.as_str()) {
+            return Err(format!(
+                "{shown}:1: the header is not puzzlebench's (an older version, or another file); write to a new file"
+            ));
+        }
+        // Keep only complete lines.
+        let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
+        let body = &text[..keep];
+        let mut rd = csv::ReaderBuilder::new().from_reader(body.as_bytes());
+        let mut rows = Vec::new();
+        let mut positions = Vec::new();
+        let mut iter = rd.deserialize::<Record>();
+        loop {
+            let pos = iter.reader().position().byte() as usize;
+            match iter.next() {
+                None => break,
+                Some(Ok(r)) => {
+                    rows.push(r);
+                    positions.push(pos);
+                }
+                Some(Err(e)) => {
+                    let line = e.position().map_or(0, |p| p.line());
+                    let rest_from = e.position().map_or(pos, |p| p.byte() as usize);
+                    if body[rest_from..].trim_end().contains('\n') {
+                        return Err(format!("{shown}:{line}: not a result row: {e}"));
+                    }
+                    // The last line is damaged: cut it off.
+                    keep = rest_from;
+                    break;
+                }
             }
         }
+        existing.repaired_bytes = text.len() - keep;
+        if existing.repaired_bytes > 0 {
+            file.set_len(keep as u64)
+                .map_err(|e| format!("{shown}: cannot cut the incomplete last line: {e}"))?;
+        }
         file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
-        Ok(ResultsFile {
-            path: path.to_path_buf(),
-            file,
-        })
+        existing.rows = rows;
+        Ok((
+            ResultsFile {
+                path: path.to_path_buf(),
+                file,
+            },
+            existing,
+        ))
     }
 
     /// Appends one row and flushes it to the operating system.
@@ -207,7 +292,13 @@ impl ResultsFile {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(vec![]);
-        w.serialize(record).map_err(|e| e.to_string())?;
+        // Keep every row on one line, so a cut-off last line is always recognisable.
+        let mut one_line = record.clone();
+        one_line.error = record
+            .error
+            .as_ref()
+            .map(|e| e.replace(['\n', '\r'], " / "));
+        w.serialize(&one_line).map_err(|e| e.to_string())?;
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         // One write call per row, so a row is never interleaved with another.
         self.file
@@ -227,21 +318,154 @@ pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
     Ok(rows)
 }
 
+/// How a sweep runs its runs.
+#[derive(Clone, Debug)]
+pub struct SweepConfig {
+    /// Runs at once (each in its own process).
+    pub jobs: usize,
+    /// Skip runs whose run id is already in the results file.
+    pub resume: bool,
+    /// Cap on a worker's address space in MiB.
+    pub memory_mb: Option<u64>,
+    /// Seconds a worker may run past its solver time limits before it is killed.
+    pub grace_seconds: f64,
+    /// Run in this process instead of a worker process (no isolation; for debugging).
+    pub in_process: bool,
+    /// The puzzlebench executable that serves as worker.
+    pub exe: PathBuf,
+}
+
+/// What a sweep did.
+#[derive(Debug, Default)]
+pub struct SweepOutcome {
+    /// Rows written by this sweep, in the order they ended.
+    pub rows: Vec<Record>,
+    /// Runs skipped because the file already had them (`--resume`).
+    pub skipped: usize,
+    /// Runs not started because the sweep was stopped.
+    pub not_run: usize,
+    /// True when a stop signal ended the sweep early.
+    pub stopped: bool,
+    /// Bytes of an incomplete last line cut off the results file.
+    pub repaired_bytes: usize,
+}
+
+/// The hard wall-clock limit of one worker: every solve it makes (the LP relaxation and
+/// the integer program) may use the full time limit, plus the grace.
+pub fn hard_limit(options: &SolveOptions, grace: f64) -> Option<f64> {
+    let solves = if options.lp_relaxation { 2.0 } else { 1.0 };
+    options.time_limit.map(|t| solves * t + grace)
+}
+
+/// Runs one spec in a worker process and turns what happened into a record.
+pub fn run_isolated(
+    puzzle: &str,
+    spec: &RunSpec<'_>,
+    options: &SolveOptions,
+    env: &RunEnv,
+    config: &SweepConfig,
+    stop: &AtomicBool,
+) -> Option<Record> {
+    let job = Job {
+        puzzle: puzzle.to_string(),
+        file: spec.file.to_path_buf(),
+        instance: spec.instance.name().to_string(),
+        formulation: spec.formulation.to_string(),
+        backend: spec.backend.key().to_string(),
+        repeat: spec.repeat,
+        options: options.clone(),
+        run_id: spec.run_id(puzzle, options),
+    };
+    let limits = Limits {
+        hard_seconds: hard_limit(options, config.grace_seconds),
+        memory_mb: config.memory_mb,
+    };
+    let iso = isolation::run_isolated(&config.exe, &job, limits, stop);
+    let mut rec = match iso.ending {
+        Ending::Stopped => return None,
+        Ending::Finished(r) => *r,
+        Ending::HardLimit => {
+            let mut r = to_record(puzzle, spec, options, env, Err(String::new()));
+            r.status = Status::TimeLimit.key().into();
+            r.seconds = Some(iso.wall_seconds);
+            r.error = Some(format!(
+                "killed at the hard limit of {:.1} s (the solver overran its own time limit)",
+                limits.hard_seconds.unwrap_or(0.0)
+            ));
+            r
+        }
+        Ending::Failed(reason) => to_record(puzzle, spec, options, env, Err(reason)),
+    };
+    rec.wall_seconds = Some(iso.wall_seconds);
+    rec.peak_rss_mb = iso.peak_rss_mb;
+    Some(rec)
+}
+
 /// Runs a whole plan, appending each row to `out` as it ends; `on_row` sees every row
-/// (for progress). Returns the rows written.
+/// (for progress). With `config.resume`, runs already in `out` are skipped. When `stop`
+/// turns true, running workers are killed and no partial row is written.
 pub fn sweep(
     plan: &Plan<'_>,
     out: &Path,
     env: &RunEnv,
-    mut on_row: impl FnMut(&Record),
-) -> Result<Vec<Record>, String> {
-    let mut file = ResultsFile::open(out)?;
-    let mut rows = Vec::new();
-    for spec in plan.runs() {
-        let rec = run_in_process(plan.puzzle.key, &spec, &plan.options, env);
-        file.append(&rec)?;
-        on_row(&rec);
-        rows.push(rec);
+    config: &SweepConfig,
+    stop: &AtomicBool,
+    on_row: &(dyn Fn(&Record) + Sync),
+) -> Result<SweepOutcome, String> {
+    let (file, existing) = ResultsFile::open(out)?;
+    let done: HashSet<String> = if config.resume {
+        existing.rows.iter().map(|r| r.run_id.clone()).collect()
+    } else {
+        HashSet::new()
+    };
+    let all = plan.runs();
+    let todo: Vec<&RunSpec<'_>> = all
+        .iter()
+        .filter(|s| !done.contains(&s.run_id(plan.puzzle.key, &plan.options)))
+        .collect();
+    let skipped = all.len() - todo.len();
+    let next = AtomicUsize::new(0);
+    let file = Mutex::new(file);
+    let written = Mutex::new(Vec::new());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs.max(1) {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::SeqCst) || failure.lock().unwrap().is_some() {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(spec) = todo.get(i) else { return };
+                let rec = if config.in_process {
+                    Some(run_in_process(plan.puzzle.key, spec, &plan.options, env))
+                } else {
+                    run_isolated(plan.puzzle.key, spec, &plan.options, env, config, stop)
+                };
+                let Some(rec) = rec else { return };
+                if stop.load(Ordering::SeqCst) && rec.status == Status::Error.key() {
+                    // The worker died because the sweep is stopping: not a result.
+                    return;
+                }
+                let mut f = file.lock().unwrap();
+                if let Err(e) = f.append(&rec) {
+                    *failure.lock().unwrap() = Some(e);
+                    return;
+                }
+                drop(f);
+                on_row(&rec);
+                written.lock().unwrap().push(rec);
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
     }
-    Ok(rows)
+    let rows = written.into_inner().unwrap();
+    Ok(SweepOutcome {
+        not_run: todo.len() - rows.len(),
+        stopped: stop.load(Ordering::SeqCst),
+        rows,
+        skipped,
+        repaired_bytes: existing.repaired_bytes,
+    })
 }

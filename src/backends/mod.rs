@@ -96,7 +96,7 @@ impl FromStr for Backend {
 }
 
 /// Settings applied identically on every backend.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolveOptions {
     /// Wall-clock limit for one solve, in seconds (`None`: no limit).
     pub time_limit: Option<f64>,

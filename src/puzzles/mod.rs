@@ -1,6 +1,7 @@
 //! The puzzle registry: one [`PuzzleInfo`] row per puzzle, and the [`Instance`] trait that
 //! every loaded puzzle implements so that the runner and the CLI can treat them alike.
 
+pub mod fault;
 pub mod sudoku;
 
 use crate::backends::{Backend, Outcome, SolveOptions, Status};
@@ -31,17 +32,23 @@ pub struct PuzzleInfo {
     pub formulations: &'static [FormulationInfo],
     /// Input formats accepted by [`PuzzleInfo::load`], for `--help` and `list`.
     pub formats: &'static str,
+    /// Hidden from `list` and from the "valid puzzles" hint (test-only puzzles).
+    pub hidden: bool,
     /// Reads every instance in a file.
     pub load: Loader,
 }
 
 /// The registry of puzzles.
-pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO];
+pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO, fault::INFO];
 
 /// Looks a puzzle up by key; the error lists the valid keys.
 pub fn puzzle(key: &str) -> Result<&'static PuzzleInfo, String> {
     PUZZLES.iter().find(|p| p.key == key).ok_or_else(|| {
-        let keys: Vec<&str> = PUZZLES.iter().map(|p| p.key).collect();
+        let keys: Vec<&str> = PUZZLES
+            .iter()
+            .filter(|p| !p.hidden)
+            .map(|p| p.key)
+            .collect();
         format!("unknown puzzle '{key}'; valid puzzles: {}", keys.join(", "))
     })
 }

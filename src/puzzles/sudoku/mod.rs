@@ -32,6 +32,7 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
     ],
     formats: "one puzzle per line: n*n characters, '.' or '0' blank, 1-9 then A-Z for 10-35, '#' comments; \
               or Simon Tatham's Solo game IDs such as '3x3:a4_9_7h...'",
+    hidden: false,
     load,
 };
 

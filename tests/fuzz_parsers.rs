@@ -1,0 +1,56 @@
+//! Short fuzzing of the instance parsers (proptest): no input makes them panic, and every
+//! error names the file and, where there is one, the line.
+
+use proptest::prelude::*;
+use puzzlebench::puzzles::sudoku::parse;
+use std::path::Path;
+
+const SOLO: &str = "3x3:a4_9_7h3c4b6d2_7_9_8a7a9b5a2g8a9b8a7a6_5_2_3d1b1c8h3_5_6a";
+const LINE: &str =
+    "3..4..9......7..65.976......8.23.5...7.....9...2.97.8......573.74..8..5...5..1..8";
+
+fn check(text: &str) {
+    match parse::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                let n = p.box_rows * p.box_cols;
+                assert_eq!(p.givens.len(), n);
+                assert!(p
+                    .givens
+                    .iter()
+                    .all(|r| r.len() == n && r.iter().all(|&v| v as usize <= n)));
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt:"), "{e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text(text in "\\PC{0,300}") {
+        check(&text);
+    }
+
+    #[test]
+    fn puzzle_like_text(text in "[0-9a-zA-Z._:x#\\n ]{0,400}") {
+        check(&text);
+    }
+
+    #[test]
+    fn mutated_solo_ids(pos in 0usize..SOLO.len(), c in "[0-9a-z_:x,A-Z]", cut in 0usize..SOLO.len()) {
+        let mut s: String = SOLO.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check(&s);
+        check(&SOLO[..cut]);
+    }
+
+    #[test]
+    fn mutated_lines(pos in 0usize..LINE.len(), c in "\\PC", extra in "[.0-9]{0,3}") {
+        let mut s: String = LINE.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        s.push_str(&extra);
+        check(&s);
+    }
+}

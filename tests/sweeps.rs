@@ -1,0 +1,283 @@
+//! Sweeps that survive faults: process isolation, hard limits, resume after SIGKILL,
+//! repair of a truncated last line, clean stop on SIGINT.
+
+use puzzlebench::record::Record;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pb() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_puzzlebench"));
+    c.current_dir(root());
+    c
+}
+
+fn rows(path: &Path) -> Vec<Record> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn every_fault_costs_one_row_and_the_sweep_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("f.csv");
+    let o = pb()
+        .args([
+            "run",
+            "--puzzle",
+            "fault",
+            "--formulation",
+            "abort,panic,exit,sleep,oom,stack,ok",
+        ])
+        .args([
+            "--instances",
+            "tests/data/fault/one.txt",
+            "--time-limit",
+            "1",
+            "--grace",
+            "1",
+        ])
+        .args([
+            "--memory-limit",
+            "1500",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "runs failed, so exit 1: {}",
+        stderr(&o)
+    );
+    let r = rows(&out);
+    let by: BTreeMap<&str, &Record> = r.iter().map(|r| (r.formulation.as_str(), r)).collect();
+    assert_eq!(r.len(), 7);
+    for f in ["abort", "panic", "exit", "oom", "stack"] {
+        assert_eq!(by[f].status, "error", "{f}");
+        assert!(
+            by[f].error.as_ref().is_some_and(|e| !e.is_empty()),
+            "{f} has no reason"
+        );
+        assert!(by[f].peak_rss_mb.is_some(), "{f}");
+    }
+    assert!(by["abort"].error.as_ref().unwrap().contains("SIGABRT"));
+    assert!(by["panic"]
+        .error
+        .as_ref()
+        .unwrap()
+        .contains("injected panic"));
+    assert!(by["exit"].error.as_ref().unwrap().contains("code 3"));
+    assert!(by["stack"].error.as_ref().unwrap().contains("overflow"));
+    assert!(by["oom"].error.as_ref().unwrap().contains("memory"));
+    assert_eq!(by["sleep"].status, "time_limit");
+    // Hard limit: 2 solves x 1 s + 1 s grace, then SIGKILL.
+    let wall = by["sleep"].wall_seconds.unwrap();
+    assert!((3.0..10.0).contains(&wall), "killed after {wall} s");
+    assert_eq!(by["ok"].status, "optimal");
+    assert_eq!(by["ok"].verified, Some(true));
+}
+
+fn sudoku_sweep(out: &Path, extra: &[&str]) -> Command {
+    let mut c = pb();
+    c.args([
+        "run",
+        "--puzzle",
+        "sudoku",
+        "--formulation",
+        "binary,values",
+        "--backend",
+        "highs,cbc",
+    ])
+    .args([
+        "--instances",
+        "instances/sudoku/solo_2x2.txt",
+        "instances/sudoku/solo_2x3_unreasonable.txt",
+    ])
+    .args([
+        "--time-limit",
+        "30",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .args(extra);
+    c
+}
+
+/// (run id, status, verified, objective) of every row, keyed by run id; panics on a duplicate.
+fn results(path: &Path) -> BTreeMap<String, (String, Option<bool>, Option<f64>)> {
+    let mut m = BTreeMap::new();
+    for r in rows(path) {
+        let old = m.insert(r.run_id.clone(), (r.status, r.verified, r.objective));
+        assert!(old.is_none(), "run {} recorded twice", r.run_id);
+    }
+    m
+}
+
+#[test]
+fn sigkill_then_resume_equals_an_uninterrupted_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference.csv");
+    let o = sudoku_sweep(&reference, &[]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = results(&reference);
+    assert_eq!(want.len(), 40);
+
+    let out = dir.path().join("killed.csv");
+    let mut child = sudoku_sweep(&out, &[])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&out)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines > 6 || start.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let partial = rows(&out).len();
+    assert!(
+        partial > 0 && partial < 40,
+        "killed too late or too early: {partial} rows"
+    );
+
+    let o = sudoku_sweep(&out, &["--resume"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("skipped (--resume)"), "{}", stderr(&o));
+    assert_eq!(results(&out), want);
+}
+
+#[test]
+fn a_truncated_last_line_is_cut_and_rerun() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.csv");
+    let o = sudoku_sweep(&out, &[]).output().unwrap();
+    assert!(o.status.success());
+    let want = results(&out);
+    let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::write(&out, &text[..text.len() - 25]).unwrap();
+    let o = sudoku_sweep(&out, &["--resume"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("incomplete last line"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("1 runs appended"), "{}", stderr(&o));
+    assert_eq!(results(&out), want);
+}
+
+#[test]
+fn a_damaged_middle_row_is_refused_not_repaired() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d.csv");
+    let o = sudoku_sweep(&out, &[]).output().unwrap();
+    assert!(o.status.success());
+    let mut lines: Vec<String> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    lines[3] = "garbage,row".into();
+    std::fs::write(&out, lines.join("\n") + "\n").unwrap();
+    let o = sudoku_sweep(&out, &["--resume"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(":4:"), "names the line: {}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        lines.join("\n") + "\n",
+        "file untouched"
+    );
+}
+
+#[test]
+fn sigint_stops_cleanly_without_a_partial_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.csv");
+    let child = pb()
+        .args(["run", "--puzzle", "fault", "--formulation", "ok,sleep"])
+        .args([
+            "--instances",
+            "tests/data/fault/two.txt",
+            "--time-limit",
+            "100",
+        ])
+        .args(["--quiet", "--out", out.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rows_if_any(&out) < 1 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300)); // the sleep run is under way
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let t = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("ok "),
+        "summary of what finished: {}",
+        stderr(&o)
+    );
+    let r = rows(&out);
+    assert_eq!(r.len(), 1, "only the finished run is recorded");
+    assert_eq!(r[0].formulation, "ok");
+    assert!(std::fs::read_to_string(&out).unwrap().ends_with('\n'));
+}
+
+fn rows_if_any(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+#[test]
+fn parallel_jobs_record_every_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("j.csv");
+    let o = sudoku_sweep(&out, &["--jobs", "2"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = results(&out);
+    assert_eq!(r.len(), 40);
+    assert!(r
+        .values()
+        .all(|(s, v, _)| s == "optimal" && *v == Some(true)));
+}
+
+#[test]
+fn a_foreign_csv_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.csv");
+    std::fs::write(&out, "a,b,c\n1,2,3\n").unwrap();
+    let o = sudoku_sweep(&out, &[]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("header"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "a,b,c\n1,2,3\n");
+}
