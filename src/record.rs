@@ -13,6 +13,10 @@ pub struct Record {
     pub puzzle: String,
     /// Instance name (file stem, plus `:line` when a file holds several puzzles).
     pub instance: String,
+    /// Size label of the instance for tables, e.g. `9x9`.
+    pub size_label: String,
+    /// A number that orders instances by size (cells for Sudoku), for plots.
+    pub size: Option<f64>,
     /// Formulation key, e.g. `binary`.
     pub formulation: String,
     /// Backend key, e.g. `highs`.

@@ -130,6 +130,8 @@ pub fn to_record(
         run_id: spec.run_id(puzzle, options),
         puzzle: puzzle.to_string(),
         instance: spec.instance.name().to_string(),
+        size_label: spec.instance.size_label(),
+        size: Some(spec.instance.size()),
         formulation: spec.formulation.to_string(),
         backend: spec.backend.key().to_string(),
         repeat: spec.repeat,
