@@ -34,6 +34,15 @@ enum Command {
     Run(RunArgs),
     /// Write the model of a formulation as MPS or LP.
     Export(ExportArgs),
+    /// The main job: run the reproduction suites and write CSV, tables, plots and pictures.
+    ///
+    /// Each puzzle contributes one suite (its instances, formulations and repeats) and the
+    /// tables of the report it reproduces, with the report's figures beside ours. Rows go
+    /// to OUT/results.csv, which is resumed when it exists (finished runs are kept and
+    /// skipped); --fresh starts a new file and keeps the old one under a dated name.
+    Reproduce(ReproduceArgs),
+    /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
+    Report(ReportArgs),
     /// Internal: run one job read as JSON from stdin and print its record as JSON.
     #[command(hide = true)]
     Worker,
@@ -109,6 +118,10 @@ struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Also draw the instance and its solution as SVG into this file (with several
+    /// puzzles in FILE, the index is added before the extension).
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
     #[command(flatten)]
     solver: SolverArgs,
 }
@@ -159,6 +172,54 @@ struct RunArgs {
 }
 
 #[derive(Args)]
+struct ReproduceArgs {
+    /// The quick suite: every run once (under 10 minutes on 2 cores); the full suite
+    /// repeats runs and may take longer.
+    #[arg(long)]
+    quick: bool,
+    /// Backend keys, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "highs")]
+    backend: Vec<String>,
+    /// Time limit per solve in seconds (default: each suite's own).
+    #[arg(long, value_name = "S")]
+    time_limit: Option<f64>,
+    /// Output folder.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Start a new results.csv (the old one is kept as results-DATE.csv).
+    #[arg(long)]
+    fresh: bool,
+    /// Only these puzzles (default: all), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    puzzle: Vec<String>,
+    /// Runs at once, each in its own process.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Shift in seconds of the shifted geometric mean.
+    #[arg(long, default_value_t = 1.0)]
+    shift: f64,
+    /// Folder holding the instance folders.
+    #[arg(long, default_value = "instances", hide = true)]
+    instances_dir: PathBuf,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// Result CSVs (their rows are pooled).
+    #[arg(required = true)]
+    csv: Vec<PathBuf>,
+    /// Output folder.
+    #[arg(long, default_value = "report")]
+    out: PathBuf,
+    /// Shift in seconds of the shifted geometric mean.
+    #[arg(long, default_value_t = 1.0)]
+    shift: f64,
+}
+
+#[derive(Args)]
 #[command(group(clap::ArgGroup::new("target").required(true).args(["mps", "lp"])))]
 struct ExportArgs {
     /// Instance file (its first puzzle is exported).
@@ -206,6 +267,8 @@ fn main() -> ExitCode {
         Command::Run(a) => run(a),
         Command::Export(a) => export(a),
         Command::Worker => worker(),
+        Command::Reproduce(a) => reproduce(a),
+        Command::Report(a) => report(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -249,7 +312,8 @@ fn solve(a: SolveArgs) -> Result<(), Failure> {
     let instances = (p.load)(&a.file).map_err(bad_input)?;
     let env = RunEnv::detect();
     let mut worst: Option<Failure> = None;
-    for inst in &instances {
+    let several = instances.len() > 1;
+    for (k, inst) in instances.iter().enumerate() {
         let spec = RunSpec {
             instance: inst.as_ref(),
             file: &a.file,
@@ -261,11 +325,34 @@ fn solve(a: SolveArgs) -> Result<(), Failure> {
         let answer = result.as_ref().ok().and_then(|r| r.answer.clone());
         let rec = runner::to_record(p.key, &spec, &options, &env, result);
         print_solution(a.format, &rec, answer.as_ref());
+        if let Some(path) = &a.svg {
+            let path = if several {
+                numbered(path, k + 1)
+            } else {
+                path.clone()
+            };
+            match inst.svg(answer.as_ref()) {
+                Some(svg) => std::fs::write(&path, svg)
+                    .map_err(|e| Failure(1, format!("{}: cannot write: {e}", path.display())))?,
+                None => return Err(bad_input(format!("{} has no picture", p.key))),
+            }
+        }
         if let Some(reason) = failure_reason(&rec) {
             worst = Some(Failure(1, format!("{}: {reason}", rec.instance)));
         }
     }
     worst.map_or(Ok(()), Err)
+}
+
+/// `out.svg` with index 3 becomes `out-3.svg`.
+fn numbered(path: &Path, k: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or("picture".into(), |s| s.to_string_lossy().to_string());
+    let ext = path
+        .extension()
+        .map_or("svg".into(), |e| e.to_string_lossy().to_string());
+    path.with_file_name(format!("{stem}-{k}.{ext}"))
 }
 
 /// Why a run counts as a failure for the exit code, or None when it solved or proved infeasibility.
@@ -424,17 +511,7 @@ fn run(a: RunArgs) -> Result<(), Failure> {
     static STOP: AtomicBool = AtomicBool::new(false);
     ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
         .map_err(|e| Failure(1, format!("cannot install the signal handler: {e}")))?;
-    let total = plan.runs().len() as u64;
-    let bar = if a.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} eta {eta} {msg}")
-            .expect("template")
-            .progress_chars("=> "),
-    );
+    let bar = progress_bar(plan.runs().len() as u64, a.quiet, p.key);
     let env = RunEnv::detect();
     let on_row = |r: &Record| {
         bar.set_message(format!(
@@ -485,6 +562,188 @@ fn run(a: RunArgs) -> Result<(), Failure> {
             ),
         ));
     }
+    Ok(())
+}
+
+fn progress_bar(total: u64, quiet: bool, prefix: &str) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} {elapsed_precise} [{bar:30}] {pos}/{len} eta {eta} {msg}",
+        )
+        .expect("template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar
+}
+
+fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
+    let backends: Vec<Backend> = a
+        .backend
+        .iter()
+        .map(|b| b.parse())
+        .collect::<Result<_, _>>()
+        .map_err(bad_input)?;
+    let chosen: Vec<&PuzzleInfo> = if a.puzzle.is_empty() {
+        PUZZLES.iter().filter(|p| !p.hidden).collect()
+    } else {
+        a.puzzle
+            .iter()
+            .map(|k| puzzles::puzzle(k))
+            .collect::<Result<_, _>>()
+            .map_err(bad_input)?
+    };
+    if let Some(t) = a.time_limit {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(bad_input(format!(
+                "--time-limit must be a positive number of seconds, not {t}"
+            )));
+        }
+    }
+    if !a.instances_dir.is_dir() {
+        return Err(bad_input(format!(
+            "{}: no such folder; run reproduce from the repository's root",
+            a.instances_dir.display()
+        )));
+    }
+    std::fs::create_dir_all(&a.out).map_err(|e| bad_input(format!("{}: {e}", a.out.display())))?;
+    let csv = a.out.join("results.csv");
+    if a.fresh && csv.exists() {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        let kept = a.out.join(format!("results-{stamp}.csv"));
+        std::fs::rename(&csv, &kept).map_err(|e| Failure(1, format!("{}: {e}", csv.display())))?;
+        eprintln!("kept the previous results as {}", kept.display());
+    }
+    static STOP: AtomicBool = AtomicBool::new(false);
+    ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+        .map_err(|e| Failure(1, format!("cannot install the signal handler: {e}")))?;
+    let env = RunEnv::detect();
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure(1, format!("cannot find my own executable: {e}")))?;
+    let pictures = a.out.join("pictures");
+    std::fs::create_dir_all(&pictures)
+        .map_err(|e| Failure(1, format!("{}: {e}", pictures.display())))?;
+    for p in chosen {
+        let suite = (p.suite)(a.quick);
+        let paths: Vec<PathBuf> = suite
+            .instances
+            .iter()
+            .map(|i| a.instances_dir.join(i))
+            .collect();
+        let mut instances = Vec::new();
+        for f in instance_files(&paths)? {
+            for instance in (p.load)(&f).map_err(bad_input)? {
+                instances.push(Loaded {
+                    file: f.clone(),
+                    instance,
+                });
+            }
+        }
+        if instances.is_empty() {
+            continue;
+        }
+        // One picture per puzzle: its first instance, solved in process.
+        if let Some(first) = instances.first() {
+            let formulation = suite.formulations[0];
+            let report = first
+                .instance
+                .solve(formulation, backends[0], &SolveOptions::default())
+                .ok();
+            let answer = report.and_then(|r| r.answer);
+            if let Some(svg) = first.instance.svg(answer.as_ref()) {
+                let path = pictures.join(format!("{}.svg", p.key));
+                std::fs::write(&path, svg)
+                    .map_err(|e| Failure(1, format!("{}: {e}", path.display())))?;
+            }
+        }
+        let options = SolveOptions {
+            time_limit: Some(a.time_limit.unwrap_or(suite.time_limit)),
+            ..SolveOptions::default()
+        };
+        let plan = Plan {
+            puzzle: p,
+            instances,
+            formulations: suite.formulations.iter().map(|f| f.to_string()).collect(),
+            backends: backends.clone(),
+            repeats: suite.repeats,
+            options,
+        };
+        let config = SweepConfig {
+            jobs: a.jobs.max(1),
+            resume: true,
+            memory_mb: None,
+            grace_seconds: 5.0,
+            in_process: false,
+            exe: exe.clone(),
+        };
+        let bar = progress_bar(plan.runs().len() as u64, a.quiet, p.key);
+        let on_row = |r: &Record| {
+            bar.set_message(format!(
+                "{} {} {} {}",
+                r.instance, r.formulation, r.backend, r.status
+            ));
+            bar.inc(1);
+        };
+        let outcome =
+            runner::sweep(&plan, &csv, &env, &config, &STOP, &on_row).map_err(bad_input)?;
+        bar.finish_and_clear();
+        eprintln!(
+            "{}: {} runs appended, {} already in {}",
+            p.key,
+            outcome.rows.len(),
+            outcome.skipped,
+            csv.display()
+        );
+        if outcome.stopped {
+            return Err(Failure(
+                130,
+                "stopped by a signal; run reproduce again to finish (finished runs are kept)"
+                    .into(),
+            ));
+        }
+    }
+    let rows = runner::read_results(&csv).map_err(bad_input)?;
+    let mode = if a.quick { "--quick" } else { "(full suite)" };
+    let preamble = format!(
+        "Made by `puzzlebench reproduce {mode} --backend {}` on {}. Raw rows: [results.csv](results.csv).
+",
+        a.backend.join(","),
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
+    );
+    let written = puzzlebench::report::write_report(&rows, &a.out, a.shift, &preamble)
+        .map_err(|e| Failure(1, e))?;
+    eprintln!(
+        "wrote {} ({} table files, {} plot files)",
+        written.index.display(),
+        written.tables.len(),
+        written.plots.len()
+    );
+    Ok(())
+}
+
+fn report(a: ReportArgs) -> Result<(), Failure> {
+    let mut rows = Vec::new();
+    for f in &a.csv {
+        rows.extend(runner::read_results(f).map_err(bad_input)?);
+    }
+    let names: Vec<String> = a.csv.iter().map(|p| p.display().to_string()).collect();
+    let preamble = format!(
+        "Rebuilt by `puzzlebench report` from {}.\n",
+        names.join(", ")
+    );
+    let written = puzzlebench::report::write_report(&rows, &a.out, a.shift, &preamble)
+        .map_err(|e| Failure(1, e))?;
+    eprintln!(
+        "wrote {} ({} table files, {} plot files)",
+        written.index.display(),
+        written.tables.len(),
+        written.plots.len()
+    );
     Ok(())
 }
 

@@ -7,6 +7,56 @@
 
 use std::fmt::Write as _;
 
+/// The name of a variable or row. Indexed names (`x_3_4_9`) are kept as a prefix and up
+/// to four indices and only turned into text when written, so that building a large
+/// model does not spend its time formatting strings.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Name {
+    /// A name given as text.
+    Text(String),
+    /// `prefix` followed by `_i` for each index.
+    Indexed(&'static str, [u32; 4], u8),
+}
+
+impl Name {
+    /// `prefix_i_j_...` for up to four indices.
+    pub fn idx(prefix: &'static str, indices: &[usize]) -> Name {
+        assert!(indices.len() <= 4, "at most four indices in a name");
+        let mut a = [0u32; 4];
+        for (slot, &i) in a.iter_mut().zip(indices) {
+            *slot = i as u32;
+        }
+        Name::Indexed(prefix, a, indices.len() as u8)
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Name::Text(s) => f.write_str(s),
+            Name::Indexed(prefix, a, n) => {
+                f.write_str(prefix)?;
+                for i in &a[..*n as usize] {
+                    write!(f, "_{i}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Self {
+        Name::Text(s)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name::Text(s.to_string())
+    }
+}
+
 /// The domain of a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VarKind {
@@ -22,7 +72,7 @@ pub enum VarKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Var {
     /// Name used in exported files; unique within the model.
-    pub name: String,
+    pub name: Name,
     /// Binary, integer or continuous.
     pub kind: VarKind,
     /// Lower bound (may be `f64::NEG_INFINITY`).
@@ -41,7 +91,7 @@ pub struct VarId(pub usize);
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     /// Name used in exported files; unique within the model.
-    pub name: String,
+    pub name: Name,
     /// Sparse coefficients, one entry per variable at most, sorted by variable.
     pub terms: Vec<(VarId, f64)>,
     /// Lower bound (may be `f64::NEG_INFINITY`).
@@ -106,7 +156,7 @@ impl Model {
     /// Adds a variable and returns its handle.
     pub fn add_var(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<Name>,
         kind: VarKind,
         lower: f64,
         upper: f64,
@@ -127,7 +177,7 @@ impl Model {
     }
 
     /// Adds a binary variable with objective coefficient 0.
-    pub fn add_binary(&mut self, name: impl Into<String>) -> VarId {
+    pub fn add_binary(&mut self, name: impl Into<Name>) -> VarId {
         self.add_var(name, VarKind::Binary, 0.0, 1.0, 0.0)
     }
 
@@ -135,24 +185,27 @@ impl Model {
     /// and zero coefficients dropped.
     pub fn add_row(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<Name>,
         terms: impl IntoIterator<Item = (VarId, f64)>,
         lower: f64,
         upper: f64,
     ) {
         let mut terms: Vec<(VarId, f64)> = terms.into_iter().collect();
-        terms.sort_by_key(|t| t.0);
-        let mut merged: Vec<(VarId, f64)> = Vec::with_capacity(terms.len());
-        for (v, c) in terms {
-            match merged.last_mut() {
-                Some(last) if last.0 == v => last.1 += c,
-                _ => merged.push((v, c)),
-            }
+        if !terms.windows(2).all(|w| w[0].0 < w[1].0) {
+            terms.sort_unstable_by_key(|t| t.0);
+            // Merge terms on the same variable, in place.
+            terms.dedup_by(|later, earlier| {
+                let same = later.0 == earlier.0;
+                if same {
+                    earlier.1 += later.1;
+                }
+                same
+            });
         }
-        merged.retain(|t| t.1 != 0.0);
+        terms.retain(|t| t.1 != 0.0);
         self.rows.push(Row {
             name: name.into(),
-            terms: merged,
+            terms,
             lower,
             upper,
         });
@@ -161,7 +214,7 @@ impl Model {
     /// Adds `sum(terms) == rhs`.
     pub fn add_eq(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<Name>,
         terms: impl IntoIterator<Item = (VarId, f64)>,
         rhs: f64,
     ) {
@@ -171,7 +224,7 @@ impl Model {
     /// Adds `sum(terms) <= rhs`.
     pub fn add_le(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<Name>,
         terms: impl IntoIterator<Item = (VarId, f64)>,
         rhs: f64,
     ) {
@@ -181,7 +234,7 @@ impl Model {
     /// Adds `sum(terms) >= rhs`.
     pub fn add_ge(
         &mut self,
-        name: impl Into<String>,
+        name: impl Into<Name>,
         terms: impl IntoIterator<Item = (VarId, f64)>,
         rhs: f64,
     ) {
@@ -446,17 +499,17 @@ impl Model {
                 }
             }
         }
-        let binaries: Vec<&str> = self
+        let binaries: Vec<String> = self
             .vars
             .iter()
             .filter(|v| v.kind == VarKind::Binary)
-            .map(|v| v.name.as_str())
+            .map(|v| v.name.to_string())
             .collect();
-        let generals: Vec<&str> = self
+        let generals: Vec<String> = self
             .vars
             .iter()
             .filter(|v| v.kind == VarKind::Integer)
-            .map(|v| v.name.as_str())
+            .map(|v| v.name.to_string())
             .collect();
         write_section(&mut s, "Binaries", &binaries);
         write_section(&mut s, "Generals", &generals);
@@ -492,7 +545,7 @@ fn write_terms(s: &mut String, m: &Model, terms: &[(VarId, f64)]) {
     }
 }
 
-fn write_section(s: &mut String, title: &str, names: &[&str]) {
+fn write_section(s: &mut String, title: &str, names: &[String]) {
     if names.is_empty() {
         return;
     }

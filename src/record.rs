@@ -17,6 +17,8 @@ pub struct Record {
     pub size_label: String,
     /// A number that orders instances by size (cells for Sudoku), for plots.
     pub size: Option<f64>,
+    /// Puzzle-specific facts about the instance, `key=value` pairs joined by `;`.
+    pub instance_info: String,
     /// Formulation key, e.g. `binary`.
     pub formulation: String,
     /// Backend key, e.g. `highs`.

@@ -132,6 +132,7 @@ pub fn to_record(
         instance: spec.instance.name().to_string(),
         size_label: spec.instance.size_label(),
         size: Some(spec.instance.size()),
+        instance_info: spec.instance.info(),
         formulation: spec.formulation.to_string(),
         backend: spec.backend.key().to_string(),
         repeat: spec.repeat,

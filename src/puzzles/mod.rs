@@ -6,6 +6,8 @@ pub mod sudoku;
 
 use crate::backends::{Backend, Outcome, SolveOptions, Status};
 use crate::model::{Counts, Model};
+use crate::record::Record;
+use crate::report::tables::Table;
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
@@ -34,8 +36,25 @@ pub struct PuzzleInfo {
     pub formats: &'static str,
     /// Hidden from `list` and from the "valid puzzles" hint (test-only puzzles).
     pub hidden: bool,
+    /// The tables this puzzle contributes to reports, from the rows of any CSV.
+    pub tables: fn(&[Record]) -> Vec<Table>,
+    /// What `reproduce` runs for this puzzle (`true`: the quick suite).
+    pub suite: fn(bool) -> Suite,
     /// Reads every instance in a file.
     pub load: Loader,
+}
+
+/// What `reproduce` runs for one puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suite {
+    /// Instance files or folders, relative to the instances folder (`instances/`).
+    pub instances: Vec<&'static str>,
+    /// Formulation keys.
+    pub formulations: Vec<&'static str>,
+    /// Repeats of every run.
+    pub repeats: u32,
+    /// Default time limit per solve in seconds.
+    pub time_limit: f64,
 }
 
 /// The registry of puzzles.
@@ -119,6 +138,15 @@ pub trait Instance: Send + Sync {
     fn size_label(&self) -> String;
     /// A number that orders instances by size (cells, islands, ...), for plots.
     fn size(&self) -> f64;
+    /// Puzzle-specific facts for tables, as `key=value` pairs joined by `;` (e.g. `clues=29`).
+    fn info(&self) -> String {
+        String::new()
+    }
+    /// An SVG picture of the instance, filled in with `answer` when given.
+    fn svg(&self, answer: Option<&Answer>) -> Option<String> {
+        let _ = answer;
+        None
+    }
     /// Builds the model of a formulation (for export and counting).
     fn build(&self, formulation: &str) -> Result<Model, String>;
     /// Builds, solves, decodes and verifies.

@@ -1,3 +1,114 @@
-//! Summaries of result rows.
+//! Reports: tables (Markdown and LaTeX), plots (SVG and PNG) and the index
+//! `README.md`, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
+//! same report.
 
+pub mod plots;
 pub mod summary;
+pub mod tables;
+
+use crate::puzzles::PUZZLES;
+use crate::record::Record;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Where a report went.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Table files (.md and .tex).
+    pub tables: Vec<PathBuf>,
+    /// Plot files (.svg and .png).
+    pub plots: Vec<PathBuf>,
+    /// The index.
+    pub index: PathBuf,
+}
+
+/// Every table for `rows`: the summary first, then each puzzle's own.
+pub fn all_tables(rows: &[Record], shift: f64) -> Vec<tables::Table> {
+    let mut out = vec![tables::summary_table(rows, shift)];
+    for p in PUZZLES {
+        out.extend((p.tables)(rows));
+    }
+    out
+}
+
+/// Writes tables into `dir/tables`, plots into `dir/plots` and the index `dir/README.md`.
+/// `preamble` is Markdown placed under the index's title (how the rows were made).
+pub fn write_report(
+    rows: &[Record],
+    dir: &Path,
+    shift: f64,
+    preamble: &str,
+) -> Result<Written, String> {
+    let tdir = dir.join("tables");
+    std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
+    let mut written = Written::default();
+    let tables = all_tables(rows, shift);
+    for t in &tables {
+        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
+            let p = tdir.join(format!("{}.{ext}", t.stem));
+            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+            written.tables.push(p);
+        }
+    }
+    let plots = plots::write_plots(rows, &dir.join("plots"))?;
+    for p in &plots {
+        written.plots.push(p.svg.clone());
+        written.plots.push(p.png.clone());
+    }
+    let mut md = String::from("# puzzlebench report\n\n");
+    md.push_str(preamble);
+    md.push('\n');
+    let solvers: BTreeSet<&str> = rows.iter().map(|r| r.solver_version.as_str()).collect();
+    let commits: BTreeSet<&str> = rows.iter().map(|r| r.git_commit.as_str()).collect();
+    let hosts: BTreeSet<&str> = rows.iter().map(|r| r.host.as_str()).collect();
+    let _ = writeln!(
+        md,
+        "{} rows; solvers: {}; puzzlebench commit: {}; hosts: {}.\n",
+        rows.len(),
+        join(&solvers),
+        join(&commits),
+        join(&hosts)
+    );
+    md.push_str("Every table is also in `tables/` as Markdown and LaTeX (booktabs); every plot in `plots/` as SVG and PNG. `puzzlebench report CSV --out DIR` rebuilds all of them from a results CSV.\n\n## Tables\n\n");
+    for t in &tables {
+        md.push_str(&t.to_markdown());
+        let _ = writeln!(md, "\n(LaTeX: [tables/{0}.tex](tables/{0}.tex))\n", t.stem);
+    }
+    if !plots.is_empty() {
+        md.push_str("## Plots\n\n");
+        for p in &plots {
+            let _ = writeln!(
+                md,
+                "### {}\n\n![{}](plots/{}.png)\n\n[SVG](plots/{}.svg)\n",
+                p.title, p.title, p.stem, p.stem
+            );
+        }
+    }
+    let pics = dir.join("pictures");
+    if let Ok(entries) = std::fs::read_dir(&pics) {
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+            .filter(|n| n.ends_with(".svg"))
+            .collect();
+        names.sort();
+        if !names.is_empty() {
+            md.push_str("## Pictures\n\n");
+            for n in names {
+                let _ = writeln!(md, "![{n}](pictures/{n})\n");
+            }
+        }
+    }
+    written.index = dir.join("README.md");
+    std::fs::write(&written.index, md).map_err(|e| format!("{}: {e}", written.index.display()))?;
+    Ok(written)
+}
+
+fn join(set: &BTreeSet<&str>) -> String {
+    let v: Vec<&str> = set.iter().copied().filter(|s| !s.is_empty()).collect();
+    if v.is_empty() {
+        "–".into()
+    } else {
+        v.join(", ")
+    }
+}

@@ -53,6 +53,13 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
     formats: "one instance name per line",
     hidden: true,
     load,
+    tables: |_| Vec::new(),
+    suite: |_| super::Suite {
+        instances: vec![],
+        formulations: vec![],
+        repeats: 1,
+        time_limit: 1.0,
+    },
 };
 
 /// A named fault instance.

@@ -8,7 +8,7 @@
 //! `box_rows` × `box_cols`, which is the same model when both equal √n.
 
 use super::Sudoku;
-use crate::model::{Model, VarId};
+use crate::model::{Model, Name, VarId};
 
 /// Maps solver values back to a grid.
 pub struct Decoder {
@@ -42,7 +42,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
     for i in 1..=n {
         for j in 1..=n {
             for k in 1..=n {
-                x.push(m.add_binary(format!("x_{i}_{j}_{k}")));
+                x.push(m.add_binary(Name::idx("x", &[i, j, k])));
             }
         }
     }
@@ -50,7 +50,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
     for j in 0..n {
         for k in 0..n {
             m.add_eq(
-                format!("col_{}_{}", j + 1, k + 1),
+                Name::idx("col", &[j + 1, k + 1]),
                 (0..n).map(|i| (at(i, j, k), 1.0)),
                 1.0,
             );
@@ -59,7 +59,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
     for i in 0..n {
         for k in 0..n {
             m.add_eq(
-                format!("row_{}_{}", i + 1, k + 1),
+                Name::idx("row", &[i + 1, k + 1]),
                 (0..n).map(|j| (at(i, j, k), 1.0)),
                 1.0,
             );
@@ -71,14 +71,14 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
                 let cells = (0..p.box_rows).flat_map(|di| (0..p.box_cols).map(move |dj| (di, dj)));
                 let terms =
                     cells.map(|(di, dj)| (at(bi * p.box_rows + di, bj * p.box_cols + dj, k), 1.0));
-                m.add_eq(format!("box_{}_{}_{}", bi + 1, bj + 1, k + 1), terms, 1.0);
+                m.add_eq(Name::idx("box", &[bi + 1, bj + 1, k + 1]), terms, 1.0);
             }
         }
     }
     for i in 0..n {
         for j in 0..n {
             m.add_eq(
-                format!("cell_{}_{}", i + 1, j + 1),
+                Name::idx("cell", &[i + 1, j + 1]),
                 (0..n).map(|k| (at(i, j, k), 1.0)),
                 1.0,
             );
@@ -89,7 +89,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
             let g = p.givens[i][j] as usize;
             if g != 0 {
                 m.add_eq(
-                    format!("given_{}_{}", i + 1, j + 1),
+                    Name::idx("given", &[i + 1, j + 1]),
                     [(at(i, j, g - 1), 1.0)],
                     1.0,
                 );

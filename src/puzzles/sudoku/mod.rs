@@ -8,6 +8,8 @@
 
 pub mod binary;
 pub mod parse;
+pub mod picture;
+pub mod tables;
 pub mod values;
 pub mod verify;
 
@@ -34,7 +36,19 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
               or Simon Tatham's Solo game IDs such as '3x3:a4_9_7h...'",
     hidden: false,
     load,
+    tables: tables::tables,
+    suite,
 };
+
+/// Every committed instance, both formulations; the full suite repeats each run three times.
+fn suite(quick: bool) -> super::Suite {
+    super::Suite {
+        instances: vec!["sudoku"],
+        formulations: vec!["binary", "values"],
+        repeats: if quick { 1 } else { 3 },
+        time_limit: 60.0,
+    }
+}
 
 /// A Sudoku instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +146,16 @@ impl Instance for Sudoku {
 
     fn size(&self) -> f64 {
         (self.n() * self.n()) as f64
+    }
+
+    fn info(&self) -> String {
+        format!("clues={}", self.clues())
+    }
+
+    fn svg(&self, answer: Option<&Answer>) -> Option<String> {
+        let grid: Option<Vec<Vec<u32>>> =
+            answer.and_then(|a| serde_json::from_value(a.json["grid"].clone()).ok());
+        Some(picture::svg(self, grid.as_deref()))
     }
 
     fn build(&self, formulation: &str) -> Result<Model, String> {

@@ -11,7 +11,7 @@
 //! fractional x (only Σ k·x is pinned, not which k).
 
 use super::Sudoku;
-use crate::model::{Model, VarId, VarKind};
+use crate::model::{Model, Name, VarId, VarKind};
 
 /// Maps solver values back to a grid through v.
 pub struct Decoder {
@@ -32,6 +32,9 @@ impl Decoder {
     }
 }
 
+/// An area: name prefix, number, and its cells.
+type Area = (&'static str, usize, Vec<(usize, usize)>);
+
 /// Builds the area model for `p`.
 pub fn build(p: &Sudoku) -> (Model, Decoder) {
     let n = p.n();
@@ -40,7 +43,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
     for i in 1..=n {
         for j in 1..=n {
             for k in 1..=n {
-                x.push(m.add_binary(format!("x_{i}_{j}_{k}")));
+                x.push(m.add_binary(Name::idx("x", &[i, j, k])));
             }
         }
     }
@@ -50,7 +53,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
             let g = p.givens[i][j] as f64;
             let (lo, hi) = if g > 0.0 { (g, g) } else { (1.0, n as f64) };
             v.push(m.add_var(
-                format!("v_{}_{}", i + 1, j + 1),
+                Name::idx("v", &[i + 1, j + 1]),
                 VarKind::Integer,
                 lo,
                 hi,
@@ -59,13 +62,13 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
         }
     }
     let at = |i: usize, j: usize, k: usize| x[(i * n + j) * n + k];
-    // The areas: rows, columns and boxes, each a list of cells.
-    let mut areas: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
+    // The areas: rows, columns and boxes, each a list of cells, named area_r/c/s_<a>_<k>.
+    let mut areas: Vec<Area> = Vec::new();
     for i in 0..n {
-        areas.push((format!("r{}", i + 1), (0..n).map(|j| (i, j)).collect()));
+        areas.push(("area_r", i + 1, (0..n).map(|j| (i, j)).collect()));
     }
     for j in 0..n {
-        areas.push((format!("c{}", j + 1), (0..n).map(|i| (i, j)).collect()));
+        areas.push(("area_c", j + 1, (0..n).map(|i| (i, j)).collect()));
     }
     let boxes_across = n / p.box_cols;
     for s in 0..n {
@@ -75,12 +78,12 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
         );
         let cells =
             (top..top + p.box_rows).flat_map(|i| (left..left + p.box_cols).map(move |j| (i, j)));
-        areas.push((format!("s{}", s + 1), cells.collect()));
+        areas.push(("area_s", s + 1, cells.collect()));
     }
-    for (name, cells) in &areas {
+    for (prefix, a, cells) in &areas {
         for k in 0..n {
             m.add_eq(
-                format!("area_{name}_{}", k + 1),
+                Name::idx(prefix, &[*a, k + 1]),
                 cells.iter().map(|&(i, j)| (at(i, j, k), 1.0)),
                 1.0,
             );
@@ -89,7 +92,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
     for i in 0..n {
         for j in 0..n {
             m.add_eq(
-                format!("cell_{}_{}", i + 1, j + 1),
+                Name::idx("cell", &[i + 1, j + 1]),
                 (0..n).map(|k| (at(i, j, k), 1.0)),
                 1.0,
             );
@@ -99,7 +102,7 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
         for j in 0..n {
             let terms = std::iter::once((v[i * n + j], 1.0))
                 .chain((0..n).map(|k| (at(i, j, k), -((k + 1) as f64))));
-            m.add_eq(format!("value_{}_{}", i + 1, j + 1), terms, 0.0);
+            m.add_eq(Name::idx("value", &[i + 1, j + 1]), terms, 0.0);
         }
     }
     (m, Decoder { n, v })

@@ -1,0 +1,172 @@
+//! The Sudoku tables of the report suite: Table 3.1 of the report beside ours, and model
+//! size and build/solve times per grid size.
+
+use crate::record::Record;
+use crate::report::summary::{median, succeeded};
+use crate::report::tables::{info_value, secs, Table};
+use std::collections::BTreeMap;
+
+/// Report Table 3.1: solve times in seconds of ten 9×9 puzzles (Telegraph book) with
+/// model (3.1) on Gurobi 11.0.3, with their clue counts.
+pub const REPORT_TABLE_3_1: [(u32, f64); 10] = [
+    (36, 0.02916),
+    (32, 0.03869),
+    (32, 0.04757),
+    (31, 0.04716),
+    (29, 0.01603),
+    (26, 0.03181),
+    (23, 0.01719),
+    (23, 0.03190),
+    (22, 0.03150),
+    (22, 0.03841),
+];
+
+/// Median seconds per (instance, formulation, backend) over repeats, successful runs only.
+fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<(&'a str, &'a str, &'a str), f64> {
+    let mut m: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| succeeded(r)) {
+        if let Some(t) = r.seconds {
+            m.entry((&r.instance, &r.formulation, &r.backend))
+                .or_default()
+                .push(t);
+        }
+    }
+    m.into_iter()
+        .filter_map(|(k, v)| median(&v).map(|x| (k, x)))
+        .collect()
+}
+
+/// Every table this puzzle contributes for `rows` (the rows of all puzzles).
+pub fn tables(rows: &[Record]) -> Vec<Table> {
+    let rows: Vec<&Record> = rows.iter().filter(|r| r.puzzle == "sudoku").collect();
+    if rows.is_empty() {
+        return vec![];
+    }
+    vec![table_3_1(&rows), sizes(&rows)]
+}
+
+fn table_3_1(rows: &[&Record]) -> Table {
+    let nine: Vec<&Record> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.size_label == "9x9")
+        .collect();
+    let med = medians(&nine);
+    let mut series: Vec<(&str, &str)> = med.keys().map(|(_, f, b)| (*f, *b)).collect();
+    series.sort();
+    series.dedup();
+    let (rep_min, rep_max) = REPORT_TABLE_3_1
+        .iter()
+        .fold((f64::MAX, 0f64), |(lo, hi), (_, t)| {
+            (lo.min(*t), hi.max(*t))
+        });
+    let rep_times: Vec<f64> = REPORT_TABLE_3_1.iter().map(|(_, t)| *t).collect();
+    let mut body = vec![vec![
+        "report (3.1), Gurobi 11.0.3".to_string(),
+        "10".into(),
+        "22–36".into(),
+        format!("{}–{}", secs(Some(rep_min)), secs(Some(rep_max))),
+        secs(median(&rep_times)),
+        "–".into(),
+    ]];
+    for (f, b) in &series {
+        let mut clues = Vec::new();
+        let mut times = Vec::new();
+        let mut runs = 0;
+        let mut solved = 0;
+        for r in nine
+            .iter()
+            .filter(|r| r.formulation == *f && r.backend == *b)
+        {
+            runs += 1;
+            solved += succeeded(r) as usize;
+            if let Some(c) =
+                info_value(&r.instance_info, "clues").and_then(|c| c.parse::<u32>().ok())
+            {
+                clues.push(c);
+            }
+        }
+        for ((_, ff, bb), t) in &med {
+            if ff == f && bb == b {
+                times.push(*t);
+            }
+        }
+        let n = times.len();
+        let lo = times.iter().cloned().fold(f64::MAX, f64::min);
+        let hi = times.iter().cloned().fold(0f64, f64::max);
+        body.push(vec![
+            format!("ours: {f}, {b}"),
+            n.to_string(),
+            match (clues.iter().min(), clues.iter().max()) {
+                (Some(a), Some(z)) => format!("{a}–{z}"),
+                _ => "–".into(),
+            },
+            if n > 0 {
+                format!("{}–{}", secs(Some(lo)), secs(Some(hi)))
+            } else {
+                "–".into()
+            },
+            secs(median(&times)),
+            format!("{solved}/{runs}"),
+        ]);
+    }
+    Table {
+        stem: "sudoku_table_3_1".into(),
+        title: "Sudoku 9×9: solve times beside the report's Table 3.1".into(),
+        columns: ["model and solver", "puzzles", "clues", "time range (s)", "median (s)", "solved"]
+            .map(String::from)
+            .to_vec(),
+        rows: body,
+        notes: vec![
+            "Report Table 3.1: ten 9×9 puzzles from the Telegraph's book, model (3.1) on Gurobi 11.0.3, every one under 0.05 s with no link between clues (or difficulty) and time. Those puzzles are not public; ours are the report's Figure 3.1, the blog post's puzzle and Simon Tatham's Solo puzzles of five grades (instances/sudoku).".into(),
+            "Times are the solver call's wall-clock seconds (median over repeats per puzzle); model building is separate (next table).".into(),
+        ],
+    }
+}
+
+fn sizes(rows: &[&Record]) -> Table {
+    type Key<'a> = (u64, &'a str, &'a str, &'a str);
+    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
+    for r in rows {
+        let cells = r.size.unwrap_or(0.0) as u64;
+        groups
+            .entry((cells, &r.size_label, &r.formulation, &r.backend))
+            .or_default()
+            .push(r);
+    }
+    let body = groups
+        .into_iter()
+        .map(|((_, label, f, b), rs)| {
+            let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
+            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
+            let build: Vec<f64> = rs.iter().filter_map(|r| r.build_seconds).collect();
+            let ratio = match (median(&build), median(&solve)) {
+                (Some(bu), Some(so)) if so > 0.0 => format!("{:.1}%", 100.0 * bu / so),
+                _ => "–".into(),
+            };
+            let first = rs[0];
+            vec![
+                label.to_string(),
+                f.to_string(),
+                b.to_string(),
+                format!("{}/{}", ok.len(), rs.len()),
+                secs(median(&solve)),
+                secs(median(&build)),
+                ratio,
+                first.variables.map_or("–".into(), |v| v.to_string()),
+                first.constraints.map_or("–".into(), |v| v.to_string()),
+            ]
+        })
+        .collect();
+    Table {
+        stem: "sudoku_sizes".into(),
+        title: "Sudoku by grid size: solve and build times, model size".into(),
+        columns: ["grid", "formulation", "backend", "solved", "median solve (s)", "median build (s)", "build/solve", "variables", "rows"]
+            .map(String::from)
+            .to_vec(),
+        rows: body,
+        notes: vec![
+            "Solved counts runs; a time-limited run counts as unsolved. Variables and rows are those of the first instance of the group (they depend on n only).".into(),
+        ],
+    }
+}

@@ -1,0 +1,240 @@
+//! Tables as pure functions from rows to text: Markdown for the README index and LaTeX
+//! (booktabs) for papers.
+
+use super::summary::{self, SummaryRow};
+use crate::record::Record;
+use std::collections::BTreeMap;
+
+/// A table: a title, column headers, rows of cells and notes printed under it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// File stem, e.g. `sudoku_table_3_1`.
+    pub stem: String,
+    /// Title (Markdown heading and LaTeX caption).
+    pub title: String,
+    /// Column headers.
+    pub columns: Vec<String>,
+    /// Cells, row by row; every row has one cell per column.
+    pub rows: Vec<Vec<String>>,
+    /// Notes printed under the table (sources, definitions, deviations).
+    pub notes: Vec<String>,
+}
+
+impl Table {
+    /// The table as GitHub Markdown, title as a level-3 heading, notes as a list.
+    pub fn to_markdown(&self) -> String {
+        let mut s = format!("### {}\n\n", self.title);
+        let esc = |c: &str| c.replace('|', "\\|");
+        s.push_str(&format!(
+            "| {} |\n",
+            self.columns
+                .iter()
+                .map(|c| esc(c))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+        s.push_str(&format!(
+            "|{}\n",
+            self.columns.iter().map(|_| "---|").collect::<String>()
+        ));
+        for r in &self.rows {
+            s.push_str(&format!(
+                "| {} |\n",
+                r.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" | ")
+            ));
+        }
+        if !self.notes.is_empty() {
+            s.push('\n');
+            for n in &self.notes {
+                s.push_str(&format!("- {n}\n"));
+            }
+        }
+        s
+    }
+
+    /// The table as a LaTeX `table` environment with booktabs rules.
+    pub fn to_latex(&self) -> String {
+        let spec: String = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, _)| if i == 0 { 'l' } else { 'r' })
+            .collect();
+        let mut s =
+            String::from("% requires \\usepackage{booktabs}\n\\begin{table}[htbp]\n\\centering\n");
+        s.push_str(&format!(
+            "\\caption{{{}}}\n\\label{{tab:{}}}\n",
+            latex(&self.title),
+            self.stem
+        ));
+        s.push_str(&format!("\\begin{{tabular}}{{{spec}}}\n\\toprule\n"));
+        s.push_str(&format!(
+            "{} \\\\\n\\midrule\n",
+            self.columns
+                .iter()
+                .map(|c| latex(c))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        ));
+        for r in &self.rows {
+            s.push_str(&format!(
+                "{} \\\\\n",
+                r.iter().map(|c| latex(c)).collect::<Vec<_>>().join(" & ")
+            ));
+        }
+        s.push_str("\\bottomrule\n\\end{tabular}\n");
+        for n in &self.notes {
+            s.push_str(&format!(
+                "\\par\\smallskip{{\\footnotesize {}}}\n",
+                latex(n)
+            ));
+        }
+        s.push_str("\\end{table}\n");
+        s
+    }
+}
+
+/// Escapes LaTeX's special characters and writes × and – as math/text commands.
+pub fn latex(t: &str) -> String {
+    let mut s = String::new();
+    for c in t.chars() {
+        match c {
+            '\\' => s.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                s.push('\\');
+                s.push(c);
+            }
+            '~' => s.push_str("\\textasciitilde{}"),
+            '^' => s.push_str("\\textasciicircum{}"),
+            '×' => s.push_str("$\\times$"),
+            '–' => s.push_str("--"),
+            '—' => s.push_str("---"),
+            '≤' => s.push_str("$\\le$"),
+            '≥' => s.push_str("$\\ge$"),
+            '|' => s.push_str("$|$"),
+            _ => s.push(c),
+        }
+    }
+    s
+}
+
+/// Seconds with three significant figures ("–" when unknown).
+pub fn secs(x: Option<f64>) -> String {
+    match x {
+        None => "–".into(),
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) if v >= 10.0 => format!("{v:.1}"),
+        Some(v) if v >= 1.0 => format!("{v:.2}"),
+        Some(v) if v >= 0.1 => format!("{v:.3}"),
+        Some(v) => format!("{v:.4}"),
+    }
+}
+
+/// The coefficient of variation (standard deviation / mean) of seconds over the repeats
+/// of each (instance, formulation, backend), and its median per (formulation, backend).
+pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f64> {
+    let mut per_run: BTreeMap<(String, String, String, String), Vec<f64>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| summary::succeeded(r)) {
+        if let Some(t) = r.seconds {
+            per_run
+                .entry((
+                    r.puzzle.clone(),
+                    r.formulation.clone(),
+                    r.backend.clone(),
+                    r.instance.clone(),
+                ))
+                .or_default()
+                .push(t);
+        }
+    }
+    let mut cvs: BTreeMap<(String, String, String), Vec<f64>> = BTreeMap::new();
+    for ((p, f, b, _), ts) in per_run {
+        if ts.len() < 2 {
+            continue;
+        }
+        let mean = ts.iter().sum::<f64>() / ts.len() as f64;
+        let var = ts.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (ts.len() - 1) as f64;
+        if mean > 0.0 {
+            cvs.entry((p, f, b)).or_default().push(var.sqrt() / mean);
+        }
+    }
+    cvs.into_iter()
+        .filter_map(|(k, v)| summary::median(&v).map(|m| (k, m)))
+        .collect()
+}
+
+/// The summary of every puzzle × formulation × backend: runs, solved, median and
+/// shifted geometric mean of seconds, and run-to-run variation.
+pub fn summary_table(rows: &[Record], shift: f64) -> Table {
+    let cv = repeat_variation(rows);
+    let body = summary::summarise(rows, shift)
+        .into_iter()
+        .map(|s: SummaryRow| {
+            let key = (s.puzzle.clone(), s.formulation.clone(), s.backend.clone());
+            vec![
+                s.puzzle,
+                s.formulation,
+                s.backend,
+                s.runs.to_string(),
+                s.solved.to_string(),
+                secs(s.median_seconds),
+                secs(s.sgm_seconds),
+                cv.get(&key)
+                    .map_or("–".into(), |c| format!("{:.0}%", c * 100.0)),
+            ]
+        })
+        .collect();
+    Table {
+        stem: "summary".into(),
+        title: "Summary per puzzle, formulation and backend".into(),
+        columns: ["puzzle", "formulation", "backend", "runs", "solved", "median (s)", &format!("SGM{shift} (s)"), "repeat CV"]
+            .map(String::from)
+            .to_vec(),
+        rows: body,
+        notes: vec![
+            "solved: verified solutions plus proofs of infeasibility; failed runs count at the time limit in the median and the SGM.".into(),
+            format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift}, in seconds."),
+            "repeat CV: median over instances of the coefficient of variation of the solve time across repeats (– with one repeat).".into(),
+        ],
+    }
+}
+
+/// The value of `key` in an `instance_info` text (`key=value;key=value`).
+pub fn info_value<'a>(info: &'a str, key: &str) -> Option<&'a str> {
+    info.split(';').find_map(|kv| {
+        kv.split_once('=')
+            .filter(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_and_latex_escape() {
+        let t = Table {
+            stem: "t".into(),
+            title: "A & B".into(),
+            columns: vec!["x_1".into(), "n×n".into()],
+            rows: vec![vec!["a|b".into(), "50%".into()]],
+            notes: vec!["note".into()],
+        };
+        assert_eq!(
+            t.to_markdown(),
+            "### A & B\n\n| x_1 | n×n |\n|---|---|\n| a\\|b | 50% |\n\n- note\n"
+        );
+        let l = t.to_latex();
+        assert!(l.contains("\\caption{A \\& B}"));
+        assert!(l.contains("x\\_1 & n$\\times$n \\\\"));
+        assert!(l.contains("a$|$b & 50\\% \\\\"));
+        assert!(l.contains("\\toprule") && l.contains("\\bottomrule"));
+    }
+
+    #[test]
+    fn info_values() {
+        assert_eq!(info_value("clues=29;n=9", "n"), Some("9"));
+        assert_eq!(info_value("clues=29", "k"), None);
+    }
+}

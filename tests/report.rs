@@ -1,0 +1,102 @@
+//! Reports: tables from a fixed CSV compared with committed snapshots (set
+//! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), `report` from a CSV, and
+//! `reproduce --quick` on a tiny suite.
+
+use puzzlebench::report::all_tables;
+use puzzlebench::runner::read_results;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn tables_match_their_snapshots() {
+    let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
+    let tables = all_tables(&rows, 1.0);
+    let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
+    assert_eq!(stems, ["summary", "sudoku_table_3_1", "sudoku_sizes"]);
+    let dir = root().join("tests/data/report/expected");
+    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
+    for t in &tables {
+        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
+            let path = dir.join(format!("{}.{ext}", t.stem));
+            if update {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
+            assert_eq!(text, want, "{} differs from its snapshot", path.display());
+        }
+    }
+}
+
+#[test]
+fn summary_counts_the_time_limit_as_unsolved() {
+    let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
+    let t = &all_tables(&rows, 1.0)[0];
+    let cbc = t.rows.iter().find(|r| r[2] == "cbc").unwrap();
+    assert_eq!(cbc[3], "1");
+    assert_eq!(cbc[4], "0");
+    assert_eq!(cbc[5], "61.2");
+}
+
+#[test]
+fn report_rebuilds_tables_and_index_from_a_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(["report", "tests/data/report/results.csv", "--out"])
+        .arg(dir.path())
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    assert!(index.contains("beside the report's Table 3.1"));
+    assert!(index.contains("report (3.1), Gurobi 11.0.3"));
+    assert!(dir.path().join("tables/sudoku_table_3_1.tex").exists());
+    assert!(dir.path().join("plots/sudoku_time_vs_size.svg").exists());
+    assert!(dir.path().join("plots/sudoku_time_vs_size.png").exists());
+}
+
+#[test]
+fn reproduce_quick_on_a_tiny_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+            .args([
+                "reproduce",
+                "--quick",
+                "--quiet",
+                "--instances-dir",
+                "tests/data/reproduce",
+                "--out",
+            ])
+            .arg(dir.path())
+            .current_dir(root())
+            .output()
+            .unwrap()
+    };
+    let o = run();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = read_results(&dir.path().join("results.csv")).unwrap();
+    assert_eq!(rows.len(), 4, "2 puzzles x 2 formulations on highs");
+    assert!(rows
+        .iter()
+        .all(|r| r.status == "optimal" && r.verified == Some(true)));
+    let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    assert!(index.contains("Summary per puzzle"));
+    assert!(index.contains("pictures/sudoku.svg"));
+    let pic = std::fs::read_to_string(dir.path().join("pictures/sudoku.svg")).unwrap();
+    assert!(pic.starts_with("<svg") && pic.contains("<text"));
+    // Running again resumes: nothing is lost and nothing is run twice.
+    let o = run();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 runs appended, 4 already"));
+    assert_eq!(
+        read_results(&dir.path().join("results.csv")).unwrap().len(),
+        4
+    );
+}
