@@ -479,15 +479,7 @@ fn run(a: RunArgs) -> Result<(), Failure> {
         return Err(bad_input("--grace must be 0 or more seconds"));
     }
     let options = a.solver.options().map_err(bad_input)?;
-    let mut instances = Vec::new();
-    for f in instance_files(&a.instances)? {
-        for instance in (p.load)(&f).map_err(bad_input)? {
-            instances.push(Loaded {
-                file: f.clone(),
-                instance,
-            });
-        }
-    }
+    let instances = load_instances(p, &a.instances)?;
     if instances.is_empty() {
         return Err(bad_input("no instance files found"));
     }
@@ -635,15 +627,7 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
             .iter()
             .map(|i| a.instances_dir.join(i))
             .collect();
-        let mut instances = Vec::new();
-        for f in instance_files(&paths)? {
-            for instance in (p.load)(&f).map_err(bad_input)? {
-                instances.push(Loaded {
-                    file: f.clone(),
-                    instance,
-                });
-            }
-        }
+        let instances = load_instances(p, &paths)?;
         if instances.is_empty() {
             continue;
         }
@@ -710,13 +694,17 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
     let rows = runner::read_results(&csv).map_err(bad_input)?;
     let mode = if a.quick { "--quick" } else { "(full suite)" };
     let preamble = format!(
-        "Made by `puzzlebench reproduce {mode} --backend {}` on {}. Raw rows: [results.csv](results.csv).
-",
+        "Made by `puzzlebench reproduce {mode} --backend {}` on {}. Raw rows: [results.csv](results.csv).\n",
         a.backend.join(","),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
-    let written = puzzlebench::report::write_report(&rows, &a.out, a.shift, &preamble)
-        .map_err(|e| Failure(1, e))?;
+    write_report(&rows, &a.out, a.shift, &preamble)
+}
+
+/// Writes the report and says where it went.
+fn write_report(rows: &[Record], out: &Path, shift: f64, preamble: &str) -> Result<(), Failure> {
+    let written =
+        puzzlebench::report::write_report(rows, out, shift, preamble).map_err(|e| Failure(1, e))?;
     eprintln!(
         "wrote {} ({} table files, {} plot files)",
         written.index.display(),
@@ -724,6 +712,20 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
         written.plots.len()
     );
     Ok(())
+}
+
+/// Loads every instance of the named files and folders.
+fn load_instances(p: &PuzzleInfo, paths: &[PathBuf]) -> Result<Vec<Loaded>, Failure> {
+    let mut instances = Vec::new();
+    for f in instance_files(paths)? {
+        for instance in (p.load)(&f).map_err(bad_input)? {
+            instances.push(Loaded {
+                file: f.clone(),
+                instance,
+            });
+        }
+    }
+    Ok(instances)
 }
 
 fn report(a: ReportArgs) -> Result<(), Failure> {
@@ -736,15 +738,7 @@ fn report(a: ReportArgs) -> Result<(), Failure> {
         "Rebuilt by `puzzlebench report` from {}.\n",
         names.join(", ")
     );
-    let written = puzzlebench::report::write_report(&rows, &a.out, a.shift, &preamble)
-        .map_err(|e| Failure(1, e))?;
-    eprintln!(
-        "wrote {} ({} table files, {} plot files)",
-        written.index.display(),
-        written.tables.len(),
-        written.plots.len()
-    );
-    Ok(())
+    write_report(&rows, &a.out, a.shift, &preamble)
 }
 
 /// The worker side of process isolation: one job from stdin, one record to stdout.

@@ -116,6 +116,11 @@ impl InputError {
     }
 }
 
+/// Reads an instance file as text, or says which file could not be read and why.
+pub fn read_text(path: &Path) -> Result<String, InputError> {
+    std::fs::read_to_string(path).map_err(|e| InputError::new(path, 0, format!("cannot read: {e}")))
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line == 0 {

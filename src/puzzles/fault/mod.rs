@@ -69,8 +69,7 @@ pub struct Fault {
 }
 
 fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| InputError::new(path, 0, format!("cannot read: {e}")))?;
+    let text = super::read_text(path)?;
     let out: Vec<Box<dyn Instance>> = text
         .lines()
         .map(str::trim)

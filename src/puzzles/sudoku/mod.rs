@@ -122,8 +122,7 @@ impl Sudoku {
 }
 
 fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| InputError::new(path, 0, format!("cannot read: {e}")))?;
+    let text = super::read_text(path)?;
     let puzzles = parse::parse_file(path, &text)?;
     Ok(puzzles
         .into_iter()
