@@ -463,12 +463,7 @@ fn run(a: RunArgs) -> Result<(), Failure> {
             .collect::<Result<_, _>>()
             .map_err(bad_input)?
     };
-    let backends: Vec<Backend> = a
-        .backend
-        .iter()
-        .map(|b| b.parse())
-        .collect::<Result<_, _>>()
-        .map_err(bad_input)?;
+    let backends = parse_backends(&a.backend)?;
     if a.repeats == 0 {
         return Err(bad_input("--repeats must be at least 1"));
     }
@@ -575,12 +570,7 @@ fn progress_bar(total: u64, quiet: bool, prefix: &str) -> ProgressBar {
 }
 
 fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
-    let backends: Vec<Backend> = a
-        .backend
-        .iter()
-        .map(|b| b.parse())
-        .collect::<Result<_, _>>()
-        .map_err(bad_input)?;
+    let backends = parse_backends(&a.backend)?;
     let chosen: Vec<&PuzzleInfo> = if a.puzzle.is_empty() {
         PUZZLES.iter().filter(|p| !p.hidden).collect()
     } else {
@@ -699,6 +689,14 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
     write_report(&rows, &a.out, a.shift, &preamble)
+}
+
+/// Parses backend keys; the error lists the valid ones.
+fn parse_backends(keys: &[String]) -> Result<Vec<Backend>, Failure> {
+    keys.iter()
+        .map(|b| b.parse())
+        .collect::<Result<_, _>>()
+        .map_err(bad_input)
 }
 
 /// Writes the report and says where it went.
