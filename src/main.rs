@@ -766,7 +766,7 @@ fn worker() -> Result<(), Failure> {
         backend,
         repeat: job.repeat,
     };
-    let mut rec = runner::run_in_process(p.key, &spec, &job.options, &RunEnv::detect());
+    let rec = runner::run_in_process(p.key, &spec, &job.options, &RunEnv::detect());
     if rec.run_id != job.run_id {
         return Err(Failure(
             2,
@@ -776,7 +776,6 @@ fn worker() -> Result<(), Failure> {
             ),
         ));
     }
-    rec.run_id = job.run_id;
     println!(
         "{}",
         serde_json::to_string(&rec).expect("record serialises")

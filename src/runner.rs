@@ -424,7 +424,7 @@ pub fn sweep(
     let all = plan.runs();
     let todo: Vec<&RunSpec<'_>> = all
         .iter()
-        .filter(|s| !done.contains(&s.run_id(plan.puzzle.key, &plan.options)))
+        .filter(|s| done.is_empty() || !done.contains(&s.run_id(plan.puzzle.key, &plan.options)))
         .collect();
     let skipped = all.len() - todo.len();
     let next = AtomicUsize::new(0);

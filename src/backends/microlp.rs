@@ -30,11 +30,7 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
                 );
             }
             if lo > hi {
-                return Outcome {
-                    status: Status::Infeasible,
-                    ..Outcome::error("", 0.0)
-                }
-                .without_message();
+                return Outcome::infeasible(0.0);
             }
             pb.add_integer_var(v.objective, (lo as i32, hi as i32))
         };
@@ -65,13 +61,7 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
     let seconds = start.elapsed().as_secs_f64();
     let outcome = match result {
         Ok(o) => o,
-        Err(microlp::Error::Infeasible) => {
-            return Outcome {
-                status: Status::Infeasible,
-                ..Outcome::error("", seconds)
-            }
-            .without_message()
-        }
+        Err(microlp::Error::Infeasible) => return Outcome::infeasible(seconds),
         Err(e) => return Outcome::error(format!("microlp: {e}"), seconds),
     };
     let stats = outcome.stats();
@@ -107,12 +97,5 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
             values: None,
             message: None,
         },
-    }
-}
-
-impl Outcome {
-    fn without_message(mut self) -> Self {
-        self.message = None;
-        self
     }
 }

@@ -67,11 +67,11 @@ impl Backend {
             Backend::Cbc => cbc::solve(model, options),
             Backend::Microlp => microlp::solve(model, options),
         };
-        outcome.gap = gap(outcome.objective, outcome.best_bound);
         if outcome.status == Status::Optimal && outcome.best_bound.is_none() {
+            // An LP optimum, or a MIP proven optimal: the bound is the objective.
             outcome.best_bound = outcome.objective;
-            outcome.gap = gap(outcome.objective, outcome.best_bound);
         }
+        outcome.gap = gap(outcome.objective, outcome.best_bound);
         outcome
     }
 }
@@ -187,6 +187,15 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// An outcome with status `infeasible`.
+    pub fn infeasible(seconds: f64) -> Self {
+        Outcome {
+            status: Status::Infeasible,
+            message: None,
+            ..Outcome::error("", seconds)
+        }
+    }
+
     /// An outcome with status `error` and the given reason.
     pub fn error(message: impl Into<String>, seconds: f64) -> Self {
         Outcome {
