@@ -43,6 +43,9 @@ enum Command {
     Reproduce(ReproduceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
+    /// Make random puzzles with a unique solution, written in the puzzle's text format.
+    #[command(subcommand)]
+    Generate(GenerateCommand),
     /// Internal: run one job read as JSON from stdin and print its record as JSON.
     #[command(hide = true)]
     Worker,
@@ -238,6 +241,55 @@ struct ExportArgs {
     lp: Option<PathBuf>,
 }
 
+/// The puzzles `generate` can make.
+#[derive(Subcommand)]
+enum GenerateCommand {
+    /// Battleship: place a random fleet, derive the sums, reveal cells until the solution
+    /// is unique (checked with the grid-based model on HiGHS); the solution is written too.
+    ///
+    /// Levels: `hard` drops every given that is not needed for uniqueness; `easy` keeps
+    /// the revealed cells and adds --extra more.
+    Battleship(GenerateBattleshipArgs),
+}
+
+#[derive(Args)]
+struct GenerateBattleshipArgs {
+    /// Rows of the grid.
+    #[arg(long)]
+    rows: usize,
+    /// Columns of the grid.
+    #[arg(long)]
+    cols: usize,
+    /// Ships of each length, comma-separated, from length 1: `4,3,2,1` is four one-cell
+    /// ships, three of length 2, two of length 3 and one of length 4.
+    #[arg(long, value_delimiter = ',', required = true)]
+    fleet: Vec<u32>,
+    /// Difficulty: which givens are kept.
+    #[arg(long, value_enum, default_value_t = LevelArg::Hard)]
+    level: LevelArg,
+    /// Extra random givens of an `easy` puzzle (default: one cell in ten).
+    #[arg(long)]
+    extra: Option<usize>,
+    /// Random seed of the first puzzle; puzzle k uses seed + k - 1.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Name prefix (default: LEVEL_MxN); puzzles are named PREFIX_SEED.
+    #[arg(long)]
+    name: Option<String>,
+    /// Write to this file (it must not exist yet) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LevelArg {
+    Easy,
+    Hard,
+}
+
 /// A failure and its exit code: 2 for bad input, 1 for a run that failed.
 struct Failure(u8, String);
 
@@ -269,6 +321,7 @@ fn main() -> ExitCode {
         Command::Worker => worker(),
         Command::Reproduce(a) => reproduce(a),
         Command::Report(a) => report(a),
+        Command::Generate(GenerateCommand::Battleship(a)) => generate_battleship(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -803,5 +856,72 @@ fn export(a: ExportArgs) -> Result<(), Failure> {
         c.constraints,
         c.nonzeros
     );
+    Ok(())
+}
+
+fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
+    use puzzlebench::puzzles::battleship::generate::{self, Level};
+    use std::io::Write as _;
+    let level = match a.level {
+        LevelArg::Easy => Level::Easy,
+        LevelArg::Hard => Level::Hard,
+    };
+    if a.count == 0 {
+        return Err(bad_input("--count must be at least 1"));
+    }
+    let mut out: Box<dyn std::io::Write> = match &a.out {
+        Some(path) => Box::new(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| bad_input(format!("cannot create {}: {e}", path.display())))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let prefix = a
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}_{}x{}", level.label(), a.rows, a.cols));
+    let fleet: Vec<String> = a.fleet.iter().map(|s| s.to_string()).collect();
+    let mut command = format!(
+        "puzzlebench generate battleship --rows {} --cols {} --fleet {} --level {}",
+        a.rows,
+        a.cols,
+        fleet.join(","),
+        level.label()
+    );
+    if let Some(e) = a.extra {
+        command.push_str(&format!(" --extra {e}"));
+    }
+    let bar = progress_bar(a.count, a.count == 1, "generating");
+    for k in 0..a.count {
+        let seed = a.seed + k;
+        let o = generate::Options {
+            rows: a.rows,
+            cols: a.cols,
+            fleet: a.fleet.clone(),
+            level,
+            extra: a.extra.unwrap_or(a.rows * a.cols / 10),
+            seed,
+            name: format!("{prefix}_{seed}"),
+        };
+        let p = generate::generate(&o).map_err(bad_input)?;
+        let mut text = format!("# {command} --seed {seed}\n{}", p.to_text());
+        if let Some(sol) = &p.solution {
+            text.push_str("solution\n");
+            for row in sol {
+                text.extend(row.iter().map(|c| c.symbol()));
+                text.push('\n');
+            }
+        }
+        text.push('\n');
+        out.write_all(text.as_bytes())
+            .map_err(|e| Failure(1, format!("cannot write the puzzle: {e}")))?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out.flush()
+        .map_err(|e| Failure(1, format!("cannot write the puzzle: {e}")))?;
     Ok(())
 }

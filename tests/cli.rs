@@ -247,3 +247,69 @@ fn export_writes_mps_and_lp() {
     let o = pb(&["export", f, "--puzzle", "sudoku"]);
     assert_eq!(o.status.code(), Some(2), "--mps or --lp is required");
 }
+
+#[test]
+fn generate_battleship_writes_puzzles_that_solve_and_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("b.txt");
+    let out_s = out.to_str().unwrap();
+    let args = [
+        "generate",
+        "battleship",
+        "--rows",
+        "7",
+        "--cols",
+        "6",
+        "--fleet",
+        "2,2,1",
+        "--seed",
+        "5",
+        "--count",
+        "2",
+        "--out",
+        out_s,
+    ];
+    let o = pb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(
+        "# puzzlebench generate battleship --rows 7 --cols 6 --fleet 2,2,1 --level hard --seed 5"
+    ));
+    assert!(text.contains("puzzle hard_7x6_6"), "{text}");
+    // The file loads and both formulations find the recorded solutions.
+    for f in ["gbm", "cbm"] {
+        let o = pb(&[
+            "solve",
+            out_s,
+            "--puzzle",
+            "battleship",
+            "--formulation",
+            f,
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{f}: {}", stderr(&o));
+    }
+    // A second run refuses to overwrite, keeping the file as it was.
+    let o = pb(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot create"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    // Nonsense is refused with exit 2.
+    let o = pb(&[
+        "generate",
+        "battleship",
+        "--rows",
+        "2",
+        "--cols",
+        "2",
+        "--fleet",
+        "0,0,3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("could not place the fleet"),
+        "{}",
+        stderr(&o)
+    );
+}

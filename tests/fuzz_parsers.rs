@@ -54,3 +54,35 @@ proptest! {
         check(&s);
     }
 }
+
+const BATTLESHIP: &str = "puzzle six\nlevel hard\nfleet 3 2 1\nrows 2 1 1 2 1 3\ncols 1 3 2 0 1 3\ngrid\n.~...~\n......\n......\n......\n......\n......\nsolution\no~o~~~\n~~~~o~\n~^~~~~\n~v~~~^\n~~~~~+\n~<>~~v\n";
+
+fn check_battleship(text: &str) {
+    use puzzlebench::puzzles::battleship::parse as bs;
+    match bs::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                assert_eq!(p.givens.len(), p.rows.len());
+                assert!(p.givens.iter().all(|r| r.len() == p.cols.len()));
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt"), "{e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn battleship_arbitrary_text(text in "\\PC{0,300}") {
+        check_battleship(&text);
+    }
+
+    #[test]
+    fn battleship_mutated(pos in 0usize..BATTLESHIP.len(), c in "[0-9a-z .~<>^v+o#\\n]", cut in 0usize..BATTLESHIP.len()) {
+        let mut s: String = BATTLESHIP.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_battleship(&s);
+        check_battleship(&BATTLESHIP[..cut]);
+    }
+}

@@ -82,21 +82,33 @@ fn reproduce_quick_on_a_tiny_suite() {
     let o = run();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows = read_results(&dir.path().join("results.csv")).unwrap();
-    assert_eq!(rows.len(), 4, "2 puzzles x 2 formulations on highs");
+    assert_eq!(
+        rows.len(),
+        8,
+        "2 Sudoku and 2 Battleship puzzles x 2 formulations on highs"
+    );
     assert!(rows
         .iter()
         .all(|r| r.status == "optimal" && r.verified == Some(true)));
     let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
     assert!(index.contains("Summary per puzzle"));
     assert!(index.contains("pictures/sudoku.svg"));
+    assert!(index.contains("pictures/battleship.svg"));
+    assert!(index.contains("Table 4.3"));
     let pic = std::fs::read_to_string(dir.path().join("pictures/sudoku.svg")).unwrap();
     assert!(pic.starts_with("<svg") && pic.contains("<text"));
     // Running again resumes: nothing is lost and nothing is run twice.
     let o = run();
     assert!(o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("0 runs appended, 4 already"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for p in ["sudoku", "battleship"] {
+        assert!(
+            err.contains(&format!("{p}: 0 runs appended, 4 already")),
+            "{err}"
+        );
+    }
     assert_eq!(
         read_results(&dir.path().join("results.csv")).unwrap().len(),
-        4
+        8
     );
 }

@@ -37,6 +37,11 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
         Err(e) => return Outcome::error(format!("HiGHS rejected the model: {e:?}"), 0.0),
     };
     hm.make_quiet();
+    if std::env::var_os("PUZZLEBENCH_SOLVER_LOG").is_some() {
+        // The solver's own log on standard output, for looking into a slow solve.
+        let _ = hm.try_set_option("output_flag", true);
+        let _ = hm.try_set_option("log_to_console", true);
+    }
     let settings: [(&str, Setting); 6] = [
         ("threads", Setting::Int(options.threads as i32)),
         ("mip_rel_gap", Setting::Float(options.mip_gap)),

@@ -1,6 +1,7 @@
 //! The puzzle registry: one [`PuzzleInfo`] row per puzzle, and the [`Instance`] trait that
 //! every loaded puzzle implements so that the runner and the CLI can treat them alike.
 
+pub mod battleship;
 pub mod fault;
 pub mod sudoku;
 
@@ -58,7 +59,7 @@ pub struct Suite {
 }
 
 /// The registry of puzzles.
-pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO, fault::INFO];
+pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO, battleship::INFO, fault::INFO];
 
 /// Looks a puzzle up by key; the error lists the valid keys.
 pub fn puzzle(key: &str) -> Result<&'static PuzzleInfo, String> {
@@ -235,6 +236,13 @@ pub fn solve_compact<D>(
         fixings: None,
         inferences: None,
     }
+}
+
+/// Escapes text for SVG and other XML: `&`, `<` and `>`.
+pub fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// The LP bound of a report: the LP optimum when the relaxation was solved to optimality.

@@ -16,7 +16,11 @@ pub fn svg(puzzle: &Sudoku, solution: Option<&[Vec<u32>]>) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{total}" viewBox="0 0 {total} {total}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">"#
     );
-    let _ = writeln!(s, r#"<title>Sudoku {}</title>"#, xml(&puzzle.name));
+    let _ = writeln!(
+        s,
+        r#"<title>Sudoku {}</title>"#,
+        crate::puzzles::xml_escape(&puzzle.name)
+    );
     let _ = writeln!(
         s,
         r#"<rect x="0" y="0" width="{total}" height="{total}" fill="white"/>"#
@@ -58,12 +62,6 @@ pub fn svg(puzzle: &Sudoku, solution: Option<&[Vec<u32>]>) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn xml(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
