@@ -238,6 +238,19 @@ pub fn solve_compact<D>(
     }
 }
 
+/// Reads `path` and parses it with `parse` (a puzzle's `parse_file`), boxing the instances:
+/// the body of every puzzle's [`Loader`].
+pub fn load_with<T: Instance + 'static>(
+    path: &Path,
+    parse: fn(&Path, &str) -> Result<Vec<T>, InputError>,
+) -> Result<Vec<Box<dyn Instance>>, InputError> {
+    let text = read_text(path)?;
+    Ok(parse(path, &text)?
+        .into_iter()
+        .map(|p| Box::new(p) as Box<dyn Instance>)
+        .collect())
+}
+
 /// Escapes text for SVG and other XML: `&`, `<` and `>`.
 pub fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;")

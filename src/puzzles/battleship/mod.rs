@@ -239,12 +239,7 @@ impl Battleship {
 }
 
 fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = super::read_text(path)?;
-    let puzzles = parse::parse_file(path, &text)?;
-    Ok(puzzles
-        .into_iter()
-        .map(|p| Box::new(p) as Box<dyn Instance>)
-        .collect())
+    super::load_with(path, parse::parse_file)
 }
 
 impl Instance for Battleship {

@@ -122,12 +122,7 @@ impl Sudoku {
 }
 
 fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = super::read_text(path)?;
-    let puzzles = parse::parse_file(path, &text)?;
-    Ok(puzzles
-        .into_iter()
-        .map(|p| Box::new(p) as Box<dyn Instance>)
-        .collect())
+    super::load_with(path, parse::parse_file)
 }
 
 impl Instance for Sudoku {
