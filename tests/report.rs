@@ -82,7 +82,12 @@ fn reproduce_quick_on_a_tiny_suite() {
     let o = run();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows = read_results(&dir.path().join("results.csv")).unwrap();
-    assert_eq!(rows.len(), 4, "2 puzzles x 2 formulations on highs");
+    assert_eq!(
+        rows.len(),
+        12,
+        "sudoku: 2 puzzles x 2 formulations; hashi: 1 board x 4 formulations x presolve on/off"
+    );
+    assert_eq!(rows.iter().filter(|r| !r.presolve).count(), 4);
     assert!(rows
         .iter()
         .all(|r| r.status == "optimal" && r.verified == Some(true)));
@@ -91,12 +96,16 @@ fn reproduce_quick_on_a_tiny_suite() {
     assert!(index.contains("pictures/sudoku.svg"));
     let pic = std::fs::read_to_string(dir.path().join("pictures/sudoku.svg")).unwrap();
     assert!(pic.starts_with("<svg") && pic.contains("<text"));
+    let pic = std::fs::read_to_string(dir.path().join("pictures/hashi.svg")).unwrap();
+    assert!(pic.contains("<circle") && pic.contains("#1f5fbf"), "solved picture");
     // Running again resumes: nothing is lost and nothing is run twice.
     let o = run();
     assert!(o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("0 runs appended, 4 already"));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("sudoku: 0 runs appended, 4 already"), "{stderr}");
+    assert!(stderr.contains("hashi (presolve off): 0 runs appended, 4 already"));
     assert_eq!(
         read_results(&dir.path().join("results.csv")).unwrap().len(),
-        4
+        12
     );
 }
