@@ -527,3 +527,35 @@ fn generate_command_prints_boards_that_load() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn tables_match_their_snapshots() {
+    // Rows of a real sweep (three boards, all formulations, presolve on and off); set
+    // UPDATE_SNAPSHOTS=1 to rewrite the snapshots after an intended change.
+    let dir = root().join("tests/data/hashi/report");
+    let rows = puzzlebench::runner::read_results(&dir.join("results.csv")).unwrap();
+    let tables = hashi::tables::tables(&rows);
+    let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
+    assert_eq!(stems, ["hashi_table_a_4", "hashi_formulations"]);
+    let a4 = &tables[0];
+    let report_rows = a4
+        .rows
+        .iter()
+        .filter(|r| r[0].starts_with("report"))
+        .count();
+    assert_eq!(report_rows, hashi::tables::REPORT_TABLE_A_4.len());
+    assert!(a4.rows.iter().any(|r| r[0] == "a4_30x30, highs"));
+    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
+    for t in &tables {
+        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
+            let path = dir.join("expected").join(format!("{}.{ext}", t.stem));
+            if update {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
+            assert_eq!(text, want, "{} differs from its snapshot", path.display());
+        }
+    }
+}

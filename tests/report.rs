@@ -97,12 +97,18 @@ fn reproduce_quick_on_a_tiny_suite() {
     let pic = std::fs::read_to_string(dir.path().join("pictures/sudoku.svg")).unwrap();
     assert!(pic.starts_with("<svg") && pic.contains("<text"));
     let pic = std::fs::read_to_string(dir.path().join("pictures/hashi.svg")).unwrap();
-    assert!(pic.contains("<circle") && pic.contains("#1f5fbf"), "solved picture");
+    assert!(
+        pic.contains("<circle") && pic.contains("#1f5fbf"),
+        "solved picture"
+    );
     // Running again resumes: nothing is lost and nothing is run twice.
     let o = run();
     assert!(o.status.success());
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains("sudoku: 0 runs appended, 4 already"), "{stderr}");
+    assert!(
+        stderr.contains("sudoku: 0 runs appended, 4 already"),
+        "{stderr}"
+    );
     assert!(stderr.contains("hashi (presolve off): 0 runs appended, 4 already"));
     assert_eq!(
         read_results(&dir.path().join("results.csv")).unwrap().len(),
