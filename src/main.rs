@@ -43,7 +43,7 @@ enum Command {
     Reproduce(ReproduceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
-    /// Make random puzzles with a unique solution, written in the puzzle's text format.
+    /// Make random puzzles, written in the puzzle's own format.
     #[command(subcommand)]
     Generate(GenerateCommand),
     /// Internal: run one job read as JSON from stdin and print its record as JSON.
@@ -222,6 +222,42 @@ struct ReportArgs {
     shift: f64,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum GenerateFormat {
+    /// Tatham game IDs, one per line.
+    Id,
+    /// The .has format (one board; at most 2 bridges per pair).
+    Has,
+}
+
+#[derive(Args)]
+struct GenerateHashiArgs {
+    /// Rows of the grid.
+    #[arg(long)]
+    rows: usize,
+    /// Columns of the grid (default: as many as rows).
+    #[arg(long)]
+    cols: Option<usize>,
+    /// Islands wanted (fewer when no more fit).
+    #[arg(long)]
+    islands: usize,
+    /// Most bridges per pair, 1 to 4.
+    #[arg(long, default_value_t = 2)]
+    max_bridges: u32,
+    /// Probability of joining two existing islands instead of laying a new one (makes cycles).
+    #[arg(long, default_value_t = 0.2)]
+    extra: f64,
+    /// Seed of the first board; the next boards take the following seeds.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Boards to generate.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = GenerateFormat::Id)]
+    format: GenerateFormat,
+}
+
 #[derive(Args)]
 #[command(group(clap::ArgGroup::new("target").required(true).args(["mps", "lp"])))]
 struct ExportArgs {
@@ -250,6 +286,10 @@ enum GenerateCommand {
     /// Levels: `hard` drops every given that is not needed for uniqueness; `easy` keeps
     /// the revealed cells and adds --extra more.
     Battleship(GenerateBattleshipArgs),
+    /// Hashi: grow a random solution on the grid (new islands, and with probability
+    /// --extra bridges between existing ones) and print its labels. Solvable by
+    /// construction, not always uniquely.
+    Hashi(GenerateHashiArgs),
 }
 
 #[derive(Args)]
@@ -301,7 +341,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if matches!(
         cli.command,
-        Command::List | Command::Solve(_) | Command::Export(_)
+        Command::List | Command::Solve(_) | Command::Export(_) | Command::Generate(_)
     ) {
         // Die quietly on a closed pipe (`puzzlebench solve ... | head`) like other Unix
         // tools. Not for `run`, which writes to its workers' pipes and must survive them.
@@ -322,6 +362,7 @@ fn main() -> ExitCode {
         Command::Reproduce(a) => reproduce(a),
         Command::Report(a) => report(a),
         Command::Generate(GenerateCommand::Battleship(a)) => generate_battleship(a),
+        Command::Generate(GenerateCommand::Hashi(a)) => generate_hashi(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -692,7 +733,7 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
             time_limit: Some(a.time_limit.unwrap_or(suite.time_limit)),
             ..SolveOptions::default()
         };
-        let plan = Plan {
+        let mut plan = Plan {
             puzzle: p,
             instances,
             formulations: suite.formulations.iter().map(|f| f.to_string()).collect(),
@@ -708,30 +749,42 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
             in_process: false,
             exe: exe.clone(),
         };
-        let bar = progress_bar(plan.runs().len() as u64, a.quiet, p.key);
-        let on_row = |r: &Record| {
-            bar.set_message(format!(
-                "{} {} {} {}",
-                r.instance, r.formulation, r.backend, r.status
-            ));
-            bar.inc(1);
-        };
-        let outcome =
-            runner::sweep(&plan, &csv, &env, &config, &STOP, &on_row).map_err(bad_input)?;
-        bar.finish_and_clear();
-        eprintln!(
-            "{}: {} runs appended, {} already in {}",
-            p.key,
-            outcome.rows.len(),
-            outcome.skipped,
-            csv.display()
-        );
-        if outcome.stopped {
-            return Err(Failure(
-                130,
-                "stopped by a signal; run reproduce again to finish (finished runs are kept)"
-                    .into(),
-            ));
+        // One sweep per presolve setting of the suite (the run id includes it).
+        for &presolve in &suite.presolve {
+            plan.options.presolve = presolve;
+            let label = if suite.presolve.len() > 1 {
+                format!(
+                    "{} (presolve {})",
+                    p.key,
+                    if presolve { "on" } else { "off" }
+                )
+            } else {
+                p.key.to_string()
+            };
+            let bar = progress_bar(plan.runs().len() as u64, a.quiet, &label);
+            let on_row = |r: &Record| {
+                bar.set_message(format!(
+                    "{} {} {} {}",
+                    r.instance, r.formulation, r.backend, r.status
+                ));
+                bar.inc(1);
+            };
+            let outcome =
+                runner::sweep(&plan, &csv, &env, &config, &STOP, &on_row).map_err(bad_input)?;
+            bar.finish_and_clear();
+            eprintln!(
+                "{label}: {} runs appended, {} already in {}",
+                outcome.rows.len(),
+                outcome.skipped,
+                csv.display()
+            );
+            if outcome.stopped {
+                return Err(Failure(
+                    130,
+                    "stopped by a signal; run reproduce again to finish (finished runs are kept)"
+                        .into(),
+                ));
+            }
         }
     }
     let rows = runner::read_results(&csv).map_err(bad_input)?;
@@ -833,6 +886,29 @@ fn worker() -> Result<(), Failure> {
         "{}",
         serde_json::to_string(&rec).expect("record serialises")
     );
+    Ok(())
+}
+
+fn generate_hashi(a: GenerateHashiArgs) -> Result<(), Failure> {
+    use puzzlebench::puzzles::hashi::generate::{self as gen, Params};
+    if matches!(a.format, GenerateFormat::Has) && a.count != 1 {
+        return Err(bad_input("--format has writes one board; use --count 1"));
+    }
+    for seed in a.seed..a.seed.saturating_add(a.count) {
+        let params = Params {
+            rows: a.rows,
+            cols: a.cols.unwrap_or(a.rows),
+            islands: a.islands,
+            max_bridges: a.max_bridges,
+            extra: a.extra,
+            seed,
+        };
+        let (board, _) = gen::generate(&params).map_err(bad_input)?;
+        match a.format {
+            GenerateFormat::Id => println!("{}", board.to_game_id()),
+            GenerateFormat::Has => print!("{}", gen::to_has(&board).map_err(bad_input)?),
+        }
+    }
     Ok(())
 }
 

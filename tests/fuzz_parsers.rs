@@ -1,7 +1,8 @@
-//! Short fuzzing of the instance parsers (proptest): no input makes them panic, and every
+//! Short fuzzing of the instance parsers of Sudoku and Hashi (proptest): no input makes them panic, and every
 //! error names the file and, where there is one, the line.
 
 use proptest::prelude::*;
+use puzzlebench::puzzles::hashi::parse as hashi_parse;
 use puzzlebench::puzzles::sudoku::parse;
 use std::path::Path;
 
@@ -22,6 +23,31 @@ fn check(text: &str) {
             }
         }
         Err(e) => assert!(e.to_string().starts_with("fuzz.txt:"), "{e}"),
+    }
+}
+
+const BRIDGES: &str = "7x7m2:2b5b3b2h2b4a3g2d1b5a32f";
+const HAS: &str = "4 5 4\n2 0 0 0 1\n0 0 0 0 0\n0 0 0 0 0\n3 0 0 0 2\n";
+
+fn check_hashi(name: &str, text: &str) {
+    match hashi_parse::parse_file(Path::new(name), text) {
+        Ok(hs) => {
+            for h in hs {
+                assert!(!h.islands.is_empty());
+                assert!(h
+                    .islands
+                    .iter()
+                    .all(|i| i.row < h.rows && i.col < h.cols && i.label >= 1));
+                assert!(h
+                    .islands
+                    .windows(2)
+                    .all(|w| (w[0].row, w[0].col) < (w[1].row, w[1].col)));
+                // Building the models must not panic either.
+                let pairs = h.pairs();
+                let _ = h.crossings(&pairs);
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with(&format!("{name}:")), "{e}"),
     }
 }
 
@@ -52,6 +78,32 @@ proptest! {
         s.replace_range(pos..pos + 1, &c);
         s.push_str(&extra);
         check(&s);
+    }
+
+    #[test]
+    fn hashi_arbitrary_text(text in "\\PC{0,300}") {
+        check_hashi("fuzz.txt", &text);
+    }
+
+    #[test]
+    fn hashi_like_text(text in "[0-9a-zA-G:xmLide#\\n ]{0,200}") {
+        check_hashi("fuzz.txt", &text);
+    }
+
+    #[test]
+    fn mutated_bridges_ids(pos in 0usize..BRIDGES.len(), c in "[0-9a-zA-H:xmL#]", cut in 0usize..BRIDGES.len()) {
+        let mut s: String = BRIDGES.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_hashi("fuzz.txt", &s);
+        check_hashi("fuzz.txt", &BRIDGES[..cut]);
+    }
+
+    #[test]
+    fn mutated_has_files(pos in 0usize..HAS.len(), c in "[0-9 \\nx-]", cut in 0usize..HAS.len()) {
+        let mut s: String = HAS.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_hashi("fuzz.has", &s);
+        check_hashi("fuzz.has", &HAS[..cut]);
     }
 }
 

@@ -84,9 +84,11 @@ fn reproduce_quick_on_a_tiny_suite() {
     let rows = read_results(&dir.path().join("results.csv")).unwrap();
     assert_eq!(
         rows.len(),
-        8,
-        "2 Sudoku and 2 Battleship puzzles x 2 formulations on highs"
+        16,
+        "sudoku and battleship: 2 puzzles x 2 formulations; \
+         hashi: 1 board x 4 formulations x presolve on/off"
     );
+    assert_eq!(rows.iter().filter(|r| !r.presolve).count(), 4);
     assert!(rows
         .iter()
         .all(|r| r.status == "optimal" && r.verified == Some(true)));
@@ -97,11 +99,16 @@ fn reproduce_quick_on_a_tiny_suite() {
     assert!(index.contains("Table 4.3"));
     let pic = std::fs::read_to_string(dir.path().join("pictures/sudoku.svg")).unwrap();
     assert!(pic.starts_with("<svg") && pic.contains("<text"));
+    let pic = std::fs::read_to_string(dir.path().join("pictures/hashi.svg")).unwrap();
+    assert!(
+        pic.contains("<circle") && pic.contains("#1f5fbf"),
+        "solved picture"
+    );
     // Running again resumes: nothing is lost and nothing is run twice.
     let o = run();
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    for p in ["sudoku", "battleship"] {
+    for p in ["sudoku", "battleship", "hashi (presolve off)"] {
         assert!(
             err.contains(&format!("{p}: 0 runs appended, 4 already")),
             "{err}"
@@ -109,6 +116,6 @@ fn reproduce_quick_on_a_tiny_suite() {
     }
     assert_eq!(
         read_results(&dir.path().join("results.csv")).unwrap().len(),
-        8
+        16
     );
 }

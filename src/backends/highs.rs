@@ -16,6 +16,24 @@ pub fn version() -> String {
 
 /// Passes `model` to HiGHS, applies `options` and solves.
 pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
+    if model.vars.is_empty() {
+        // The highs crate panics on the solution status of a model without columns (a
+        // Hashi board of one island has none); such a model is decided by its rows alone.
+        return if model.rows.iter().all(|r| r.lower <= 0.0 && 0.0 <= r.upper) {
+            Outcome {
+                status: Status::Optimal,
+                objective: Some(model.objective_offset),
+                best_bound: None,
+                gap: None,
+                nodes: None,
+                seconds: 0.0,
+                values: Some(Vec::new()),
+                message: None,
+            }
+        } else {
+            Outcome::infeasible(0.0)
+        };
+    }
     let mut pb = ColProblem::default();
     let rows: Vec<highs::Row> = model
         .rows

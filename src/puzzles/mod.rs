@@ -3,6 +3,7 @@
 
 pub mod battleship;
 pub mod fault;
+pub mod hashi;
 pub mod sudoku;
 
 use crate::backends::{Backend, Outcome, SolveOptions, Status};
@@ -56,10 +57,13 @@ pub struct Suite {
     pub repeats: u32,
     /// Default time limit per solve in seconds.
     pub time_limit: f64,
+    /// Presolve settings to run every combination with (`[true]`: presolve on only; the
+    /// report measured some tables with presolve off).
+    pub presolve: Vec<bool>,
 }
 
 /// The registry of puzzles.
-pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO, battleship::INFO, fault::INFO];
+pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO, battleship::INFO, hashi::INFO, fault::INFO];
 
 /// Looks a puzzle up by key; the error lists the valid keys.
 pub fn puzzle(key: &str) -> Result<&'static PuzzleInfo, String> {

@@ -56,6 +56,7 @@ fn suite(quick: bool) -> super::Suite {
         formulations: vec!["gbm", "cbm"],
         repeats: if quick { 1 } else { 3 },
         time_limit: if quick { 20.0 } else { 300.0 },
+        presolve: vec![true],
     }
 }
 

@@ -59,6 +59,7 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
         formulations: vec![],
         repeats: 1,
         time_limit: 1.0,
+        presolve: vec![true],
     },
 };
 

@@ -47,6 +47,7 @@ fn suite(quick: bool) -> super::Suite {
         formulations: vec!["binary", "values"],
         repeats: if quick { 1 } else { 3 },
         time_limit: 60.0,
+        presolve: vec![true],
     }
 }
 

@@ -1,0 +1,190 @@
+//! Hashi without flow variables: connectivity by row generation, the way Coelho et al.
+//! reach boards of 400 islands (they add the rows lazily in a branch-and-cut callback; the
+//! Rust bindings of HiGHS and CBC have no such callback, so here each round is a full
+//! solve).
+//!
+//! Variables: `x[n,a,b]` (binary) is 1 when exactly n bridges join islands a and b, as in
+//! [`super::base`]. Rows: (6.1b) labels, (6.1c) one count per pair and (6.1d) no
+//! crossings, as in [`super::base`]; no flow.
+//!
+//! The loop: solve; take the islands joined by the bridges of the solution and find the
+//! connected components; if there is one, the solution is the answer. Otherwise add, for
+//! every component C that does not hold all islands, the row `cut[r,i]` (round r, i-th
+//! row of the round)
+//!
+//! Σ_{q ∈ δ(C)} Σ_{n ≥ 1} x^n_q ≥ 1,
+//!
+//! where δ(C) are the possible bridges with one end in C: at least one bridge leaves C.
+//! Components with the same δ(C) (two components that are all the islands) give one row.
+//! A component with δ(C) empty can never be joined to the others: the puzzle is infeasible.
+//! Every row is valid for every solution of the puzzle, so the first connected solution
+//! solves it and an infeasible round proves the puzzle infeasible.
+//!
+//! `cuts_hdc` also applies the fixings of [`super::hdc`] as bounds before the first round.
+//!
+//! Figures: `rounds` counts the solves, `cuts` the rows added; `seconds` is the wall-clock
+//! time of the whole loop (solves and separation), `nodes` the sum over the rounds. The
+//! time limit bounds the whole loop: each round gets what is left, and a round stopped by
+//! the limit, or no time left before a round, ends the run as `time_limit`. The LP bound
+//! is that of the first round's model; counts are those of the last round's model.
+
+use super::base::{self, Decoder};
+use super::{hdc, Hashi};
+use crate::backends::{Backend, Outcome, SolveOptions, Status};
+use crate::model::{Model, Name};
+use crate::puzzles::Report;
+use std::time::Instant;
+
+/// Builds the first round's model (no connectivity rows); with `fixings`, the hdc bounds
+/// are applied. Returns the model, its decoder and the number of bounds tightened.
+pub fn build(p: &Hashi, fixings: bool) -> (Model, Decoder, usize) {
+    let key = if fixings { "cuts_hdc" } else { "cuts" };
+    let (mut m, d) = base::build_assignment(p, format!("hashi_{key}_{}", p.name));
+    let n = if fixings {
+        hdc::apply(&mut m, &d, &hdc::deductions(p))
+    } else {
+        0
+    };
+    (m, d, n)
+}
+
+/// The components of the islands joined by the bridges with `counts[q] > 0`, as a
+/// component number per island.
+pub fn components(p: &Hashi, d: &Decoder, counts: &[u32]) -> Vec<usize> {
+    let k = p.k();
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (pq, &n) in d.pairs.iter().zip(counts) {
+        if n > 0 {
+            adj[pq.a].push(pq.b);
+            adj[pq.b].push(pq.a);
+        }
+    }
+    let mut comp = vec![usize::MAX; k];
+    let mut next = 0;
+    for s in 0..k {
+        if comp[s] != usize::MAX {
+            continue;
+        }
+        comp[s] = next;
+        let mut stack = vec![s];
+        while let Some(v) = stack.pop() {
+            for &w in &adj[v] {
+                if comp[w] == usize::MAX {
+                    comp[w] = next;
+                    stack.push(w);
+                }
+            }
+        }
+        next += 1;
+    }
+    comp
+}
+
+/// The cut sets δ(C) (pair indices, sorted) of every component but when there is only
+/// one, duplicates removed. `None` when some component has no possible bridge leaving it.
+pub fn separate(d: &Decoder, comp: &[usize]) -> Option<Vec<Vec<usize>>> {
+    let count = comp.iter().max().map_or(0, |m| m + 1);
+    if count <= 1 {
+        return Some(Vec::new());
+    }
+    let mut delta: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (q, pq) in d.pairs.iter().enumerate() {
+        let (ca, cb) = (comp[pq.a], comp[pq.b]);
+        if ca != cb {
+            delta[ca].push(q);
+            delta[cb].push(q);
+        }
+    }
+    if delta.iter().any(|s| s.is_empty()) {
+        return None;
+    }
+    delta.sort();
+    delta.dedup();
+    Some(delta)
+}
+
+/// Runs the row-generation loop for `p`; `fixings` selects `cuts_hdc`.
+pub fn solve(p: &Hashi, fixings: bool, backend: Backend, options: &SolveOptions) -> Report {
+    let t = Instant::now();
+    let (mut model, d, tightened) = build(p, fixings);
+    let build_seconds = t.elapsed().as_secs_f64();
+    let lp = options
+        .lp_relaxation
+        .then(|| backend.solve(&model.relax(), options));
+    let start = Instant::now();
+    let mut rounds = 0u64;
+    let mut cuts = 0u64;
+    let mut nodes: Option<u64> = None;
+    let mut answer = None;
+    let outcome = loop {
+        let elapsed = start.elapsed().as_secs_f64();
+        let mut opts = options.clone();
+        if let Some(limit) = options.time_limit {
+            if elapsed >= limit {
+                break Outcome {
+                    status: Status::TimeLimit,
+                    ..Outcome::error("", elapsed)
+                };
+            }
+            opts.time_limit = Some(limit - elapsed);
+        }
+        rounds += 1;
+        let o = backend.solve(&model, &opts);
+        if let Some(n) = o.nodes {
+            nodes = Some(nodes.unwrap_or(0) + n);
+        }
+        let values = match (o.status, &o.values) {
+            (s, Some(v)) if s.has_solution() => v,
+            (Status::Infeasible | Status::TimeLimit | Status::Error, _) => break o,
+            (s, None) => {
+                break Outcome::error(
+                    format!("round {rounds}: status {s} without a solution"),
+                    o.seconds,
+                )
+            }
+            (_, Some(_)) => unreachable!("has_solution covers the other statuses"),
+        };
+        let counts = d.decode(values);
+        let comp = components(p, &d, &counts);
+        match separate(&d, &comp) {
+            None => break Outcome::infeasible(o.seconds),
+            Some(sets) if sets.is_empty() => {
+                answer = Some(p.answer(&d.pairs, &counts));
+                break o;
+            }
+            Some(sets) => {
+                for (i, set) in sets.iter().enumerate() {
+                    let terms = set
+                        .iter()
+                        .flat_map(|&q| d.x[q][1..].iter().map(|&v| (v, 1.0)));
+                    model.add_ge(Name::idx("cut", &[rounds as usize, i]), terms, 1.0);
+                    cuts += 1;
+                }
+            }
+        }
+    };
+    let mut outcome = Outcome {
+        seconds: start.elapsed().as_secs_f64(),
+        nodes,
+        ..outcome
+    };
+    if outcome.status != Status::Error {
+        outcome.message = None;
+    }
+    if !outcome.status.has_solution() {
+        // A disconnected incumbent of an unfinished round is no solution of the puzzle.
+        outcome.objective = None;
+        outcome.gap = None;
+    }
+    Report {
+        counts: model.counts(),
+        outcome,
+        lp,
+        build_seconds,
+        answer,
+        rounds: Some(rounds),
+        cuts: Some(cuts),
+        fixings: fixings.then_some(tightened as u64),
+        inferences: None,
+    }
+}

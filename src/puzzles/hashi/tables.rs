@@ -1,0 +1,238 @@
+//! The Hashi tables of the report suite: the report's Table A.4 beside ours, and every
+//! formulation with presolve on and off per instance.
+
+use crate::record::Record;
+use crate::report::summary::{median, succeeded};
+use crate::report::tables::{info_value, secs, Table};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Report Table A.4: per board, n (grid side), k (islands), |B| (possible bridges), the
+/// number of human-deduced constraints, and the solve times in seconds of model (6.1)
+/// without and with them, on Gurobi with presolve off. The boards are from
+/// puzzle-bridges.com and are not public.
+pub const REPORT_TABLE_A_4: [(u32, u32, u32, u32, f64, f64); 20] = [
+    (5, 8, 9, 7, 0.00244, 0.00064),
+    (5, 7, 7, 9, 0.00261, 0.00206),
+    (5, 11, 14, 20, 0.01229, 0.00203),
+    (7, 10, 11, 9, 0.00259, 0.00432),
+    (7, 12, 14, 21, 0.01125, 0.00237),
+    (7, 13, 15, 15, 0.00842, 0.00237),
+    (7, 14, 17, 11, 0.00913, 0.00736),
+    (7, 14, 17, 24, 0.00388, 0.00337),
+    (10, 20, 24, 21, 0.01082, 0.00995),
+    (10, 22, 27, 25, 0.01315, 0.01003),
+    (10, 23, 30, 21, 0.01466, 0.03081),
+    (10, 25, 34, 26, 0.01138, 0.00949),
+    (10, 25, 32, 15, 0.01221, 0.00930),
+    (15, 26, 32, 36, 0.00648, 0.00358),
+    (15, 29, 35, 41, 0.00748, 0.00959),
+    (15, 33, 43, 47, 0.05117, 0.00592),
+    (15, 33, 42, 54, 0.01518, 0.00554),
+    (25, 63, 84, 62, 0.02206, 0.00852),
+    (25, 83, 119, 70, 0.06532, 0.01806),
+    (30, 127, 197, 93, 0.20876, 0.08316),
+];
+
+/// Instances whose name starts with this prefix make up our Table A.4.
+pub const TABLE_A_4_PREFIX: &str = "a4_";
+
+type Key<'a> = (&'a str, &'a str, &'a str, bool);
+
+/// Median seconds per (instance, formulation, backend, presolve) over repeats, successful
+/// runs only.
+fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<Key<'a>, f64> {
+    let mut m: BTreeMap<Key<'a>, Vec<f64>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| succeeded(r)) {
+        if let Some(t) = r.seconds {
+            m.entry((&r.instance, &r.formulation, &r.backend, r.presolve))
+                .or_default()
+                .push(t);
+        }
+    }
+    m.into_iter()
+        .filter_map(|(k, v)| median(&v).map(|x| (k, x)))
+        .collect()
+}
+
+/// Every table this puzzle contributes for `rows` (the rows of all puzzles).
+pub fn tables(rows: &[Record]) -> Vec<Table> {
+    let rows: Vec<&Record> = rows.iter().filter(|r| r.puzzle == "hashi").collect();
+    if rows.is_empty() {
+        return vec![];
+    }
+    vec![table_a_4(&rows), formulations(&rows)]
+}
+
+/// Facts of an instance from its rows: grid side label, islands, pairs, hdc fixings.
+struct Facts {
+    label: String,
+    side: u32,
+    islands: u32,
+    pairs: u32,
+    fixings: Option<u64>,
+}
+
+fn facts<'a>(rows: &[&'a Record]) -> BTreeMap<&'a str, Facts> {
+    let mut out: BTreeMap<&str, Facts> = BTreeMap::new();
+    for r in rows {
+        let num = |k: &str| {
+            info_value(&r.instance_info, k)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        let side = r
+            .size_label
+            .split('x')
+            .filter_map(|v| v.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0);
+        let e = out.entry(&r.instance).or_insert(Facts {
+            label: r.size_label.clone(),
+            side,
+            islands: num("islands"),
+            pairs: num("pairs"),
+            fixings: None,
+        });
+        if r.formulation == "hdc" && r.fixings.is_some() {
+            e.fixings = r.fixings;
+        }
+    }
+    out
+}
+
+fn table_a_4(rows: &[&Record]) -> Table {
+    let ours: Vec<&Record> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.instance.starts_with(TABLE_A_4_PREFIX))
+        .collect();
+    let med = medians(&ours);
+    let facts = facts(&ours);
+    let backends: BTreeSet<&str> = ours.iter().map(|r| r.backend.as_str()).collect();
+    // (side, islands, order) → row; order 0 for the report, 1 for ours.
+    let mut body: Vec<((u32, u32, u32), Vec<String>)> = REPORT_TABLE_A_4
+        .iter()
+        .map(|&(n, k, b, h, t, th)| {
+            (
+                (n, k, 0),
+                vec![
+                    "report, Gurobi".to_string(),
+                    n.to_string(),
+                    k.to_string(),
+                    b.to_string(),
+                    h.to_string(),
+                    secs(Some(t)),
+                    secs(Some(th)),
+                    "–".into(),
+                    "–".into(),
+                ],
+            )
+        })
+        .collect();
+    for (inst, f) in &facts {
+        for b in &backends {
+            let t = |form: &str, presolve: bool| med.get(&(*inst, form, *b, presolve)).copied();
+            body.push((
+                (f.side, f.islands, 1),
+                vec![
+                    format!("{inst}, {b}"),
+                    f.side.to_string(),
+                    f.islands.to_string(),
+                    f.pairs.to_string(),
+                    f.fixings.map_or("–".into(), |x| x.to_string()),
+                    secs(t("base", false)),
+                    secs(t("hdc", false)),
+                    secs(t("base", true)),
+                    secs(t("hdc", true)),
+                ],
+            ));
+        }
+    }
+    body.sort_by_key(|(key, _)| *key);
+    Table {
+        stem: "hashi_table_a_4".into(),
+        title: "Hashi: model (6.1) without and with the human-deduced fixings, beside the report's Table A.4".into(),
+        columns: [
+            "board",
+            "n",
+            "k",
+            "|B|",
+            "fixings",
+            "base (s)",
+            "hdc (s)",
+            "base, presolve on (s)",
+            "hdc, presolve on (s)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: body.into_iter().map(|(_, r)| r).collect(),
+        notes: vec![
+            "Report Table A.4: boards from puzzle-bridges.com (not public), model (6.1) on Gurobi with presolve off; its column \"Number of HDC\" is given under fixings. Ours: Simon Tatham's Bridges boards of the same sides and similar island counts (instances/hashi/report_range), presolve off in the base and hdc columns as in the report, and on in the last two.".into(),
+            "Our fixings are the variable bounds the deductions (6.2)–(6.11) tighten, each counted once. A pair can take several (x^1 = 1 from one end, x^0 = 0 from the other), so the count can exceed |B|, as it does on some of the report's boards; the report does not say how it counted.".into(),
+            "Times are the solver call's wall-clock seconds, median over repeats; – means no successful run.".into(),
+        ],
+    }
+}
+
+fn formulations(rows: &[&Record]) -> Table {
+    let med = medians(rows);
+    let facts = facts(rows);
+    let forms: Vec<&str> = ["base", "hdc", "cuts", "cuts_hdc"]
+        .into_iter()
+        .filter(|f| rows.iter().any(|r| r.formulation == *f))
+        .collect();
+    let backends: BTreeSet<&str> = rows.iter().map(|r| r.backend.as_str()).collect();
+    // (instance, backend, presolve) → rounds and rows of the successful `cuts` runs.
+    type Loops = (Vec<f64>, Vec<f64>);
+    let mut rounds: BTreeMap<(&str, &str, bool), Loops> = BTreeMap::new();
+    for r in rows
+        .iter()
+        .filter(|r| succeeded(r) && r.formulation == "cuts")
+    {
+        let e = rounds
+            .entry((&r.instance, &r.backend, r.presolve))
+            .or_default();
+        e.0.extend(r.rounds.map(|x| x as f64));
+        e.1.extend(r.cuts.map(|x| x as f64));
+    }
+    let mut order: Vec<(&str, &Facts)> = facts.iter().map(|(i, f)| (*i, f)).collect();
+    order.sort_by_key(|(i, f)| (f.islands, *i));
+    let mut body = Vec::new();
+    for (inst, f) in order {
+        for b in &backends {
+            let mut row = vec![
+                inst.to_string(),
+                f.label.clone(),
+                f.islands.to_string(),
+                b.to_string(),
+            ];
+            for form in &forms {
+                let t = |p: bool| secs(med.get(&(inst, *form, *b, p)).copied());
+                row.push(format!("{} / {}", t(true), t(false)));
+            }
+            let loops = |p: bool| {
+                rounds.get(&(inst, *b, p)).map_or("–".into(), |(r, c)| {
+                    let m = |v: &[f64]| median(v).map_or("–".into(), |x| format!("{x:.0}"));
+                    format!("{}/{}", m(r), m(c))
+                })
+            };
+            row.push(format!("{}; {}", loops(true), loops(false)));
+            body.push(row);
+        }
+    }
+    let mut columns: Vec<String> = ["instance", "grid", "islands", "backend"]
+        .map(String::from)
+        .to_vec();
+    columns.extend(forms.iter().map(|f| format!("{f} on / off (s)")));
+    columns.push("cuts rounds/rows on; off".into());
+    Table {
+        stem: "hashi_formulations".into(),
+        title: "Hashi: every formulation with presolve on and off".into(),
+        columns,
+        rows: body,
+        notes: vec![
+            "Each time cell is the median solve seconds with presolve on / off; – means no successful run (time limit, error or not run). For cuts and cuts_hdc the time is the whole row-generation loop.".into(),
+            "cuts rounds/rows: median solves and connectivity rows added by the cuts formulation, with presolve on; off.".into(),
+        ],
+    }
+}
