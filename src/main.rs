@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use puzzlebench::backends::{Backend, SolveOptions};
+use puzzlebench::backends::{Backend, Heuristics, SolveOptions};
 use puzzlebench::isolation::Job;
 use puzzlebench::puzzles::{self, PuzzleInfo, PUZZLES};
 use puzzlebench::record::Record;
@@ -43,7 +43,7 @@ enum Command {
     Reproduce(ReproduceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
-    /// Make random puzzles, written in the puzzle's own format.
+    /// Make random puzzles, written in the puzzle's own format (one subcommand per puzzle).
     #[command(subcommand)]
     Generate(GenerateCommand),
     /// Internal: run one job read as JSON from stdin and print its record as JSON.
@@ -71,6 +71,13 @@ struct SolverArgs {
     /// Skip the LP relaxation (the lp_bound column stays empty).
     #[arg(long)]
     no_lp: bool,
+    /// Search heuristics of the propagate backend: none, 1, 12 or 123 (default 123);
+    /// `run` takes a comma-separated list and sweeps each. MIP backends ignore it.
+    #[arg(long, value_delimiter = ',', value_name = "H")]
+    heuristics: Vec<Heuristics>,
+    /// Solutions to look for; 2 proves uniqueness (the solutions column then says 1).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    count: u32,
 }
 
 impl SolverArgs {
@@ -88,6 +95,9 @@ impl SolverArgs {
         if self.threads == 0 {
             return Err("--threads must be at least 1".into());
         }
+        if self.count == 0 {
+            return Err("--count must be at least 1".into());
+        }
         Ok(SolveOptions {
             time_limit: self.time_limit,
             threads: self.threads,
@@ -95,8 +105,42 @@ impl SolverArgs {
             presolve: !self.no_presolve,
             seed: self.seed,
             lp_relaxation: !self.no_lp,
+            heuristics: self.heuristics.first().copied().unwrap_or_default(),
+            count: self.count,
         })
     }
+
+    /// The settings once per `--heuristics` value (once with the default when none is given).
+    fn each_heuristics(&self) -> Result<Vec<SolveOptions>, String> {
+        let base = self.options()?;
+        if self.heuristics.is_empty() {
+            return Ok(vec![base]);
+        }
+        Ok(self
+            .heuristics
+            .iter()
+            .map(|&heuristics| SolveOptions {
+                heuristics,
+                ..base.clone()
+            })
+            .collect())
+    }
+}
+
+#[derive(Args)]
+struct GenerateZebraArgs {
+    /// Houses (2 to 10).
+    #[arg(long)]
+    houses: usize,
+    /// Attributes (1 to 8).
+    #[arg(long)]
+    attributes: usize,
+    /// Random seed: the same seed gives the same puzzle.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write the puzzle here instead of to standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -290,6 +334,8 @@ enum GenerateCommand {
     /// --extra bridges between existing ones) and print its labels. Solvable by
     /// construction, not always uniquely.
     Hashi(GenerateHashiArgs),
+    /// Zebra: a random puzzle with a unique solution and no redundant clue.
+    Zebra(GenerateZebraArgs),
 }
 
 #[derive(Args)]
@@ -363,6 +409,7 @@ fn main() -> ExitCode {
         Command::Report(a) => report(a),
         Command::Generate(GenerateCommand::Battleship(a)) => generate_battleship(a),
         Command::Generate(GenerateCommand::Hashi(a)) => generate_hashi(a),
+        Command::Generate(GenerateCommand::Zebra(a)) => generate_zebra(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -383,7 +430,7 @@ fn list() {
         println!("      input: {}", p.formats);
     }
     println!("Backends:");
-    for b in Backend::ALL {
+    for b in Backend::EVERY {
         println!("  {:<12} {} [{}]", b.key(), b.description(), b.version());
     }
 }
@@ -403,6 +450,11 @@ fn solve(a: SolveArgs) -> Result<(), Failure> {
     let formulation = formulation_of(p, &a.formulation)?;
     let backend: Backend = a.backend.parse().map_err(bad_input)?;
     let options = a.solver.options().map_err(bad_input)?;
+    if a.solver.heuristics.len() > 1 {
+        return Err(bad_input(
+            "solve takes one --heuristics value (run sweeps a list)",
+        ));
+    }
     let instances = (p.load)(&a.file).map_err(bad_input)?;
     let env = RunEnv::detect();
     let mut worst: Option<Failure> = None;
@@ -484,6 +536,10 @@ fn print_solution(format: Format, r: &Record, answer: Option<&puzzles::Answer>) 
                 "gap": r.gap,
                 "lp_bound": r.lp_bound,
                 "verified": r.verified,
+                "heuristics": r.heuristics,
+                "nodes": r.nodes,
+                "inferences": r.inferences,
+                "solutions": r.solutions,
                 "solution": answer.map(|a| a.json.clone()),
             });
             println!("{obj}");
@@ -504,6 +560,27 @@ fn print_solution(format: Format, r: &Record, answer: Option<&puzzles::Answer>) 
                     "NO".to_string()
                 }),
             );
+            let mut extra = Vec::new();
+            if let Some(h) = &r.heuristics {
+                extra.push(format!("heuristics {h}"));
+            }
+            if let (Some(n), true) = (r.nodes, r.inferences.is_some()) {
+                extra.push(format!("{n} nodes"));
+            }
+            if let Some(i) = r.inferences {
+                extra.push(format!("{i} inferences"));
+            }
+            if let Some(n) = r.solutions.filter(|_| r.count > 1) {
+                let what = match (n, n >= u64::from(r.count)) {
+                    (1, false) => "1 solution: unique".to_string(),
+                    (n, false) => format!("{n} solutions, all there are"),
+                    (n, true) => format!("{n} solutions found (stopped at --count {})", r.count),
+                };
+                extra.push(what);
+            }
+            if !extra.is_empty() {
+                println!("  {}", extra.join(", "));
+            }
             if let Some(e) = &r.error {
                 println!("  reason: {e}");
             }
@@ -567,19 +644,24 @@ fn run(a: RunArgs) -> Result<(), Failure> {
     if !(a.grace >= 0.0 && a.grace.is_finite()) {
         return Err(bad_input("--grace must be 0 or more seconds"));
     }
-    let options = a.solver.options().map_err(bad_input)?;
-    let instances = load_instances(p, &a.instances)?;
-    if instances.is_empty() {
+    let settings = a.solver.each_heuristics().map_err(bad_input)?;
+    if load_instances(p, &a.instances)?.is_empty() {
         return Err(bad_input("no instance files found"));
     }
-    let plan = Plan {
-        puzzle: p,
-        instances,
-        formulations,
-        backends,
-        repeats: a.repeats,
-        options,
-    };
+    // One plan per --heuristics value; they share the results file.
+    let plans: Vec<Plan> = settings
+        .into_iter()
+        .map(|options| {
+            Ok(Plan {
+                puzzle: p,
+                instances: load_instances(p, &a.instances)?,
+                formulations: formulations.clone(),
+                backends: backends.clone(),
+                repeats: a.repeats,
+                options,
+            })
+        })
+        .collect::<Result<_, Failure>>()?;
     let config = SweepConfig {
         jobs: a.jobs,
         resume: a.resume,
@@ -592,16 +674,31 @@ fn run(a: RunArgs) -> Result<(), Failure> {
     static STOP: AtomicBool = AtomicBool::new(false);
     ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
         .map_err(|e| Failure(1, format!("cannot install the signal handler: {e}")))?;
-    let bar = progress_bar(plan.runs().len() as u64, a.quiet, p.key);
+    let total: usize = plans.iter().map(|plan| plan.runs().len()).sum();
+    let bar = progress_bar(total as u64, a.quiet, p.key);
     let env = RunEnv::detect();
     let on_row = |r: &Record| {
         bar.set_message(format!(
             "{} {} {} {}",
-            r.instance, r.formulation, r.backend, r.status
+            r.instance,
+            r.formulation,
+            r.backend_label(),
+            r.status
         ));
         bar.inc(1);
     };
-    let outcome = runner::sweep(&plan, &a.out, &env, &config, &STOP, &on_row).map_err(bad_input)?;
+    let mut outcome = runner::SweepOutcome::default();
+    for plan in &plans {
+        let o = runner::sweep(plan, &a.out, &env, &config, &STOP, &on_row).map_err(bad_input)?;
+        outcome.rows.extend(o.rows);
+        outcome.skipped += o.skipped;
+        outcome.not_run += o.not_run;
+        outcome.stopped |= o.stopped;
+        outcome.repaired_bytes += o.repaired_bytes;
+        if o.stopped {
+            break;
+        }
+    }
     bar.finish_and_clear();
     let rows = &outcome.rows;
     if outcome.repaired_bytes > 0 {
@@ -706,11 +803,22 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
         .map_err(|e| Failure(1, format!("{}: {e}", pictures.display())))?;
     for p in chosen {
         let suite = (p.suite)(a.quick);
+        // A suite whose instances are not in this instances folder is skipped, not fatal
+        // (a test folder may hold the instances of some puzzles only).
         let paths: Vec<PathBuf> = suite
             .instances
             .iter()
             .map(|i| a.instances_dir.join(i))
+            .filter(|p| p.exists())
             .collect();
+        if paths.is_empty() {
+            eprintln!(
+                "{}: no instances of its suite under {}; skipped",
+                p.key,
+                a.instances_dir.display()
+            );
+            continue;
+        }
         let instances = load_instances(p, &paths)?;
         if instances.is_empty() {
             continue;
@@ -733,14 +841,60 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
             time_limit: Some(a.time_limit.unwrap_or(suite.time_limit)),
             ..SolveOptions::default()
         };
-        let mut plan = Plan {
-            puzzle: p,
-            instances,
-            formulations: suite.formulations.iter().map(|f| f.to_string()).collect(),
-            backends: backends.clone(),
-            repeats: suite.repeats,
-            options,
-        };
+        // The main plan on the chosen backends, once per presolve setting of the suite
+        // (the run id includes it), then each own-backend sweep (CP formulations on
+        // propagate, once per heuristics setting). Each sweep is labelled in the summary.
+        let mut plans: Vec<(String, Plan)> = Vec::new();
+        let mut main_instances = Some(instances);
+        for &presolve in &suite.presolve {
+            let label = if suite.presolve.len() > 1 {
+                let on = if presolve { "on" } else { "off" };
+                format!("{} (presolve {on})", p.key)
+            } else {
+                p.key.to_string()
+            };
+            let instances = match main_instances.take() {
+                Some(loaded) => loaded,
+                None => load_instances(p, &paths)?,
+            };
+            plans.push((
+                label,
+                Plan {
+                    puzzle: p,
+                    instances,
+                    formulations: suite.formulations.iter().map(|f| f.to_string()).collect(),
+                    backends: backends.clone(),
+                    repeats: suite.repeats,
+                    options: SolveOptions {
+                        presolve,
+                        ..options.clone()
+                    },
+                },
+            ));
+        }
+        for own in &suite.own_backend {
+            for &heuristics in &own.heuristics {
+                let options = SolveOptions {
+                    heuristics,
+                    ..options.clone()
+                };
+                let plan = Plan {
+                    puzzle: p,
+                    instances: load_instances(p, &paths)?,
+                    formulations: own.formulations.iter().map(|f| f.to_string()).collect(),
+                    backends: vec![own.backend],
+                    repeats: suite.repeats,
+                    options,
+                };
+                let label = format!(
+                    "{} ({} heuristics {})",
+                    p.key,
+                    own.backend,
+                    heuristics.key()
+                );
+                plans.push((label, plan));
+            }
+        }
         let config = SweepConfig {
             jobs: a.jobs.max(1),
             resume: true,
@@ -749,42 +903,40 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
             in_process: false,
             exe: exe.clone(),
         };
-        // One sweep per presolve setting of the suite (the run id includes it).
-        for &presolve in &suite.presolve {
-            plan.options.presolve = presolve;
-            let label = if suite.presolve.len() > 1 {
-                format!(
-                    "{} (presolve {})",
-                    p.key,
-                    if presolve { "on" } else { "off" }
-                )
-            } else {
-                p.key.to_string()
-            };
-            let bar = progress_bar(plan.runs().len() as u64, a.quiet, &label);
-            let on_row = |r: &Record| {
-                bar.set_message(format!(
-                    "{} {} {} {}",
-                    r.instance, r.formulation, r.backend, r.status
-                ));
-                bar.inc(1);
-            };
+        let total: usize = plans.iter().map(|(_, plan)| plan.runs().len()).sum();
+        let bar = progress_bar(total as u64, a.quiet, p.key);
+        let on_row = |r: &Record| {
+            bar.set_message(format!(
+                "{} {} {} {}",
+                r.instance,
+                r.formulation,
+                r.backend_label(),
+                r.status
+            ));
+            bar.inc(1);
+        };
+        let mut summary = Vec::new();
+        for (label, plan) in &plans {
             let outcome =
-                runner::sweep(&plan, &csv, &env, &config, &STOP, &on_row).map_err(bad_input)?;
-            bar.finish_and_clear();
-            eprintln!(
+                runner::sweep(plan, &csv, &env, &config, &STOP, &on_row).map_err(bad_input)?;
+            summary.push(format!(
                 "{label}: {} runs appended, {} already in {}",
                 outcome.rows.len(),
                 outcome.skipped,
                 csv.display()
-            );
+            ));
             if outcome.stopped {
+                bar.finish_and_clear();
                 return Err(Failure(
                     130,
                     "stopped by a signal; run reproduce again to finish (finished runs are kept)"
                         .into(),
                 ));
             }
+        }
+        bar.finish_and_clear();
+        for line in summary {
+            eprintln!("{line}");
         }
     }
     let rows = runner::read_results(&csv).map_err(bad_input)?;
@@ -999,5 +1151,24 @@ fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
     bar.finish_and_clear();
     out.flush()
         .map_err(|e| Failure(1, format!("cannot write the puzzle: {e}")))?;
+    Ok(())
+}
+
+fn generate_zebra(a: GenerateZebraArgs) -> Result<(), Failure> {
+    let z =
+        puzzles::zebra::generate::generate(a.houses, a.attributes, a.seed).map_err(bad_input)?;
+    let text = format!(
+        "# Made by: puzzlebench generate zebra --houses {} --attributes {} --seed {}\n# {} clues, unique solution, no redundant clue.\n{}",
+        a.houses,
+        a.attributes,
+        a.seed,
+        z.clues.len(),
+        z.to_text()
+    );
+    match &a.out {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure(1, format!("{}: cannot write: {e}", path.display())))?,
+        None => print!("{text}"),
+    }
     Ok(())
 }

@@ -35,6 +35,12 @@ pub struct Record {
     pub presolve: bool,
     /// Relative MIP gap given to the solver.
     pub mip_gap: f64,
+    /// Search heuristics of the `propagate` backend (`none`, `1`, `12`, `123`); empty for
+    /// the MIP backends, which have none.
+    pub heuristics: Option<String>,
+    /// Solutions asked for (`--count`; 2 proves uniqueness).
+    #[serde(default = "one")]
+    pub count: u32,
     /// `optimal`, `feasible`, `infeasible`, `time_limit` or `error`.
     pub status: String,
     /// Wall-clock seconds of the integer solve (all rounds for row generation).
@@ -75,6 +81,9 @@ pub struct Record {
     pub fixings: Option<u64>,
     /// Propagator-induced domain reductions (propagation backends).
     pub inferences: Option<u64>,
+    /// Solutions found, up to `count`, where the formulation counts them (with count 2:
+    /// 1 means unique).
+    pub solutions: Option<u64>,
     /// Why the run failed, for status `error`; why the verifier refused a solution.
     pub error: Option<String>,
     /// Wall-clock seconds of the whole worker process, as the parent saw them.
@@ -91,7 +100,20 @@ pub struct Record {
     pub timestamp: String,
 }
 
+fn one() -> u32 {
+    1
+}
+
 impl Record {
+    /// The backend with its search setting where it has one, for grouping rows in
+    /// summaries and plots: `highs`, or `propagate-h123` for propagate with heuristics 123.
+    pub fn backend_label(&self) -> String {
+        match &self.heuristics {
+            Some(h) if !h.is_empty() => format!("{}-h{h}", self.backend),
+            _ => self.backend.clone(),
+        }
+    }
+
     /// The CSV header, in column order.
     pub fn header() -> Vec<String> {
         let mut w = csv::Writer::from_writer(vec![]);

@@ -141,6 +141,8 @@ pub fn to_record(
         time_limit: options.time_limit,
         presolve: options.presolve,
         mip_gap: options.mip_gap,
+        heuristics: (!spec.backend.solves_mip()).then(|| options.heuristics.key().to_string()),
+        count: options.count,
         solver_version: spec.backend.version(),
         git_commit: env.git_commit.clone(),
         host: env.host.clone(),
@@ -174,6 +176,7 @@ pub fn to_record(
             r.cuts = rep.cuts;
             r.fixings = rep.fixings;
             r.inferences = rep.inferences;
+            r.solutions = rep.solutions;
             r.error = o.message.clone().or_else(|| {
                 rep.answer
                     .as_ref()

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use puzzlebench::puzzles::hashi::parse as hashi_parse;
 use puzzlebench::puzzles::sudoku::parse;
+use puzzlebench::puzzles::zebra::parse as zebra_parse;
 use std::path::Path;
 
 const SOLO: &str = "3x3:a4_9_7h3c4b6d2_7_9_8a7a9b5a2g8a9b8a7a6_5_2_3d1b1c8h3_5_6a";
@@ -48,6 +49,22 @@ fn check_hashi(name: &str, text: &str) {
             }
         }
         Err(e) => assert!(e.to_string().starts_with(&format!("{name}:")), "{e}"),
+    }
+}
+
+const ZEBRA: &str = "houses 3\nattribute colour Red Green Blue\nattribute pet Dog Cat Fox\n\
+                     same Red Dog\nnot at colour.Green 2\nnext Cat Fox # c\nleft Blue Fox\n";
+
+fn check_zebra(text: &str) {
+    match zebra_parse::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(z) => {
+            assert!(z.houses >= 1 && !z.attributes.is_empty());
+            assert!(z.attributes.iter().all(|a| a.values.len() == z.houses));
+            // What parses prints back to the same puzzle.
+            let again = zebra_parse::parse_file(Path::new("fuzz.txt"), &z.to_text()).unwrap();
+            assert_eq!(again, z);
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt:"), "{e}"),
     }
 }
 
@@ -136,5 +153,25 @@ proptest! {
         s.replace_range(pos..pos + 1, &c);
         check_battleship(&s);
         check_battleship(&BATTLESHIP[..cut]);
+    }
+}
+
+proptest! {
+    #[test]
+    fn zebra_arbitrary_text(text in "\\PC{0,300}") {
+        check_zebra(&text);
+    }
+
+    #[test]
+    fn zebra_like_text(text in "(houses|attribute|same|not|at|left|right|next|[A-Za-z.0-9#]{1,6}| |\\n){0,60}") {
+        check_zebra(&text);
+    }
+
+    #[test]
+    fn zebra_mutated(pos in 0usize..ZEBRA.len(), c in "\\PC", cut in 0usize..ZEBRA.len()) {
+        let mut s: String = ZEBRA.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_zebra(&s);
+        check_zebra(&ZEBRA[..cut]);
     }
 }

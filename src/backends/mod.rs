@@ -5,10 +5,18 @@
 //! presolve switch and random seed. Where a solver has no such setting (microlp
 //! has no presolve, no threads and no seed) the setting is ignored and the
 //! README says so.
+//!
+//! `propagate` is of another kind: the project's own constraint-propagation solver for
+//! constraint-programming formulations ([`propagate::CpModel`]). An integer program asked to
+//! run on it, or a CP formulation on a MIP backend, is refused with a reason (status
+//! `error`), not attempted.
 
 mod cbc;
 mod highs;
 mod microlp;
+pub mod propagate;
+
+pub use propagate::Heuristics;
 
 use crate::model::Model;
 use serde::{Deserialize, Serialize};
@@ -25,11 +33,37 @@ pub enum Backend {
     Cbc,
     /// microlp, a pure-Rust LP/MIP solver.
     Microlp,
+    /// The project's own finite-domain propagation and search, for CP formulations only.
+    Propagate,
 }
 
 impl Backend {
-    /// All backends, in the order `list` shows them.
+    /// The integer-programming backends, the ones every MIP formulation runs on (every
+    /// backend but `propagate`), in the order `list` shows them.
     pub const ALL: [Backend; 3] = [Backend::Highs, Backend::Cbc, Backend::Microlp];
+
+    /// Every backend, MIP and CP, in the order `list` shows them.
+    pub const EVERY: [Backend; 4] = [
+        Backend::Highs,
+        Backend::Cbc,
+        Backend::Microlp,
+        Backend::Propagate,
+    ];
+
+    /// True for the integer-programming backends; false for `propagate`.
+    pub fn solves_mip(self) -> bool {
+        self != Backend::Propagate
+    }
+
+    /// Why an integer program is not run on this backend (None when it can be).
+    pub fn refuses_mip(self) -> Option<String> {
+        (!self.solves_mip()).then(|| {
+            format!(
+                "refused: this formulation is an integer program and the {self} backend solves \
+                 constraint-programming formulations only (use highs, cbc or microlp)"
+            )
+        })
+    }
 
     /// The key used on the command line and in result rows.
     pub fn key(self) -> &'static str {
@@ -37,6 +71,7 @@ impl Backend {
             Backend::Highs => "highs",
             Backend::Cbc => "cbc",
             Backend::Microlp => "microlp",
+            Backend::Propagate => "propagate",
         }
     }
 
@@ -48,6 +83,9 @@ impl Backend {
             Backend::Microlp => {
                 "microlp, pure Rust branch and bound (no presolve, threads or seed)"
             }
+            Backend::Propagate => {
+                "the project's finite-domain propagation and depth-first search, CP formulations only (--heuristics, --count)"
+            }
         }
     }
 
@@ -57,15 +95,20 @@ impl Backend {
             Backend::Highs => highs::version(),
             Backend::Cbc => cbc::version(),
             Backend::Microlp => "microlp 0.6".to_string(),
+            Backend::Propagate => format!("puzzlebench propagate {}", env!("CARGO_PKG_VERSION")),
         }
     }
 
     /// Solves `model` (as an integer program if it has integer variables, else as an LP).
+    /// `propagate` refuses it with status `error`.
     pub fn solve(self, model: &Model, options: &SolveOptions) -> Outcome {
         let mut outcome = match self {
             Backend::Highs => highs::solve(model, options),
             Backend::Cbc => cbc::solve(model, options),
             Backend::Microlp => microlp::solve(model, options),
+            Backend::Propagate => {
+                return Outcome::error(self.refuses_mip().unwrap_or_default(), 0.0)
+            }
         };
         if outcome.status == Status::Optimal && outcome.best_bound.is_none() {
             // An LP optimum, or a MIP proven optimal: the bound is the objective.
@@ -85,11 +128,11 @@ impl fmt::Display for Backend {
 impl FromStr for Backend {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Backend::ALL
+        Backend::EVERY
             .into_iter()
             .find(|b| b.key() == s)
             .ok_or_else(|| {
-                let keys: Vec<&str> = Backend::ALL.iter().map(|b| b.key()).collect();
+                let keys: Vec<&str> = Backend::EVERY.iter().map(|b| b.key()).collect();
                 format!("unknown backend '{s}'; valid backends: {}", keys.join(", "))
             })
     }
@@ -110,6 +153,24 @@ pub struct SolveOptions {
     pub seed: u64,
     /// Also solve the LP relaxation for the `lp_bound` column (default true).
     pub lp_relaxation: bool,
+    /// Search heuristics of the `propagate` backend (default 123); MIP backends ignore it.
+    /// Left out of the serialised form when it is the default, so run ids made before it
+    /// existed do not change.
+    #[serde(default, skip_serializing_if = "Heuristics::is_default")]
+    pub heuristics: Heuristics,
+    /// Solutions to look for (default 1). With 2 a solve also proves uniqueness: it reports
+    /// 1 when the solution is unique. Formulations that cannot count ignore it. Left out of
+    /// the serialised form when it is 1.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 impl Default for SolveOptions {
@@ -121,6 +182,8 @@ impl Default for SolveOptions {
             presolve: true,
             seed: 0,
             lp_relaxation: true,
+            heuristics: Heuristics::default(),
+            count: 1,
         }
     }
 }
@@ -270,7 +333,33 @@ mod tests {
     #[test]
     fn unknown_backend_lists_valid_keys() {
         let e = "gurobi".parse::<Backend>().unwrap_err();
-        assert!(e.contains("highs, cbc, microlp"), "{e}");
+        assert!(e.contains("highs, cbc, microlp, propagate"), "{e}");
+    }
+
+    #[test]
+    fn propagate_refuses_an_integer_program() {
+        let o = Backend::Propagate.solve(&knapsack(), &SolveOptions::default());
+        assert_eq!(o.status, Status::Error);
+        assert!(o.message.unwrap().contains("refused"));
+    }
+
+    #[test]
+    fn default_settings_keep_their_old_serialised_form() {
+        let json = serde_json::to_string(&SolveOptions::default()).unwrap();
+        assert!(
+            !json.contains("heuristics") && !json.contains("count"),
+            "{json}"
+        );
+        let back: SolveOptions = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, SolveOptions::default());
+        let h = SolveOptions {
+            heuristics: Heuristics::None,
+            count: 2,
+            ..SolveOptions::default()
+        };
+        let json = serde_json::to_string(&h).unwrap();
+        assert!(json.contains(r#""heuristics":"none""#) && json.contains(r#""count":2"#));
+        assert_eq!(serde_json::from_str::<SolveOptions>(&json).unwrap(), h);
     }
 
     #[test]

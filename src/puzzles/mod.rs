@@ -5,6 +5,7 @@ pub mod battleship;
 pub mod fault;
 pub mod hashi;
 pub mod sudoku;
+pub mod zebra;
 
 use crate::backends::{Backend, Outcome, SolveOptions, Status};
 use crate::model::{Counts, Model};
@@ -60,10 +61,30 @@ pub struct Suite {
     /// Presolve settings to run every combination with (`[true]`: presolve on only; the
     /// report measured some tables with presolve off).
     pub presolve: Vec<bool>,
+    /// Runs on a backend of their own, whatever `reproduce --backend` says: the CP
+    /// formulations on `propagate`, once per search-heuristics configuration.
+    pub own_backend: Vec<OwnBackend>,
+}
+
+/// Formulations that `reproduce` runs on one given backend, once per heuristics setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnBackend {
+    /// Formulation keys.
+    pub formulations: Vec<&'static str>,
+    /// The backend they run on.
+    pub backend: Backend,
+    /// The settings of `SolveOptions::heuristics` to run, each a sweep of its own.
+    pub heuristics: Vec<crate::backends::Heuristics>,
 }
 
 /// The registry of puzzles.
-pub static PUZZLES: &[PuzzleInfo] = &[sudoku::INFO, battleship::INFO, hashi::INFO, fault::INFO];
+pub static PUZZLES: &[PuzzleInfo] = &[
+    sudoku::INFO,
+    battleship::INFO,
+    hashi::INFO,
+    zebra::INFO,
+    fault::INFO,
+];
 
 /// Looks a puzzle up by key; the error lists the valid keys.
 pub fn puzzle(key: &str) -> Result<&'static PuzzleInfo, String> {
@@ -200,9 +221,27 @@ pub struct Report {
     pub fixings: Option<u64>,
     /// Propagator-induced domain reductions.
     pub inferences: Option<u64>,
+    /// Solutions found, up to `SolveOptions::count`, where the formulation counts them.
+    pub solutions: Option<u64>,
 }
 
 impl Report {
+    /// A run not attempted: status `error` with `reason`, nothing built or solved.
+    pub fn refused(reason: String) -> Report {
+        Report {
+            outcome: Outcome::error(reason, 0.0),
+            lp: None,
+            build_seconds: 0.0,
+            counts: Counts::default(),
+            answer: None,
+            rounds: None,
+            cuts: None,
+            fixings: None,
+            inferences: None,
+            solutions: None,
+        }
+    }
+
     /// `Some(true)` when the verifier accepted the answer, `Some(false)` when it refused it,
     /// `None` when there was no answer to check.
     pub fn verified(&self) -> Option<bool> {
@@ -211,13 +250,18 @@ impl Report {
 }
 
 /// The common path of a formulation that is one model: build it (timed), solve its LP
-/// relaxation and the integer program on `backend`, decode the values and verify.
+/// relaxation and the integer program on `backend`, decode the values and verify. A
+/// backend that solves no integer programs (`propagate`) is refused before anything is
+/// built: status `error` with the reason.
 pub fn solve_compact<D>(
     build: impl FnOnce() -> (Model, D),
     backend: Backend,
     options: &SolveOptions,
     decode: impl FnOnce(&D, &[f64]) -> Answer,
 ) -> Report {
+    if let Some(reason) = backend.refuses_mip() {
+        return Report::refused(reason);
+    }
     let t = Instant::now();
     let (model, decoder) = build();
     let build_seconds = t.elapsed().as_secs_f64();
@@ -239,6 +283,7 @@ pub fn solve_compact<D>(
         cuts: None,
         fixings: None,
         inferences: None,
+        solutions: None,
     }
 }
 

@@ -188,7 +188,7 @@ fn cells(rows: &[&Record]) -> Cells {
     let mut groups: BTreeMap<(String, String), BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
     for r in rows {
         groups
-            .entry((r.formulation.clone(), r.backend.clone()))
+            .entry((r.formulation.clone(), r.backend_label()))
             .or_default()
             .entry(r.instance.clone())
             .or_default()

@@ -70,7 +70,7 @@ pub fn summarise(rows: &[Record], shift: f64) -> Vec<SummaryRow> {
     let mut groups: BTreeMap<(String, String, String), Vec<&Record>> = BTreeMap::new();
     for r in rows {
         groups
-            .entry((r.puzzle.clone(), r.formulation.clone(), r.backend.clone()))
+            .entry((r.puzzle.clone(), r.formulation.clone(), r.backend_label()))
             .or_default()
             .push(r);
     }

@@ -140,7 +140,7 @@ pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f
                 .entry((
                     r.puzzle.clone(),
                     r.formulation.clone(),
-                    r.backend.clone(),
+                    r.backend_label(),
                     r.instance.clone(),
                 ))
                 .or_default()

@@ -57,6 +57,7 @@ fn suite(quick: bool) -> super::Suite {
         repeats: if quick { 1 } else { 3 },
         time_limit: if quick { 20.0 } else { 300.0 },
         presolve: vec![true],
+        own_backend: vec![],
     }
 }
 

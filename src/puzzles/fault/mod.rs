@@ -60,6 +60,7 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
         repeats: 1,
         time_limit: 1.0,
         presolve: vec![true],
+        own_backend: vec![],
     },
 };
 

@@ -186,5 +186,6 @@ pub fn solve(p: &Hashi, fixings: bool, backend: Backend, options: &SolveOptions)
         cuts: Some(cuts),
         fixings: fixings.then_some(tightened as u64),
         inferences: None,
+        solutions: None,
     }
 }

@@ -66,6 +66,7 @@ fn suite(quick: bool) -> super::Suite {
             repeats: 1,
             time_limit: 60.0,
             presolve: vec![true, false],
+            own_backend: vec![],
         }
     } else {
         super::Suite {
@@ -74,6 +75,7 @@ fn suite(quick: bool) -> super::Suite {
             repeats: 3,
             time_limit: 120.0,
             presolve: vec![true, false],
+            own_backend: vec![],
         }
     }
 }

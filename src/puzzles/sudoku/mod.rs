@@ -48,6 +48,7 @@ fn suite(quick: bool) -> super::Suite {
         repeats: if quick { 1 } else { 3 },
         time_limit: 60.0,
         presolve: vec![true],
+        own_backend: vec![],
     }
 }
 
