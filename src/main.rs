@@ -71,8 +71,9 @@ struct SolverArgs {
     /// Skip the LP relaxation (the lp_bound column stays empty).
     #[arg(long)]
     no_lp: bool,
-    /// Search heuristics of the propagate backend: none, 1, 12 or 123 (default 123);
-    /// `run` takes a comma-separated list and sweeps each. MIP backends ignore it.
+    /// Search heuristics of the propagate backend: none, 1, 12, 123 (the report's Table 7.5
+    /// configurations) or root (all constraints at the root, smallest domain first; the
+    /// default); `run` takes a comma-separated list and sweeps each. MIP backends ignore it.
     #[arg(long, value_delimiter = ',', value_name = "H")]
     heuristics: Vec<Heuristics>,
     /// Solutions to look for; 2 proves uniqueness (the solutions column then says 1).

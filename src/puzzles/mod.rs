@@ -300,6 +300,51 @@ pub fn load_with<T: Instance + 'static>(
         .collect())
 }
 
+/// Parses a file that holds one puzzle per line: blank lines and lines starting with `#`
+/// are skipped, every other line goes to `parse_line`, whose error is reported with the
+/// file and line. The instances are named after the file stem (`fallback` when the path
+/// has none), with `:LINE` appended when the file holds more than one puzzle.
+pub fn parse_one_per_line<T>(
+    path: &Path,
+    text: &str,
+    fallback: &str,
+    parse_line: impl Fn(&str) -> Result<T, String>,
+    set_name: impl Fn(&mut T, String),
+) -> Result<Vec<T>, InputError> {
+    let stem = path
+        .file_stem()
+        .map_or(fallback.into(), |s| s.to_string_lossy().to_string());
+    let mut found: Vec<(usize, T)> = Vec::new();
+    for (no, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let puzzle = parse_line(line).map_err(|m| InputError::new(path, no + 1, m))?;
+        found.push((no + 1, puzzle));
+    }
+    if found.is_empty() {
+        return Err(InputError::new(
+            path,
+            0,
+            "no puzzle found (every line is blank or a comment)",
+        ));
+    }
+    let several = found.len() > 1;
+    Ok(found
+        .into_iter()
+        .map(|(no, mut puzzle)| {
+            let name = if several {
+                format!("{stem}:{no}")
+            } else {
+                stem.clone()
+            };
+            set_name(&mut puzzle, name);
+            puzzle
+        })
+        .collect())
+}
+
 /// Escapes text for SVG and other XML: `&`, `<` and `>`.
 pub fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;")

@@ -48,34 +48,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Vec<Hashi>, InputError> {
             return Ok(vec![h]);
         }
     }
-    let mut found: Vec<(usize, Hashi)> = Vec::new();
-    for (no, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let h = parse_game_id(line).map_err(|m| InputError::new(path, no + 1, m))?;
-        found.push((no + 1, h));
-    }
-    if found.is_empty() {
-        return Err(InputError::new(
-            path,
-            0,
-            "no puzzle found (every line is blank or a comment)",
-        ));
-    }
-    let several = found.len() > 1;
-    Ok(found
-        .into_iter()
-        .map(|(no, mut h)| {
-            h.name = if several {
-                format!("{stem}:{no}")
-            } else {
-                stem.clone()
-            };
-            h
-        })
-        .collect())
+    crate::puzzles::parse_one_per_line(path, text, "hashi", parse_game_id, |h, name| h.name = name)
 }
 
 /// Reads a number made of the digits at the front of `s`; returns it and the rest.

@@ -26,42 +26,19 @@ pub fn value_char(v: u32) -> char {
 /// Parses every puzzle in `text` (the contents of `path`). Instances are named after the
 /// file stem, with `:LINE` appended when the file holds more than one puzzle.
 pub fn parse_file(path: &Path, text: &str) -> Result<Vec<Sudoku>, InputError> {
-    let stem = path
-        .file_stem()
-        .map_or("sudoku".into(), |s| s.to_string_lossy().to_string());
-    let mut found: Vec<(usize, Sudoku)> = Vec::new();
-    for (no, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let parsed = if line.contains(':') {
-            parse_solo(line)
-        } else {
-            parse_line(line)
-        };
-        let sudoku = parsed.map_err(|m| InputError::new(path, no + 1, m))?;
-        found.push((no + 1, sudoku));
-    }
-    if found.is_empty() {
-        return Err(InputError::new(
-            path,
-            0,
-            "no puzzle found (every line is blank or a comment)",
-        ));
-    }
-    let several = found.len() > 1;
-    Ok(found
-        .into_iter()
-        .map(|(no, mut s)| {
-            s.name = if several {
-                format!("{stem}:{no}")
+    crate::puzzles::parse_one_per_line(
+        path,
+        text,
+        "sudoku",
+        |line| {
+            if line.contains(':') {
+                parse_solo(line)
             } else {
-                stem.clone()
-            };
-            s
-        })
-        .collect())
+                parse_line(line)
+            }
+        },
+        |s, name| s.name = name,
+    )
 }
 
 fn char_value(c: char) -> Option<u32> {
