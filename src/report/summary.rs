@@ -91,30 +91,62 @@ pub fn summarise(rows: &[Record], shift: f64) -> Vec<SummaryRow> {
         .collect()
 }
 
-/// The summary as an aligned text table for the terminal.
+/// The summary as an aligned text table for the terminal: each column as wide as its
+/// widest cell; times below a millisecond get six decimals, the rest four.
 pub fn text_table(rows: &[SummaryRow], shift: f64) -> String {
-    let mut s = format!(
-        "{:<10} {:<12} {:<8} {:>5} {:>7} {:>12} {:>14}\n",
-        "puzzle",
-        "formulation",
-        "backend",
-        "runs",
-        "solved",
-        "median [s]",
-        format!("sgm{shift} [s]")
-    );
-    let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let f = |x: Option<f64>| {
+        x.map_or("-".to_string(), |v| {
+            if v < 0.001 {
+                format!("{v:.6}")
+            } else {
+                format!("{v:.4}")
+            }
+        })
+    };
+    let mut cells: Vec<[String; 7]> = vec![[
+        "puzzle".into(),
+        "formulation".into(),
+        "backend".into(),
+        "runs".into(),
+        "solved".into(),
+        "median [s]".into(),
+        format!("sgm{shift} [s]"),
+    ]];
     for r in rows {
-        s.push_str(&format!(
-            "{:<10} {:<12} {:<8} {:>5} {:>7} {:>12} {:>14}\n",
-            r.puzzle,
-            r.formulation,
-            r.backend,
-            r.runs,
-            r.solved,
+        cells.push([
+            r.puzzle.clone(),
+            r.formulation.clone(),
+            r.backend.clone(),
+            r.runs.to_string(),
+            r.solved.to_string(),
             f(r.median_seconds),
-            f(r.sgm_seconds)
-        ));
+            f(r.sgm_seconds),
+        ]);
+    }
+    let widths: Vec<usize> = (0..7)
+        .map(|i| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut s = String::new();
+    for row in &cells {
+        let line: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                if i < 3 {
+                    format!("{cell:<w$}", w = widths[i])
+                } else {
+                    format!("{cell:>w$}", w = widths[i])
+                }
+            })
+            .collect();
+        s.push_str(line.join("  ").trim_end());
+        s.push('\n');
     }
     s
 }
@@ -122,6 +154,27 @@ pub fn text_table(rows: &[SummaryRow], shift: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_table_aligns_long_keys_and_shows_tiny_times() {
+        let row = |backend: &str, t: f64| SummaryRow {
+            puzzle: "zebra".into(),
+            formulation: "cp".into(),
+            backend: backend.into(),
+            runs: 1,
+            solved: 1,
+            median_seconds: Some(t),
+            sgm_seconds: Some(t),
+        };
+        let table = text_table(&[row("propagate-h123", 0.000029), row("highs", 12.5)], 1.0);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3);
+        // Every line ends at the same column, and the backend column holds the long key.
+        assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{table}");
+        assert!(lines[1].contains("propagate-h123  "), "{table}");
+        assert!(lines[1].ends_with("0.000029"), "{table}");
+        assert!(lines[2].ends_with("12.5000"), "{table}");
+    }
 
     #[test]
     fn sgm_and_median() {
