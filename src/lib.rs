@@ -17,9 +17,11 @@
 //! ```
 
 pub mod backends;
+pub mod branch_and_cut;
 pub mod isolation;
 pub mod model;
 pub mod puzzles;
 pub mod record;
 pub mod report;
+pub mod row_generation;
 pub mod runner;
