@@ -5,10 +5,12 @@
 //! (`Cbc_getNodeCount`) needs the raw model pointer, which `coin_cbc` keeps private.
 
 use super::{Outcome, SolveOptions, Status};
+use crate::branch_and_cut::Cut;
 use crate::model::{Model, Sense, VarKind};
 use coin_cbc_sys as sys;
+use std::ffi::c_void;
 use std::ffi::{CStr, CString};
-use std::os::raw::c_int;
+use std::os::raw::{c_char, c_int};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -39,6 +41,118 @@ fn set(m: &CbcModel, name: &str, value: &str) {
 
 /// Loads `model` into CBC, applies `options` and solves.
 pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
+    solve_with(model, options, None)
+}
+
+// The parts of CBC 2.10's C interface that `coin_cbc_sys` does not bind: the cut callback
+// and the two accessors a callback needs (declared in Debian's Cbc_C_Interface.h).
+extern "C" {
+    fn Cbc_addCutCallback(
+        model: *mut sys::Cbc_Model,
+        cutcb: extern "C" fn(*mut c_void, *mut c_void, *mut c_void),
+        name: *const c_char,
+        app_data: *mut c_void,
+    );
+    fn Osi_getNumCols(osi: *mut c_void) -> c_int;
+    fn Osi_getColSolution(osi: *mut c_void) -> *const f64;
+    fn OsiCuts_addRowCut(
+        osi_cuts: *mut c_void,
+        nz: c_int,
+        idx: *const c_int,
+        coef: *const f64,
+        sense: c_char,
+        rhs: f64,
+    );
+}
+
+/// What the cut callback works with: the separator, and what it did.
+struct Callback<'a> {
+    separate: &'a mut dyn FnMut(&[f64]) -> Vec<Cut>,
+    calls: u64,
+    cuts: u64,
+    panicked: bool,
+}
+
+/// Called by CBC at its nodes with the LP point of `osi`; adds the separator's rows to
+/// `cuts`. A panic in the separator is caught (it must not unwind into C) and recorded.
+extern "C" fn cut_callback(osi: *mut c_void, cuts: *mut c_void, app: *mut c_void) {
+    // SAFETY: `app` is the `Callback` passed to Cbc_addCutCallback, alive for the solve.
+    let state = unsafe { &mut *(app as *mut Callback) };
+    let rows = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: CBC hands a live OsiSolverInterface with a solution of that many columns.
+        let x = unsafe {
+            let n = Osi_getNumCols(osi).max(0) as usize;
+            std::slice::from_raw_parts(Osi_getColSolution(osi), n)
+        };
+        (state.separate)(x)
+    }));
+    state.calls += 1;
+    let Ok(rows) = rows else {
+        state.panicked = true;
+        return;
+    };
+    for row in rows {
+        let idx: Vec<c_int> = row.terms.iter().map(|t| t.0 .0 as c_int).collect();
+        let coef: Vec<f64> = row.terms.iter().map(|t| t.1).collect();
+        let sides: Vec<(u8, f64)> = if row.lower == row.upper {
+            vec![(b'E', row.upper)]
+        } else {
+            let mut v = Vec::new();
+            if row.upper.is_finite() {
+                v.push((b'L', row.upper));
+            }
+            if row.lower.is_finite() {
+                v.push((b'G', row.lower));
+            }
+            v
+        };
+        for (sense, rhs) in sides {
+            // SAFETY: idx and coef have nz entries; `cuts` is CBC's OsiCuts.
+            unsafe {
+                OsiCuts_addRowCut(
+                    cuts,
+                    idx.len() as c_int,
+                    idx.as_ptr(),
+                    coef.as_ptr(),
+                    sense as c_char,
+                    rhs,
+                )
+            };
+            state.cuts += 1;
+        }
+    }
+}
+
+/// Solves `model` with `separate` registered as a cut generator: CBC calls it at its
+/// nodes with the LP point and adds the rows it returns. Preprocessing, presolve and
+/// CBC's heuristics are switched off so that the columns CBC works on are the model's and
+/// every incumbent comes from a node LP. CBC 2.10 does not call the generator on the
+/// solutions it accepts, so the caller must check the result. Returns the outcome, the
+/// callback's calls and the rows it added.
+pub fn solve_with_cut_callback(
+    model: &Model,
+    options: &SolveOptions,
+    separate: &mut dyn FnMut(&[f64]) -> Vec<Cut>,
+) -> (Outcome, u64, u64) {
+    let mut state = Callback {
+        separate,
+        calls: 0,
+        cuts: 0,
+        panicked: false,
+    };
+    let outcome = solve_with(model, options, Some(&mut state));
+    if state.panicked {
+        return (
+            Outcome::error("the cut callback panicked", outcome.seconds),
+            state.calls,
+            state.cuts,
+        );
+    }
+    (outcome, state.calls, state.cuts)
+}
+
+/// Loads `model` into CBC, applies `options`, registers the cut callback if any and solves.
+fn solve_with(model: &Model, options: &SolveOptions, callback: Option<&mut Callback>) -> Outcome {
     let _guard = CBC_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let (starts, index, value) = model.to_csc();
     let starts: Vec<sys::CoinBigIndex> = starts.iter().map(|&s| s as sys::CoinBigIndex).collect();
@@ -104,6 +218,22 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
     if let Some(t) = options.time_limit {
         // CBC's "sec" takes whole seconds; round up so the limit is never shorter than asked.
         set(&m, "sec", &(t.ceil().max(1.0) as i64).to_string());
+    }
+    if let Some(state) = callback {
+        set(&m, "preprocess", "off");
+        set(&m, "presolve", "off");
+        set(&m, "heuristicsOnOff", "off");
+        let name = CString::new("lazy").expect("name");
+        // SAFETY: live model; `state` outlives the solve below, which is the only time
+        // CBC calls the callback.
+        unsafe {
+            Cbc_addCutCallback(
+                m.0,
+                cut_callback,
+                name.as_ptr(),
+                state as *mut Callback as *mut c_void,
+            )
+        };
     }
     let start = Instant::now();
     // SAFETY: live model.

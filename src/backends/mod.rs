@@ -11,7 +11,7 @@
 //! run on it, or a CP formulation on a MIP backend, is refused with a reason (status
 //! `error`), not attempted.
 
-mod cbc;
+pub mod cbc;
 mod highs;
 mod microlp;
 pub mod propagate;
