@@ -337,6 +337,52 @@ enum GenerateCommand {
     Hashi(GenerateHashiArgs),
     /// Zebra: a random puzzle with a unique solution and no redundant clue.
     Zebra(GenerateZebraArgs),
+    /// Circuit Board: grow a random tree with degrees 1 and 3 on the grid, black out the
+    /// cells it misses, give a share of its links; the tree is written as the solution.
+    /// Uniqueness is checked with cm1 (a second solve that excludes the tree) and
+    /// recorded as `unique yes|no` (left out when --unique-time does not decide it).
+    Circuit(GenerateCircuitArgs),
+}
+
+#[derive(Args)]
+struct GenerateCircuitArgs {
+    /// Rows and columns of a square grid (or use --rows and --cols).
+    #[arg(long, required_unless_present = "rows")]
+    size: Option<usize>,
+    /// Rows of the grid.
+    #[arg(long, requires = "cols", conflicts_with = "size")]
+    rows: Option<usize>,
+    /// Columns of the grid.
+    #[arg(long, requires = "rows", conflicts_with = "size")]
+    cols: Option<usize>,
+    /// Share of cells blacked out, 0 to 1 (the points are the even number nearest to
+    /// the rest).
+    #[arg(long, default_value_t = 0.05, conflicts_with = "points")]
+    blocked: f64,
+    /// Number of points instead of --blocked (even).
+    #[arg(long)]
+    points: Option<usize>,
+    /// Share of the tree's links that are given, 0 to 1.
+    #[arg(long, default_value_t = 0.15)]
+    given: f64,
+    /// Also mark two endpoints S and T (the shortest-path variant, cm3).
+    #[arg(long)]
+    endpoints: bool,
+    /// Random seed of the first board; board k uses seed + k - 1.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Number of boards.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Seconds the uniqueness check of each board may take (0: no check).
+    #[arg(long, default_value_t = 60.0)]
+    unique_time: f64,
+    /// Name prefix (default: cRxC); boards are named PREFIX_SEED.
+    #[arg(long)]
+    name: Option<String>,
+    /// Write to this file (it must not exist yet) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -411,6 +457,7 @@ fn main() -> ExitCode {
         Command::Generate(GenerateCommand::Battleship(a)) => generate_battleship(a),
         Command::Generate(GenerateCommand::Hashi(a)) => generate_hashi(a),
         Command::Generate(GenerateCommand::Zebra(a)) => generate_zebra(a),
+        Command::Generate(GenerateCommand::Circuit(a)) => generate_circuit(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -539,6 +586,9 @@ fn print_solution(format: Format, r: &Record, answer: Option<&puzzles::Answer>) 
                 "verified": r.verified,
                 "heuristics": r.heuristics,
                 "nodes": r.nodes,
+                "rounds": r.rounds,
+                "cuts": r.cuts,
+                "fixings": r.fixings,
                 "inferences": r.inferences,
                 "solutions": r.solutions,
                 "solution": answer.map(|a| a.json.clone()),
@@ -570,6 +620,13 @@ fn print_solution(format: Format, r: &Record, answer: Option<&puzzles::Answer>) 
             }
             if let Some(i) = r.inferences {
                 extra.push(format!("{i} inferences"));
+            }
+            if let (Some(rounds), Some(cuts)) = (r.rounds, r.cuts) {
+                let nodes = r.nodes.map(|n| format!(", {n} nodes")).unwrap_or_default();
+                extra.push(format!("{rounds} cut rounds, {cuts} rows added{nodes}"));
+            }
+            if let Some(f) = r.fixings {
+                extra.push(format!("{f} fixings"));
             }
             if let Some(n) = r.solutions.filter(|_| r.count > 1) {
                 let what = match (n, n >= u64::from(r.count)) {
@@ -873,6 +930,33 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
                 },
             ));
         }
+        for part in &suite.extra {
+            let paths: Vec<PathBuf> = part
+                .instances
+                .iter()
+                .map(|i| a.instances_dir.join(i))
+                .filter(|p| p.exists())
+                .collect();
+            if paths.is_empty() {
+                continue;
+            }
+            let options = SolveOptions {
+                time_limit: Some(a.time_limit.unwrap_or(part.time_limit)),
+                ..SolveOptions::default()
+            };
+            let plan = Plan {
+                puzzle: p,
+                instances: load_instances(p, &paths)?,
+                formulations: part.formulations.iter().map(|f| f.to_string()).collect(),
+                backends: backends.clone(),
+                repeats: suite.repeats,
+                options,
+            };
+            plans.push((
+                format!("{} ({})", p.key, part.formulations.join(", ")),
+                plan,
+            ));
+        }
         for own in &suite.own_backend {
             for &heuristics in &own.heuristics {
                 let options = SolveOptions {
@@ -1088,6 +1172,83 @@ fn export(a: ExportArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Opens the output of a generator: a new file (never overwriting one) or standard output.
+fn generator_output(out: &Option<PathBuf>) -> Result<Box<dyn std::io::Write>, Failure> {
+    Ok(match out {
+        Some(path) => Box::new(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| bad_input(format!("cannot create {}: {e}", path.display())))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    })
+}
+
+fn generate_circuit(a: GenerateCircuitArgs) -> Result<(), Failure> {
+    use puzzlebench::puzzles::circuit::generate::{self, Options};
+    use std::io::Write as _;
+    let (rows, cols) = match (a.size, a.rows, a.cols) {
+        (Some(k), _, _) => (k, k),
+        (None, Some(r), Some(c)) => (r, c),
+        _ => return Err(bad_input("give --size K or --rows R --cols C")),
+    };
+    if rows == 0 || cols == 0 {
+        return Err(bad_input("the grid needs at least one row and one column"));
+    }
+    if a.count == 0 {
+        return Err(bad_input("--count must be at least 1"));
+    }
+    if !(0.0..=1.0).contains(&a.blocked) {
+        return Err(bad_input(format!(
+            "--blocked {}: a share from 0 to 1",
+            a.blocked
+        )));
+    }
+    let points = a
+        .points
+        .unwrap_or_else(|| Options::points_for(rows, cols, a.blocked));
+    let mut out = generator_output(&a.out)?;
+    let prefix = a.name.clone().unwrap_or_else(|| format!("c{rows}x{cols}"));
+    let mut command = format!(
+        "puzzlebench generate circuit --rows {rows} --cols {cols} --points {points} --given {}",
+        a.given
+    );
+    if a.endpoints {
+        command.push_str(" --endpoints");
+    }
+    if let Some(name) = &a.name {
+        command.push_str(&format!(" --name {name}"));
+    }
+    let bar = progress_bar(a.count, a.count == 1, "generating");
+    for k in 0..a.count {
+        let seed = a.seed + k;
+        let o = Options {
+            rows,
+            cols,
+            points,
+            given: a.given,
+            endpoints: a.endpoints,
+            seed,
+            attempts: 10_000,
+            name: format!("{prefix}_{seed}"),
+        };
+        let mut p = generate::generate(&o).map_err(bad_input)?;
+        if a.unique_time > 0.0 {
+            p.unique = generate::is_unique(&p, a.unique_time).map_err(|e| Failure(1, e))?;
+        }
+        let text = format!("# {command} --seed {seed}\n{}\n", p.to_text());
+        out.write_all(text.as_bytes())
+            .map_err(|e| Failure(1, format!("cannot write the board: {e}")))?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out.flush()
+        .map_err(|e| Failure(1, format!("cannot write the board: {e}")))?;
+    Ok(())
+}
+
 fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
     use puzzlebench::puzzles::battleship::generate::{self, Level};
     use std::io::Write as _;
@@ -1098,16 +1259,7 @@ fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
     if a.count == 0 {
         return Err(bad_input("--count must be at least 1"));
     }
-    let mut out: Box<dyn std::io::Write> = match &a.out {
-        Some(path) => Box::new(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| bad_input(format!("cannot create {}: {e}", path.display())))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    let mut out = generator_output(&a.out)?;
     let prefix = a
         .name
         .clone()

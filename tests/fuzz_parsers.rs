@@ -175,3 +175,38 @@ proptest! {
         check_zebra(&ZEBRA[..cut]);
     }
 }
+
+const CIRCUIT: &str = "puzzle c\nunique no\ngrid 3 3\no # o\n. . .\nS-o o\n| . .\no o T\nsolution\no # o\n| . |\no-o-o\n| | |\no o o\n";
+
+fn check_circuit(text: &str) {
+    use puzzlebench::puzzles::circuit::{parse as cp, verify};
+    match cp::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                assert_eq!(p.blocked.len(), p.rows * p.cols);
+                assert!(p.given.iter().all(|l| p.is_point(l.0) && p.is_point(l.1)));
+                if let Some(sol) = &p.solution {
+                    assert_eq!(verify::check(&p, sol, None), Ok(()));
+                }
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt"), "{e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn circuit_arbitrary_text(text in "\\PC{0,300}") {
+        check_circuit(&text);
+    }
+
+    #[test]
+    fn circuit_mutated(pos in 0usize..CIRCUIT.len(), c in "[0-9a-z .#|ST\\n-]", cut in 0usize..CIRCUIT.len()) {
+        let mut s: String = CIRCUIT.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_circuit(&s);
+        check_circuit(&CIRCUIT[..cut]);
+    }
+}

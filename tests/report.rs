@@ -84,8 +84,8 @@ fn reproduce_quick_on_a_tiny_suite() {
     let rows = read_results(&dir.path().join("results.csv")).unwrap();
     assert_eq!(
         rows.len(),
-        16,
-        "sudoku and battleship: 2 puzzles x 2 formulations; \
+        20,
+        "sudoku, battleship and circuit: 2 puzzles x 2 formulations; \
          hashi: 1 board x 4 formulations x presolve on/off"
     );
     assert_eq!(rows.iter().filter(|r| !r.presolve).count(), 4);
@@ -97,6 +97,12 @@ fn reproduce_quick_on_a_tiny_suite() {
     assert!(index.contains("pictures/sudoku.svg"));
     assert!(index.contains("pictures/battleship.svg"));
     assert!(index.contains("Table 4.3"));
+    assert!(index.contains("Table A.1") && index.contains("Table A.3"));
+    let pic = std::fs::read_to_string(dir.path().join("pictures/circuit.svg")).unwrap();
+    assert!(
+        pic.contains("#1f5fbf"),
+        "the circuit picture shows a solved tree"
+    );
     let pic = std::fs::read_to_string(dir.path().join("pictures/sudoku.svg")).unwrap();
     assert!(pic.starts_with("<svg") && pic.contains("<text"));
     let pic = std::fs::read_to_string(dir.path().join("pictures/hashi.svg")).unwrap();
@@ -108,7 +114,7 @@ fn reproduce_quick_on_a_tiny_suite() {
     let o = run();
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    for p in ["sudoku", "battleship", "hashi (presolve off)"] {
+    for p in ["sudoku", "battleship", "circuit", "hashi (presolve off)"] {
         assert!(
             err.contains(&format!("{p}: 0 runs appended, 4 already")),
             "{err}"
@@ -116,6 +122,6 @@ fn reproduce_quick_on_a_tiny_suite() {
     }
     assert_eq!(
         read_results(&dir.path().join("results.csv")).unwrap().len(),
-        16
+        20
     );
 }

@@ -2,6 +2,7 @@
 //! every loaded puzzle implements so that the runner and the CLI can treat them alike.
 
 pub mod battleship;
+pub mod circuit;
 pub mod fault;
 pub mod hashi;
 pub mod sudoku;
@@ -64,6 +65,21 @@ pub struct Suite {
     /// Runs on a backend of their own, whatever `reproduce --backend` says: the CP
     /// formulations on `propagate`, once per search-heuristics configuration.
     pub own_backend: Vec<OwnBackend>,
+    /// More instances with formulations of their own (and their own time limit), run on
+    /// the chosen backends like the main part: boards beyond the report's sizes where
+    /// only some formulations are worth running.
+    pub extra: Vec<SuitePart>,
+}
+
+/// Instances that `reproduce` runs with formulations and a time limit of their own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuitePart {
+    /// Instance files or folders, relative to the instances folder.
+    pub instances: Vec<&'static str>,
+    /// Formulation keys.
+    pub formulations: Vec<&'static str>,
+    /// Time limit per solve in seconds.
+    pub time_limit: f64,
 }
 
 /// Formulations that `reproduce` runs on one given backend, once per heuristics setting.
@@ -81,6 +97,7 @@ pub struct OwnBackend {
 pub static PUZZLES: &[PuzzleInfo] = &[
     sudoku::INFO,
     battleship::INFO,
+    circuit::INFO,
     hashi::INFO,
     zebra::INFO,
     fault::INFO,
@@ -242,6 +259,32 @@ impl Report {
         }
     }
 
+    /// The report of a formulation that adds rows as it goes (row generation or branch and
+    /// cut): `model` is its last model (whose size is recorded), `rounds` and `cuts` its
+    /// figures; the answer is decoded from the outcome's values when it has a solution.
+    pub fn with_rows(
+        model: &Model,
+        outcome: Outcome,
+        lp: Option<Outcome>,
+        build_seconds: f64,
+        (rounds, cuts): (u64, u64),
+        decode: impl FnOnce(&[f64]) -> Answer,
+    ) -> Report {
+        let answer = solution_values(&outcome).map(decode);
+        Report {
+            counts: model.counts(),
+            outcome,
+            lp,
+            build_seconds,
+            answer,
+            rounds: Some(rounds),
+            cuts: Some(cuts),
+            fixings: None,
+            inferences: None,
+            solutions: None,
+        }
+    }
+
     /// `Some(true)` when the verifier accepted the answer, `Some(false)` when it refused it,
     /// `None` when there was no answer to check.
     pub fn verified(&self) -> Option<bool> {
@@ -269,10 +312,7 @@ pub fn solve_compact<D>(
         .lp_relaxation
         .then(|| backend.solve(&model.relax(), options));
     let outcome = backend.solve(&model, options);
-    let answer = match (&outcome.status, &outcome.values) {
-        (s, Some(values)) if s.has_solution() => Some(decode(&decoder, values)),
-        _ => None,
-    };
+    let answer = solution_values(&outcome).map(|values| decode(&decoder, values));
     Report {
         counts: model.counts(),
         outcome,
@@ -285,6 +325,23 @@ pub fn solve_compact<D>(
         inferences: None,
         solutions: None,
     }
+}
+
+/// The values of an outcome's solution, when it has one (status optimal or feasible).
+fn solution_values(outcome: &Outcome) -> Option<&[f64]> {
+    outcome
+        .values
+        .as_deref()
+        .filter(|_| outcome.status.has_solution())
+}
+
+/// Splits a line of a keyword format into its keyword and the rest, both trimmed, after
+/// dropping a `#` comment: `"grid 3 4  # note"` gives `("grid", "3 4")`.
+pub fn split_keyword(line: &str) -> (&str, &str) {
+    let content = line.split('#').next().unwrap_or("").trim();
+    content
+        .split_once(char::is_whitespace)
+        .map_or((content, ""), |(k, r)| (k, r.trim()))
 }
 
 /// Reads `path` and parses it with `parse` (a puzzle's `parse_file`), boxing the instances:

@@ -58,6 +58,7 @@ fn suite(quick: bool) -> super::Suite {
         time_limit: if quick { 20.0 } else { 300.0 },
         presolve: vec![true],
         own_backend: vec![],
+        extra: vec![],
     }
 }
 

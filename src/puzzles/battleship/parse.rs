@@ -111,10 +111,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Vec<Battleship>, InputError
             }
             Block::None => {}
         }
-        let content = line.split('#').next().unwrap_or("").trim();
-        let (key, rest) = content
-            .split_once(char::is_whitespace)
-            .map_or((content, ""), |(k, r)| (k, r.trim()));
+        let (key, rest) = crate::puzzles::split_keyword(line);
         if key == "puzzle" {
             if let Some(d) = draft.take() {
                 done.push(finish(path, d, &stem)?);

@@ -61,6 +61,7 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
         time_limit: 1.0,
         presolve: vec![true],
         own_backend: vec![],
+        extra: vec![],
     },
 };
 

@@ -30,9 +30,11 @@
 
 use super::base::{self, Decoder};
 use super::{hdc, Hashi};
-use crate::backends::{Backend, Outcome, SolveOptions, Status};
-use crate::model::{Model, Name};
+use crate::backends::{Backend, SolveOptions};
+use crate::branch_and_cut::Cut;
+use crate::model::Model;
 use crate::puzzles::Report;
+use crate::row_generation::{self, Separation};
 use std::time::Instant;
 
 /// Builds the first round's model (no connectivity rows); with `fixings`, the hdc bounds
@@ -111,81 +113,33 @@ pub fn solve(p: &Hashi, fixings: bool, backend: Backend, options: &SolveOptions)
     let lp = options
         .lp_relaxation
         .then(|| backend.solve(&model.relax(), options));
-    let start = Instant::now();
-    let mut rounds = 0u64;
-    let mut cuts = 0u64;
-    let mut nodes: Option<u64> = None;
-    let mut answer = None;
-    let outcome = loop {
-        let elapsed = start.elapsed().as_secs_f64();
-        let mut opts = options.clone();
-        if let Some(limit) = options.time_limit {
-            if elapsed >= limit {
-                break Outcome {
-                    status: Status::TimeLimit,
-                    ..Outcome::error("", elapsed)
-                };
-            }
-            opts.time_limit = Some(limit - elapsed);
-        }
-        rounds += 1;
-        let o = backend.solve(&model, &opts);
-        if let Some(n) = o.nodes {
-            nodes = Some(nodes.unwrap_or(0) + n);
-        }
-        let values = match (o.status, &o.values) {
-            (s, Some(v)) if s.has_solution() => v,
-            (Status::Infeasible | Status::TimeLimit | Status::Error, _) => break o,
-            (s, None) => {
-                break Outcome::error(
-                    format!("round {rounds}: status {s} without a solution"),
-                    o.seconds,
-                )
-            }
-            (_, Some(_)) => unreachable!("has_solution covers the other statuses"),
-        };
+    let (outcome, figures) = row_generation::solve(&mut model, "cut", backend, options, |values| {
         let counts = d.decode(values);
-        let comp = components(p, &d, &counts);
-        match separate(&d, &comp) {
-            None => break Outcome::infeasible(o.seconds),
-            Some(sets) if sets.is_empty() => {
-                answer = Some(p.answer(&d.pairs, &counts));
-                break o;
-            }
-            Some(sets) => {
-                for (i, set) in sets.iter().enumerate() {
-                    let terms = set
-                        .iter()
-                        .flat_map(|&q| d.x[q][1..].iter().map(|&v| (v, 1.0)));
-                    model.add_ge(Name::idx("cut", &[rounds as usize, i]), terms, 1.0);
-                    cuts += 1;
-                }
-            }
+        match separate(&d, &components(p, &d, &counts)) {
+            None => Separation::Infeasible,
+            Some(sets) if sets.is_empty() => Separation::Feasible,
+            Some(sets) => Separation::Rows(
+                sets.iter()
+                    .map(|set| Cut {
+                        terms: set
+                            .iter()
+                            .flat_map(|&q| d.x[q][1..].iter().map(|&v| (v, 1.0)))
+                            .collect(),
+                        lower: 1.0,
+                        upper: f64::INFINITY,
+                    })
+                    .collect(),
+            ),
         }
-    };
-    let mut outcome = Outcome {
-        seconds: start.elapsed().as_secs_f64(),
-        nodes,
-        ..outcome
-    };
-    if outcome.status != Status::Error {
-        outcome.message = None;
-    }
-    if !outcome.status.has_solution() {
-        // A disconnected incumbent of an unfinished round is no solution of the puzzle.
-        outcome.objective = None;
-        outcome.gap = None;
-    }
-    Report {
-        counts: model.counts(),
+    });
+    let mut report = Report::with_rows(
+        &model,
         outcome,
         lp,
         build_seconds,
-        answer,
-        rounds: Some(rounds),
-        cuts: Some(cuts),
-        fixings: fixings.then_some(tightened as u64),
-        inferences: None,
-        solutions: None,
-    }
+        (figures.rounds, figures.cuts),
+        |v| p.answer(&d.pairs, &d.decode(v)),
+    );
+    report.fixings = fixings.then_some(tightened as u64);
+    report
 }

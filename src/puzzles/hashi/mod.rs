@@ -67,6 +67,7 @@ fn suite(quick: bool) -> super::Suite {
             time_limit: 60.0,
             presolve: vec![true, false],
             own_backend: vec![],
+            extra: vec![],
         }
     } else {
         super::Suite {
@@ -76,6 +77,7 @@ fn suite(quick: bool) -> super::Suite {
             time_limit: 120.0,
             presolve: vec![true, false],
             own_backend: vec![],
+            extra: vec![],
         }
     }
 }

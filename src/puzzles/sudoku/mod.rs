@@ -49,6 +49,7 @@ fn suite(quick: bool) -> super::Suite {
         time_limit: 60.0,
         presolve: vec![true],
         own_backend: vec![],
+        extra: vec![],
     }
 }
 

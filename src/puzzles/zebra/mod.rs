@@ -75,6 +75,7 @@ fn suite(quick: bool) -> super::Suite {
             backend: Backend::Propagate,
             heuristics: Heuristics::EVERY.to_vec(),
         }],
+        extra: vec![],
     }
 }
 

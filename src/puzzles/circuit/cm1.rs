@@ -1,0 +1,408 @@
+//! CM1, the report's spanning-tree model (5.1), with the subtour elimination rows (5.1e)
+//! added lazily by the project's branch and cut ([`crate::branch_and_cut`]).
+//!
+//! Variables: `x[e]` (binary) is 1 when link e ∈ E is in the tree; `y[i]` (binary) is 1
+//! when point i has degree 3 and 0 when it has degree 1.
+//!
+//! Rows: (5.1a) minimise Σ x_e; (5.1b) x_e = 1 for the given links, as lower bounds (as
+//! the report's implementation does, its section 5.3); (5.1c) `deg[i]`:
+//! Σ_{e ∋ i} x_e − 2 y_i = 1; (5.1d) `tree`: Σ_e x_e = |V| − 1; (5.1e)
+//! Σ_{e ⊆ N} x_e ≤ |N| − 1 for the vertex sets N the search finds violated. Deviation: the
+//! report's "∀ N ⊂ V, N ≠ ∅" includes N = V, whose row is (5.1d) as an inequality, and sets
+//! of one vertex, whose row is 0 ≤ 0; neither is added.
+//!
+//! The lazy rows ([`Subtours`]): at an integral LP point, the components of the chosen
+//! links; if there are several, the row (5.1e) of every component that holds a cycle
+//! (with |V| − 1 links and more than one component, at least one does), so no integral
+//! point that is not a tree is accepted: that is what makes them lazy constraints. At a
+//! fractional point, the same on the components of the links with x_e > 0, where they are
+//! violated. Rows are added for the rest of the search ((5.1e) holds for every solution).
+//!
+//! The branch and cut also propagates at every node, as MIP solvers do: the rows (bounds
+//! from activities, so the degree rows with integral y allow degrees 1 and 3 only), and
+//! the tree rules of [`TreeRules`] (no link closing a cycle of fixed links; every component
+//! of fixed links needs links leaving it, an odd number for an odd component and at
+//! least two for an even one, since all degrees are odd; bridges of the links still
+//! possible are fixed). With probing (each free column tried at 0 and 1 and propagated)
+//! most boards of up to 10×10 are solved in a few dozen nodes. These rules and probing
+//! are solver technique, not rows of the model: the model is (5.1) as printed.
+//!
+//! The objective (5.1a) is fixed at |V| − 1 by (5.1d) (report 5.4), so the first tree
+//! found is optimal and the search stops there.
+
+use super::graph::Graph;
+use super::Circuit;
+use crate::backends::{cbc, Backend, Outcome, SolveOptions, Status};
+use crate::branch_and_cut::{self, Cut, Separator, Settings, Tightening};
+use crate::model::{Model, Name, VarId, VarKind};
+use crate::puzzles::Report;
+use std::time::Instant;
+
+/// The columns of the model.
+#[derive(Clone, Debug)]
+pub struct Columns {
+    /// `x[e]`: link e in the tree.
+    pub x: Vec<VarId>,
+    /// `y[i]`: point i has degree 3.
+    pub y: Vec<VarId>,
+}
+
+impl Columns {
+    /// The links chosen in a solution.
+    pub fn chosen(&self, values: &[f64]) -> Vec<bool> {
+        self.x.iter().map(|v| values[v.0] > 0.5).collect()
+    }
+}
+
+/// Builds (5.1a)–(5.1d) with (5.1f)–(5.1g); the rows (5.1e) are left to the search.
+pub fn build(g: &Graph) -> (Model, Columns) {
+    let mut m = Model::new("circuit_cm1");
+    let x: Vec<VarId> = (0..g.edges.len())
+        .map(|e| {
+            let lower = if g.given[e] { 1.0 } else { 0.0 };
+            m.add_var(Name::idx("x", &[e]), VarKind::Binary, lower, 1.0, 1.0)
+        })
+        .collect();
+    let y: Vec<VarId> = (0..g.n())
+        .map(|i| m.add_var(Name::idx("y", &[i]), VarKind::Binary, 0.0, 1.0, 0.0))
+        .collect();
+    for (i, (inc, &yi)) in g.incident.iter().zip(&y).enumerate() {
+        let terms = inc.iter().map(|&e| (x[e], 1.0)).chain([(yi, -2.0)]);
+        m.add_row(Name::idx("deg", &[i]), terms, 1.0, 1.0);
+    }
+    let n1 = g.n() as f64 - 1.0;
+    m.add_row("tree", x.iter().map(|&v| (v, 1.0)), n1, n1);
+    (m, Columns { x, y })
+}
+
+/// The row (5.1e) for the vertex set `inside` (a flag per vertex): Σ_{e ⊆ N} x_e ≤ |N| − 1.
+pub fn subtour_row(g: &Graph, x: &[VarId], inside: &[bool]) -> Cut {
+    let size = inside.iter().filter(|&&b| b).count();
+    let terms = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, &(i, j))| inside[i] && inside[j])
+        .map(|(e, _)| (x[e], 1.0))
+        .collect();
+    Cut {
+        terms,
+        lower: f64::NEG_INFINITY,
+        upper: size as f64 - 1.0,
+    }
+}
+
+/// Union-find root with path halving.
+fn find(parent: &mut [usize], mut v: usize) -> usize {
+    while parent[v] != v {
+        parent[v] = parent[parent[v]];
+        v = parent[v];
+    }
+    v
+}
+
+/// Domain propagation of the tree rules on the bounds of the `x` columns (with buffers
+/// kept from call to call, since it runs for every probe).
+///
+/// The rules: a free link inside a component of links fixed to 1 would close a cycle
+/// (fixed to 0); a component C of fixed links needs a link leaving it, and since every
+/// degree is odd, |δ(C)| ≡ |C| (mod 2): with |C| odd and one free link leaving, that
+/// link is fixed to 1; with |C| even at least two must leave, so two free links leaving
+/// are both fixed to 1 and one alone is a contradiction; the links that may still be
+/// chosen must connect all points, and each of their bridges is fixed to 1.
+#[derive(Clone, Debug, Default)]
+pub struct TreeRules {
+    parent: Vec<usize>,
+    size: Vec<usize>,
+    leaving: Vec<u32>,
+    first: Vec<[usize; 2]>,
+    usable: Vec<bool>,
+    disc: Vec<usize>,
+    low: Vec<usize>,
+    stack: Vec<(usize, usize, usize)>,
+}
+
+impl TreeRules {
+    /// Pushes the bound changes the rules imply onto `out` as (column, lower, upper);
+    /// false on a contradiction.
+    pub fn propagate(
+        &mut self,
+        g: &Graph,
+        x: &[VarId],
+        lower: &[f64],
+        upper: &[f64],
+        out: &mut Vec<(usize, f64, f64)>,
+    ) -> bool {
+        let n = g.n();
+        let m = g.edges.len();
+        let fixed = |e: usize| lower[x[e].0] > 0.5;
+        let free = |e: usize| lower[x[e].0] < 0.5 && upper[x[e].0] > 0.5;
+        self.parent.clear();
+        self.parent.extend(0..n);
+        for e in 0..m {
+            if fixed(e) {
+                let (a, b) = (
+                    find(&mut self.parent, g.edges[e].0),
+                    find(&mut self.parent, g.edges[e].1),
+                );
+                if a == b {
+                    return false;
+                }
+                self.parent[a] = b;
+            }
+        }
+        for v in 0..n {
+            let r = find(&mut self.parent, v);
+            self.parent[v] = r;
+        }
+        self.size.clear();
+        self.size.resize(n, 0);
+        self.leaving.clear();
+        self.leaving.resize(n, 0);
+        self.first.clear();
+        self.first.resize(n, [usize::MAX; 2]);
+        self.usable.clear();
+        self.usable.resize(m, false);
+        for v in 0..n {
+            self.size[self.parent[v]] += 1;
+        }
+        for (e, &xe) in x.iter().enumerate().take(m) {
+            if fixed(e) {
+                self.usable[e] = true;
+            } else if free(e) {
+                let (a, b) = (self.parent[g.edges[e].0], self.parent[g.edges[e].1]);
+                if a == b {
+                    out.push((xe.0, 0.0, 0.0));
+                    continue;
+                }
+                self.usable[e] = true;
+                for c in [a, b] {
+                    let k = self.leaving[c] as usize;
+                    if k < 2 {
+                        self.first[c][k] = e;
+                    }
+                    self.leaving[c] += 1;
+                }
+            }
+        }
+        for r in 0..n {
+            if self.parent[r] != r || self.size[r] == n {
+                continue;
+            }
+            match (self.size[r] % 2, self.leaving[r]) {
+                (_, 0) | (0, 1) => return false,
+                (0, 2) | (1, 1) => {
+                    for &e in &self.first[r][..self.leaving[r] as usize] {
+                        out.push((x[e].0, 1.0, 1.0));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Bridges of the usable links (iterative Tarjan).
+        self.disc.clear();
+        self.disc.resize(n, usize::MAX);
+        self.low.clear();
+        self.low.resize(n, 0);
+        self.stack.clear();
+        self.disc[0] = 0;
+        let mut time = 1;
+        self.stack.push((0, usize::MAX, 0));
+        while let Some(top) = self.stack.last_mut() {
+            let (v, via) = (top.0, top.1);
+            if top.2 < g.incident[v].len() {
+                let e = g.incident[v][top.2];
+                top.2 += 1;
+                if e == via || !self.usable[e] {
+                    continue;
+                }
+                let (a, b) = g.edges[e];
+                let w = if a == v { b } else { a };
+                if self.disc[w] == usize::MAX {
+                    self.disc[w] = time;
+                    self.low[w] = time;
+                    time += 1;
+                    self.stack.push((w, e, 0));
+                } else {
+                    self.low[v] = self.low[v].min(self.disc[w]);
+                }
+            } else {
+                self.stack.pop();
+                if let Some(&(p, _, _)) = self.stack.last() {
+                    self.low[p] = self.low[p].min(self.low[v]);
+                    if self.low[v] > self.disc[p] && !fixed(via) {
+                        out.push((x[via].0, 1.0, 1.0));
+                    }
+                }
+            }
+        }
+        self.disc.iter().all(|&d| d != usize::MAX)
+    }
+}
+
+/// The lazy rows (5.1e) of CM1 and the propagation of the tree rules, for the branch and
+/// cut.
+pub struct Subtours<'a> {
+    /// The graph.
+    pub g: &'a Graph,
+    /// The `x` columns.
+    pub x: Vec<VarId>,
+    /// Buffers of the propagation.
+    pub rules: TreeRules,
+}
+
+impl<'a> Subtours<'a> {
+    /// The separator for the `x` columns of `g`.
+    pub fn new(g: &'a Graph, x: Vec<VarId>) -> Self {
+        Subtours {
+            g,
+            x,
+            rules: TreeRules::default(),
+        }
+    }
+}
+
+impl Separator for Subtours<'_> {
+    /// The rows (5.1e) of the components of the chosen links (integral point) or of the
+    /// links above 0 (fractional point) that the point violates.
+    fn separate(&mut self, values: &[f64], integral: bool) -> Vec<Cut> {
+        let threshold = if integral { 0.5 } else { 1e-6 };
+        let chosen: Vec<bool> = self.x.iter().map(|v| values[v.0] > threshold).collect();
+        let comp = self.g.components(&chosen);
+        let count = comp.iter().max().map_or(0, |c| c + 1);
+        if count <= 1 {
+            return Vec::new();
+        }
+        (0..count)
+            .map(|k| {
+                let inside: Vec<bool> = comp.iter().map(|&c| c == k).collect();
+                subtour_row(self.g, &self.x, &inside)
+            })
+            .filter(|cut| cut.violation(values) > 1e-6)
+            .collect()
+    }
+
+    fn propagate(&mut self, lower: &[f64], upper: &[f64], out: &mut Vec<Tightening>) -> bool {
+        self.rules.propagate(self.g, &self.x, lower, upper, out)
+    }
+}
+
+/// The lazy rows of [`Subtours`] without its propagation: the plain branch and cut of
+/// `cm1-lazy` (the rows still propagate, as in any MIP solver; no tree rules, no probing).
+pub struct LazyOnly<'a>(pub Subtours<'a>);
+
+impl Separator for LazyOnly<'_> {
+    fn separate(&mut self, values: &[f64], integral: bool) -> Vec<Cut> {
+        self.0.separate(values, integral)
+    }
+}
+
+/// Builds CM1, solves its LP relaxation on `backend` (without any row (5.1e): the
+/// report's z*_CM1 = |V| − 1) and runs the branch and cut (HiGHS's simplex underneath;
+/// the other backends are refused with a reason, `cm1-rowgen` runs on them).
+///
+/// With `tree_rules` false this is `cm1-lazy`: the same search without the tree rules and
+/// without probing.
+pub fn solve(
+    p: &Circuit,
+    g: &Graph,
+    backend: Backend,
+    options: &SolveOptions,
+    tree_rules: bool,
+) -> Report {
+    if backend == Backend::Cbc && tree_rules {
+        return solve_on_cbc(p, g, options);
+    }
+    if backend != Backend::Highs {
+        return Report::refused(format!(
+            "refused: this branch and cut runs on HiGHS's simplex (cm1 also on cbc); use cm1-rowgen on {backend}"
+        ));
+    }
+    let t = Instant::now();
+    let (model, cols) = build(g);
+    let build_seconds = t.elapsed().as_secs_f64();
+    let lp = options
+        .lp_relaxation
+        .then(|| backend.solve(&model.relax(), options));
+    let sep = Subtours::new(g, cols.x.clone());
+    let (outcome, figures) = if tree_rules {
+        branch_and_cut::solve(&model, &mut { sep }, &Settings::default(), options)
+    } else {
+        let settings = Settings {
+            probing: false,
+            ..Settings::default()
+        };
+        branch_and_cut::solve(&model, &mut LazyOnly(sep), &settings, options)
+    };
+    Report::with_rows(
+        &model,
+        outcome,
+        lp,
+        build_seconds,
+        (figures.rounds, figures.cuts),
+        |v| p.answer(g.links(&cols.chosen(v)), None),
+    )
+}
+
+/// CM1 on CBC: CBC's own branch and cut, with the lazy rows of [`Subtours`] as a cut
+/// generator through CBC 2.10's cut callback (preprocessing, presolve and CBC's heuristics
+/// off, so that every incumbent comes from a node LP). CBC 2.10 does not call the
+/// generator on the solutions it accepts, so each result is checked: an incumbent that is
+/// not a tree gets its subtour rows added to the model and CBC solves again. `rounds`
+/// counts the CBC solves (more than one means an incumbent escaped the callback), `cuts`
+/// every row added, by the callback or after a solve.
+fn solve_on_cbc(p: &Circuit, g: &Graph, options: &SolveOptions) -> Report {
+    let t = Instant::now();
+    let (mut model, cols) = build(g);
+    let build_seconds = t.elapsed().as_secs_f64();
+    let lp = options
+        .lp_relaxation
+        .then(|| Backend::Cbc.solve(&model.relax(), options));
+    let start = Instant::now();
+    let mut sep = Subtours::new(g, cols.x.clone());
+    let (mut rounds, mut cuts, mut nodes) = (0u64, 0u64, 0u64);
+    let mut outcome = loop {
+        let mut opts = options.clone();
+        if let Some(limit) = options.time_limit {
+            let left = limit - start.elapsed().as_secs_f64();
+            if left <= 0.0 {
+                break Outcome {
+                    status: Status::TimeLimit,
+                    ..Outcome::error("", start.elapsed().as_secs_f64())
+                };
+            }
+            opts.time_limit = Some(left);
+        }
+        rounds += 1;
+        let (o, _, added) = cbc::solve_with_cut_callback(&model, &opts, &mut |x| {
+            let integral = x.iter().all(|v| (v - v.round()).abs() < 1e-6);
+            sep.separate(x, integral)
+        });
+        cuts += added;
+        nodes += o.nodes.unwrap_or(0);
+        let Some(values) = o.values.as_ref().filter(|_| o.status.has_solution()) else {
+            break o;
+        };
+        let escaped = sep.separate(values, true);
+        if escaped.is_empty() {
+            break o;
+        }
+        for (i, row) in escaped.into_iter().enumerate() {
+            model.add_row(
+                Name::idx("sec", &[rounds as usize, i]),
+                row.terms,
+                row.lower,
+                row.upper,
+            );
+            cuts += 1;
+        }
+    };
+    outcome.seconds = start.elapsed().as_secs_f64();
+    outcome.nodes = Some(nodes);
+    if outcome.status != Status::Error {
+        outcome.message = None;
+    }
+    Report::with_rows(&model, outcome, lp, build_seconds, (rounds, cuts), |v| {
+        p.answer(g.links(&cols.chosen(v)), None)
+    })
+}

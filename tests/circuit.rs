@@ -1,0 +1,778 @@
+//! The Circuit Board end to end through the library: every formulation against a brute
+//! force on random tiny boards (feasible and infeasible, with and without S and T), on
+//! every backend it runs on; the verifier against the brute force's own check; every
+//! formulation on the committed boards; the generator; bad input; the report tables.
+
+use puzzlebench::backends::{Backend, SolveOptions, Status};
+use puzzlebench::puzzles::circuit::{generate, parse, verify, Cell, Circuit, Link};
+use puzzlebench::puzzles::{self, Instance};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn parse_text(text: &str) -> Result<Vec<Circuit>, String> {
+    parse::parse_file(Path::new("t.txt"), text).map_err(|e| e.to_string())
+}
+
+/// Every board of the files under instances/circuit/`dir`.
+fn boards(dir: &str) -> Vec<Circuit> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("instances/circuit").join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "instances/circuit/{dir} is empty");
+    files
+        .iter()
+        .flat_map(|f| parse::parse_file(f, &std::fs::read_to_string(f).unwrap()).unwrap())
+        .collect()
+}
+
+fn opts(limit: f64) -> SolveOptions {
+    SolveOptions {
+        time_limit: Some(limit),
+        lp_relaxation: false,
+        ..SolveOptions::default()
+    }
+}
+
+fn links_of(r: &puzzles::Report) -> Vec<Link> {
+    let raw: Vec<[usize; 4]> =
+        serde_json::from_value(r.answer.as_ref().unwrap().json["links"].clone()).unwrap();
+    let mut l: Vec<Link> = raw
+        .iter()
+        .map(|l| Link::new((l[0], l[1]), (l[2], l[3])).unwrap())
+        .collect();
+    l.sort();
+    l
+}
+
+/// A small deterministic generator for the tests.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// The points and possible links of a board, computed here (not with the crate's graph).
+fn points_and_links(p: &Circuit) -> (Vec<Cell>, Vec<Link>) {
+    let points: Vec<Cell> = (0..p.rows)
+        .flat_map(|r| (0..p.cols).map(move |c| (r, c)))
+        .filter(|&c| p.is_point(c))
+        .collect();
+    let mut links = Vec::new();
+    for &(r, c) in &points {
+        for other in [(r, c + 1), (r + 1, c)] {
+            if p.is_point(other) {
+                links.push(Link((r, c), other));
+            }
+        }
+    }
+    (points, links)
+}
+
+/// The brute force's own check: a set of links is a tree over all points with degrees 1
+/// and 3 holding the given links (union-find and counting; no code of the crate).
+fn is_solution(p: &Circuit, points: &[Cell], chosen: &[Link]) -> bool {
+    if chosen.len() + 1 != points.len() || !p.given.iter().all(|g| chosen.contains(g)) {
+        return false;
+    }
+    let index = |c: Cell| points.iter().position(|&q| q == c).unwrap();
+    let mut parent: Vec<usize> = (0..points.len()).collect();
+    fn root(parent: &mut [usize], mut v: usize) -> usize {
+        while parent[v] != v {
+            v = parent[v];
+        }
+        v
+    }
+    let mut degree = vec![0; points.len()];
+    for &Link(a, b) in chosen {
+        let (i, j) = (index(a), index(b));
+        degree[i] += 1;
+        degree[j] += 1;
+        let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+        if ri == rj {
+            return false;
+        }
+        parent[ri] = rj;
+    }
+    degree.iter().all(|&d| d == 1 || d == 3)
+}
+
+/// Every solution of a tiny board, by trying every set of |V| − 1 possible links.
+fn brute_force(p: &Circuit) -> Vec<Vec<Link>> {
+    let (points, links) = points_and_links(p);
+    let k = points.len().saturating_sub(1);
+    let mut out = Vec::new();
+    if points.len() < 2 || k > links.len() {
+        return out;
+    }
+    let mut pick: Vec<usize> = (0..k).collect();
+    loop {
+        let chosen: Vec<Link> = pick.iter().map(|&i| links[i]).collect();
+        if is_solution(p, &points, &chosen) {
+            out.push(chosen);
+        }
+        // Next combination.
+        let mut i = k;
+        loop {
+            if i == 0 {
+                return out;
+            }
+            i -= 1;
+            if pick[i] < links.len() - k + i {
+                break;
+            }
+        }
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+/// The length of the s–t path in a tree (breadth-first search over its links).
+fn path_length(tree: &[Link], s: Cell, t: Cell) -> usize {
+    let mut dist = std::collections::BTreeMap::from([(s, 0usize)]);
+    let mut queue = std::collections::VecDeque::from([s]);
+    while let Some(v) = queue.pop_front() {
+        for &Link(a, b) in tree {
+            let w = if a == v {
+                b
+            } else if b == v {
+                a
+            } else {
+                continue;
+            };
+            if !dist.contains_key(&w) {
+                dist.insert(w, dist[&v] + 1);
+                queue.push_back(w);
+            }
+        }
+    }
+    dist[&t]
+}
+
+/// A random tiny board: some cells blacked out, some possible links given, sometimes S
+/// and T. Many have no solution (odd point counts, given links that cannot be kept).
+fn tiny(rng: &mut Lcg) -> Circuit {
+    let (rows, cols) = [(2, 3), (3, 3), (2, 4), (3, 4), (4, 3)][rng.next(5)];
+    if rng.next(2) == 0 {
+        // Half of them from the generator (always solvable), the solution forgotten.
+        let points = 2 * (1 + rng.next(rows * cols / 2));
+        if let Ok(mut p) = generate::generate(&generate::Options {
+            rows,
+            cols,
+            points,
+            given: [0.0, 0.2, 0.4][rng.next(3)],
+            endpoints: rng.next(2) == 0,
+            seed: rng.next(1000) as u64,
+            attempts: 200,
+            name: "tiny".into(),
+        }) {
+            p.solution = None;
+            return p;
+        }
+    }
+    loop {
+        let blocked: Vec<bool> = (0..rows * cols).map(|_| rng.next(5) == 0).collect();
+        if blocked.iter().all(|&b| b) {
+            continue;
+        }
+        let mut p = Circuit {
+            name: "tiny".into(),
+            rows,
+            cols,
+            blocked,
+            given: Vec::new(),
+            endpoints: None,
+            unique: None,
+            solution: None,
+        };
+        let (points, links) = points_and_links(&p);
+        if !links.is_empty() {
+            for _ in 0..rng.next(3) {
+                let l = links[rng.next(links.len())];
+                if !p.given.contains(&l) {
+                    p.given.push(l);
+                }
+            }
+        }
+        p.given.sort();
+        if points.len() >= 2 && rng.next(2) == 0 {
+            let s = points[rng.next(points.len())];
+            let t = points[rng.next(points.len())];
+            if s != t {
+                p.endpoints = Some((s, t));
+            }
+        }
+        return p;
+    }
+}
+
+#[test]
+fn every_formulation_agrees_with_brute_force_on_tiny_boards() {
+    let mut rng = Lcg(7);
+    let (mut feasible, mut infeasible, mut with_path, mut cm2_cycles) = (0, 0, 0, 0);
+    for _ in 0..120 {
+        let p = tiny(&mut rng);
+        let solutions = brute_force(&p);
+        let set: BTreeSet<Vec<Link>> = solutions.iter().cloned().collect();
+        let points = points_and_links(&p).0.len();
+        let mut runs: Vec<(&str, Backend)> = vec![
+            ("cm1", Backend::Highs),
+            ("cm1", Backend::Cbc),
+            ("cm1-lazy", Backend::Highs),
+            ("cm1-full", Backend::Highs),
+            ("cm1-full", Backend::Cbc),
+        ];
+        for b in Backend::ALL {
+            runs.push(("cm1-rowgen", b));
+            runs.push(("cm2", b));
+        }
+        for (f, b) in runs {
+            let r = p.solve(f, b, &opts(60.0)).unwrap();
+            if set.is_empty() && f == "cm2" && r.outcome.status.has_solution() {
+                // CM2 asks for connectivity, not for a tree: with no tree to be had, it may
+                // return a connected choice with a cycle, which the verifier refuses.
+                assert_eq!(r.verified(), Some(false), "{f} {b} on\n{}", p.to_text());
+                assert!(r.outcome.objective.unwrap() > points as f64 - 1.0);
+                cm2_cycles += 1;
+            } else if set.is_empty() {
+                assert_eq!(
+                    r.outcome.status,
+                    Status::Infeasible,
+                    "{f} {b} on\n{}",
+                    p.to_text()
+                );
+            } else {
+                assert_eq!(
+                    r.outcome.status,
+                    Status::Optimal,
+                    "{f} {b} on\n{}",
+                    p.to_text()
+                );
+                assert_eq!(r.verified(), Some(true), "{f} {b}: {:?}", r.answer);
+                assert!(
+                    set.contains(&links_of(&r)),
+                    "{f} {b}: a tree the brute force lacks"
+                );
+                assert_eq!(r.outcome.objective, Some(points as f64 - 1.0), "{f} {b}");
+            }
+        }
+        if let Some((s, t)) = p.endpoints {
+            let r = p.solve("cm3", Backend::Highs, &opts(60.0)).unwrap();
+            if set.is_empty() {
+                assert_eq!(
+                    r.outcome.status,
+                    Status::Infeasible,
+                    "cm3 on\n{}",
+                    p.to_text()
+                );
+            } else {
+                let best = solutions
+                    .iter()
+                    .map(|t_| path_length(t_, s, t))
+                    .min()
+                    .unwrap();
+                assert_eq!(r.outcome.status, Status::Optimal, "cm3 on\n{}", p.to_text());
+                assert_eq!(r.verified(), Some(true), "cm3: {:?}", r.answer);
+                assert_eq!(
+                    r.outcome.objective,
+                    Some((points - 1 + best) as f64),
+                    "cm3 must find the shortest s-t path any tree allows, on\n{}",
+                    p.to_text()
+                );
+                let path = r.answer.as_ref().unwrap().json["path"]
+                    .as_array()
+                    .unwrap()
+                    .len();
+                assert_eq!(path, best + 1, "the reported path has the optimal length");
+                with_path += 1;
+            }
+        }
+        if set.is_empty() {
+            infeasible += 1;
+        } else {
+            feasible += 1;
+        }
+    }
+    assert!(
+        feasible >= 20 && infeasible >= 20,
+        "{feasible} feasible, {infeasible} infeasible"
+    );
+    assert!(with_path >= 10, "{with_path} boards with a path");
+    assert!(
+        cm2_cycles > 0,
+        "some infeasible board shows CM2's missing acyclicity"
+    );
+}
+
+#[test]
+fn the_verifier_agrees_with_the_brute_force_on_every_link_set() {
+    let mut rng = Lcg(11);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let p = tiny(&mut rng);
+        let (points, links) = points_and_links(&p);
+        if links.len() > 12 {
+            continue;
+        }
+        for mask in 0u32..(1 << links.len()) {
+            let chosen: Vec<Link> = (0..links.len())
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| links[i])
+                .collect();
+            let verdict = verify::check(&p, &chosen, None);
+            assert_eq!(
+                verdict.is_ok(),
+                points.len() >= 2 && is_solution(&p, &points, &chosen),
+                "{chosen:?} on\n{}: {verdict:?}",
+                p.to_text()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+const BOARD: &str = "\
+puzzle small
+grid 3 3
+o # o
+. . .
+o o o
+| . .
+o o o
+";
+
+#[test]
+fn the_verifier_names_the_broken_rule() {
+    let p = &parse_text(BOARD).unwrap()[0];
+    let l = |a: Cell, b: Cell| Link::new(a, b).unwrap();
+    let tree = vec![
+        l((0, 0), (1, 0)),
+        l((1, 0), (2, 0)),
+        l((1, 0), (1, 1)),
+        l((1, 1), (1, 2)),
+        l((1, 1), (2, 1)),
+        l((0, 2), (1, 2)),
+        l((1, 2), (2, 2)),
+    ];
+    assert_eq!(verify::check(p, &tree, None), Ok(()));
+    assert_eq!(
+        brute_force(p),
+        vec![{
+            let mut t = tree.clone();
+            t.sort();
+            t
+        }]
+    );
+    let mut two = tree.clone();
+    two.retain(|&x| x != l((1, 2), (2, 2)));
+    two.push(l((2, 1), (2, 2)));
+    let e = verify::check(p, &two, None).unwrap_err();
+    assert!(e.contains("the point (1, 2) has 2 links"), "{e}");
+    let mut missing = tree.clone();
+    missing.retain(|&x| x != l((1, 0), (2, 0)));
+    missing.push(l((2, 0), (2, 1)));
+    let e = verify::check(p, &missing, None).unwrap_err();
+    assert!(e.contains("given link (1, 0)-(2, 0) is missing"), "{e}");
+    let mut blocked = tree.clone();
+    blocked.push(Link((0, 0), (0, 1)));
+    assert!(verify::check(p, &blocked, None)
+        .unwrap_err()
+        .contains("not a point"));
+    let mut twice = tree.clone();
+    twice.push(tree[0]);
+    assert!(verify::check(p, &twice, None)
+        .unwrap_err()
+        .contains("twice"));
+    let far = vec![Link((0, 0), (2, 0))];
+    assert!(verify::check(p, &far, None)
+        .unwrap_err()
+        .contains("not neighbours"));
+    let mut short = tree.clone();
+    short.pop();
+    let e = verify::check(p, &short, None).unwrap_err();
+    assert!(e.contains("(1, 2) has 2 links"), "{e}");
+    // Paths: only with S and T, along links, from S to T.
+    assert!(verify::check(p, &tree, Some(&[(0, 0)]))
+        .unwrap_err()
+        .contains("no S and T"));
+    let mut st = p.clone();
+    st.endpoints = Some(((0, 0), (2, 2)));
+    let path = [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)];
+    assert_eq!(verify::check(&st, &tree, Some(&path)), Ok(()));
+    let e = verify::check(&st, &tree, Some(&[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)])).unwrap_err();
+    assert!(e.contains("without a link"), "{e}");
+    let e = verify::check(&st, &tree, Some(&[(1, 0), (1, 1), (1, 2), (2, 2)])).unwrap_err();
+    assert!(e.contains("from S"), "{e}");
+}
+
+#[test]
+fn every_formulation_solves_the_report_size_boards() {
+    for p in boards("table_a_1") {
+        let r = p.solve("cm1", Backend::Highs, &opts(60.0)).unwrap();
+        assert_eq!(r.outcome.status, Status::Optimal, "{}", p.name);
+        assert_eq!(r.verified(), Some(true), "{}", p.name);
+        let points = p.points() as f64;
+        assert_eq!(r.outcome.objective, Some(points - 1.0));
+        // The recorded tree is one solution; a board recorded unique has no other.
+        if p.unique == Some(true) {
+            assert_eq!(Some(links_of(&r)), p.solution.clone(), "{}", p.name);
+        }
+        if p.rows <= 6 {
+            for (f, b) in [
+                ("cm1", Backend::Cbc),
+                ("cm1-lazy", Backend::Highs),
+                ("cm1-rowgen", Backend::Highs),
+                ("cm1-rowgen", Backend::Cbc),
+                ("cm2", Backend::Highs),
+                ("cm2", Backend::Cbc),
+            ] {
+                let r = p.solve(f, b, &opts(120.0)).unwrap();
+                assert_eq!(r.outcome.status, Status::Optimal, "{} {f} {b}", p.name);
+                assert_eq!(r.verified(), Some(true), "{} {f} {b}", p.name);
+                if p.unique == Some(true) {
+                    assert_eq!(Some(links_of(&r)), p.solution.clone(), "{} {f}", p.name);
+                }
+            }
+        }
+        if p.points() <= 12 {
+            let r = p.solve("cm1-full", Backend::Highs, &opts(60.0)).unwrap();
+            assert_eq!(r.verified(), Some(true), "{} cm1-full", p.name);
+        }
+    }
+}
+
+#[test]
+fn cm1_solves_the_scaling_boards_and_cm3_its_boards() {
+    for p in boards("scaling") {
+        let r = p.solve("cm1", Backend::Highs, &opts(600.0)).unwrap();
+        assert_eq!(
+            r.outcome.status,
+            Status::Optimal,
+            "{}: {:?}",
+            p.name,
+            r.outcome
+        );
+        assert_eq!(r.verified(), Some(true), "{}", p.name);
+    }
+    for p in boards("cm3") {
+        let r = p.solve("cm3", Backend::Highs, &opts(600.0)).unwrap();
+        assert_eq!(
+            r.outcome.status,
+            Status::Optimal,
+            "{}: {:?}",
+            p.name,
+            r.outcome
+        );
+        assert_eq!(r.verified(), Some(true), "{}", p.name);
+        // The optimum is no longer than the path in the recorded tree.
+        let (s, t) = p.endpoints.unwrap();
+        let recorded = path_length(p.solution.as_ref().unwrap(), s, t);
+        let points = p.points() as f64;
+        let found = (r.outcome.objective.unwrap() - (points - 1.0)).round();
+        assert!(found <= recorded as f64, "{}: {found} > {recorded}", p.name);
+    }
+}
+
+#[test]
+fn cm3_and_cm1_full_refuse_what_they_cannot_take() {
+    let p = &boards("table_a_1")[0];
+    let r = p.solve("cm3", Backend::Highs, &opts(10.0)).unwrap();
+    assert_eq!(r.outcome.status, Status::Error);
+    assert!(r.outcome.message.unwrap().contains("S and T"));
+    let big = boards("table_a_1")
+        .into_iter()
+        .find(|b| b.points() > 16)
+        .unwrap();
+    let r = big.solve("cm1-full", Backend::Highs, &opts(10.0)).unwrap();
+    assert_eq!(r.outcome.status, Status::Error);
+    assert!(r.outcome.message.unwrap().contains("at most 16 points"));
+    for (f, b) in [
+        ("cm1", Backend::Microlp),
+        ("cm1-lazy", Backend::Cbc),
+        ("cm3", Backend::Cbc),
+    ] {
+        let q = boards("cm3").remove(0);
+        let r = q.solve(f, b, &opts(10.0)).unwrap();
+        assert_eq!(r.outcome.status, Status::Error, "{f} {b}");
+        assert!(r.outcome.message.unwrap().contains("refused"), "{f} {b}");
+    }
+}
+
+#[test]
+fn cm2_uses_a_big_m_of_the_board_size() {
+    let p = boards("scaling")
+        .into_iter()
+        .find(|b| b.points() > 100)
+        .unwrap();
+    let m = p.build("cm2").unwrap();
+    let cap = m
+        .rows
+        .iter()
+        .find(|r| r.name.to_string() == "cap_0")
+        .unwrap();
+    let coef = cap.terms.iter().map(|t| t.1).fold(0.0f64, f64::min);
+    assert_eq!(coef, -(p.points() as f64 - 1.0), "M = |V| - 1, not 99");
+}
+
+#[test]
+fn the_limit_is_honoured_and_recorded_with_bound_and_gap() {
+    let p = boards("table_a_1").into_iter().last().unwrap();
+    let r = p.solve("cm2", Backend::Highs, &opts(1.0)).unwrap();
+    assert_eq!(r.outcome.status, Status::TimeLimit);
+    assert!(r.outcome.seconds < 5.0, "{}", r.outcome.seconds);
+    assert!(r.outcome.best_bound.is_some() && r.outcome.objective.is_some());
+    assert!(r.outcome.gap.unwrap() > 0.0);
+    let r = p.solve("cm1-rowgen", Backend::Highs, &opts(1.0)).unwrap();
+    assert_eq!(r.outcome.status, Status::TimeLimit);
+    assert!(r.outcome.seconds < 5.0);
+    assert!(r.rounds.unwrap() >= 1);
+}
+
+#[test]
+fn generated_boards_are_deterministic_and_their_trees_check() {
+    for (size, points, endpoints) in [(3, 8, false), (6, 34, true), (10, 96, false)] {
+        let o = generate::Options {
+            rows: size,
+            cols: size,
+            points,
+            given: 0.2,
+            endpoints,
+            seed: 5,
+            attempts: 10_000,
+            name: "g".into(),
+        };
+        let a = generate::generate(&o).unwrap();
+        assert_eq!(a, generate::generate(&o).unwrap(), "same seed, same board");
+        assert_eq!(a.points(), points);
+        let tree = a.solution.clone().unwrap();
+        assert_eq!(verify::check(&a, &tree, None), Ok(()));
+        assert!(a.given.iter().all(|g| tree.contains(g)));
+        assert_eq!(a.given.len(), (0.2 * (points - 1) as f64).round() as usize);
+        assert_eq!(a.endpoints.is_some(), endpoints);
+        if let Some((s, t)) = a.endpoints {
+            assert!(s.0.abs_diff(t.0) + s.1.abs_diff(t.1) >= size);
+        }
+        // It reads back from its own text.
+        let back = parse_text(&a.to_text()).unwrap().remove(0);
+        assert_eq!(back, a);
+        let other = generate::generate(&generate::Options { seed: 6, ..o }).unwrap();
+        assert_ne!(other, a, "another seed, another board");
+    }
+    let odd = generate::Options {
+        rows: 3,
+        cols: 3,
+        points: 7,
+        given: 0.0,
+        endpoints: false,
+        seed: 1,
+        attempts: 10,
+        name: "g".into(),
+    };
+    assert!(generate::generate(&odd)
+        .unwrap_err()
+        .contains("even number"));
+}
+
+#[test]
+fn the_uniqueness_check_agrees_with_brute_force() {
+    let mut seen = [0, 0];
+    for seed in 1..30 {
+        let (size, points) = [(3, 6), (3, 8), (4, 10), (4, 12)][seed as usize % 4];
+        let mut p = generate::generate(&generate::Options {
+            rows: size,
+            cols: size,
+            points,
+            given: 0.2,
+            endpoints: false,
+            seed,
+            attempts: 10_000,
+            name: "u".into(),
+        })
+        .unwrap();
+        let count = brute_force(&p).len();
+        assert!(count >= 1);
+        let unique = generate::is_unique(&p, 60.0).unwrap();
+        assert_eq!(unique, Some(count == 1), "seed {seed}: {count} solutions");
+        seen[usize::from(count == 1)] += 1;
+        p.unique = unique;
+    }
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+}
+
+#[test]
+fn bad_files_name_the_line_and_the_problem() {
+    let cases: [(&str, &str); 11] = [
+        (
+            "grid 2 2\no o\n. .\no x\n",
+            "t.txt:4: column 3: 'x' is not a cell",
+        ),
+        (
+            "grid 2 2\no o o\n",
+            "t.txt:2: 5 characters; a drawing of 2 columns is at most 3 wide",
+        ),
+        (
+            "grid 2 2\no\n",
+            "t.txt:2: a row of 2 cells is 3 characters wide",
+        ),
+        (
+            "grid 2 2\no-#\n. .\no o\n",
+            "t.txt:2: the link between (0, 0) and (0, 1) touches a blacked-out cell",
+        ),
+        (
+            "grid 2 2\no o\n. .\n",
+            "t.txt:3: the file ends after 2 of the drawing's 3 lines",
+        ),
+        (
+            "grid 2 2\nS o\n. .\no o\n",
+            "t.txt:1: the board marks S without T",
+        ),
+        ("size 2 2\n", "t.txt:1: unknown line 'size'"),
+        (
+            "grid two 2\n",
+            "t.txt:1: 'grid two 2': give the rows and columns",
+        ),
+        (
+            "grid 2 2\no o\n.-.\no o\n",
+            "t.txt:3: column 2: '-' on a gap line",
+        ),
+        ("# nothing\n", "t.txt: no board found"),
+        (
+            "grid 2 2\no o\n| .\no o\nsolution\no-o\n. .\no o\n",
+            "t.txt:5: the solution does not solve the board",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = parse_text(text).unwrap_err();
+        assert!(e.starts_with(want), "{text:?}: got {e}, want {want}");
+    }
+    // A gap line may be empty, and '#' inside a drawing is a cell, not a comment.
+    let p = &parse_text("# a comment\ngrid 2 2\n# o\n\no o\n").unwrap()[0];
+    assert_eq!(p.points(), 3);
+    assert!(p.given.is_empty());
+}
+
+#[test]
+fn the_cli_generates_solves_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.txt");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[
+        "generate",
+        "circuit",
+        "--size",
+        "5",
+        "--points",
+        "22",
+        "--seed",
+        "3",
+        "--count",
+        "2",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text.matches("\npuzzle ").count() + usize::from(text.starts_with("puzzle")),
+        2
+    );
+    assert!(text.contains("# puzzlebench generate circuit --rows 5 --cols 5 --points 22"));
+    let o = run(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--puzzle",
+        "circuit",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["verified"], true);
+        assert!(v["solution"]["links"].as_array().unwrap().len() == 21);
+        assert!(v["rounds"].is_u64() && v["cuts"].is_u64());
+    }
+    // Writing over an existing file is refused.
+    let o = run(&[
+        "generate",
+        "circuit",
+        "--size",
+        "5",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "grid 2 2\no o\n. .\no q\n").unwrap();
+    let o = run(&["solve", bad.to_str().unwrap(), "--puzzle", "circuit"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.txt:4: column 3: 'q' is not a cell"),
+        "{err}"
+    );
+    let o = run(&["generate", "circuit", "--size", "3", "--points", "7"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn tables_match_their_snapshots() {
+    // UPDATE_SNAPSHOTS=1 rewrites the snapshots after an intended change.
+    let rows =
+        puzzlebench::runner::read_results(&root().join("tests/data/circuit/report/results.csv"))
+            .unwrap();
+    let tables = puzzles::circuit::tables::tables(&rows);
+    let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
+    assert_eq!(
+        stems,
+        [
+            "circuit_table_a_1",
+            "circuit_table_a_2",
+            "circuit_table_a_3",
+            "circuit_by_size"
+        ]
+    );
+    // The k-th board of a size faces the report's k-th: 10x10 ends with 98 / 98 points.
+    let a1 = &tables[0];
+    let last = a1.rows.last().unwrap();
+    assert_eq!(last[0], "10x10");
+    assert_eq!(last[1], "98 / 98");
+    assert!(
+        a1.rows.iter().any(|r| r[0] == "10x10" && r[6] == "11.0"),
+        "the report's 10.957 s"
+    );
+    let dir = root().join("tests/data/circuit/report/expected");
+    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
+    for t in &tables {
+        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
+            let path = dir.join(format!("{}.{ext}", t.stem));
+            if update {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
+            assert_eq!(text, want, "{} differs from its snapshot", path.display());
+        }
+    }
+}
