@@ -536,10 +536,18 @@ fn the_limit_is_honoured_and_recorded_with_bound_and_gap() {
     assert!(r.outcome.seconds < 5.0, "{}", r.outcome.seconds);
     assert!(r.outcome.best_bound.is_some() && r.outcome.objective.is_some());
     assert!(r.outcome.gap.unwrap() > 0.0);
+    // The incumbent held at the limit goes through the verifier like any solution. CM2's
+    // incumbents are connected but may have more links than a tree (|V| − 1) until the
+    // optimum: the verifier accepts exactly those with |V| − 1 links.
+    let tree = r.outcome.objective.unwrap().round() as usize == p.points() - 1;
+    assert_eq!(r.verified(), Some(tree), "{:?}", r.answer);
     let r = p.solve("cm1-rowgen", Backend::Highs, &opts(1.0)).unwrap();
     assert_eq!(r.outcome.status, Status::TimeLimit);
     assert!(r.outcome.seconds < 5.0);
     assert!(r.rounds.unwrap() >= 1);
+    // A round's incumbent may break subtour rows not yet added: it is no solution.
+    assert_eq!(r.verified(), None);
+    assert_eq!(r.outcome.objective, None);
 }
 
 #[test]

@@ -289,7 +289,12 @@ fn solve_with(model: &Model, options: &SolveOptions, callback: Option<&mut Callb
         gap: None,
         nodes: is_mip.then_some(nodes.max(0) as u64),
         seconds,
-        values: if status.has_solution() { values } else { None },
+        // At the time limit the incumbent, if any, is kept so that it can be verified.
+        values: if status.has_solution() || (status == Status::TimeLimit && has_point) {
+            values
+        } else {
+            None
+        },
         message: None,
     }
 }

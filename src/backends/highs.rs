@@ -151,7 +151,12 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
         gap: None,
         nodes,
         seconds,
-        values: if status.has_solution() { values } else { None },
+        // At the time limit the incumbent, if any, is kept so that it can be verified.
+        values: if status.has_solution() || status == Status::TimeLimit {
+            values
+        } else {
+            None
+        },
         message: None,
     }
 }

@@ -243,7 +243,8 @@ pub struct Outcome {
     pub nodes: Option<u64>,
     /// Wall-clock seconds spent in the solver call.
     pub seconds: f64,
-    /// Values of the variables of the best solution found, by column.
+    /// Values of the variables of the best solution found, by column: for `optimal` and
+    /// `feasible`, and for `time_limit` when the solver holds an incumbent.
     pub values: Option<Vec<f64>>,
     /// Why the solve failed, for status `error`.
     pub message: Option<String>,

@@ -327,12 +327,14 @@ pub fn solve_compact<D>(
     }
 }
 
-/// The values of an outcome's solution, when it has one (status optimal or feasible).
+/// The values of an outcome's solution, when it has one: status optimal or feasible, or
+/// the incumbent of a run stopped at the time limit (verified like any other solution;
+/// the run stays `time_limit`).
 fn solution_values(outcome: &Outcome) -> Option<&[f64]> {
     outcome
         .values
         .as_deref()
-        .filter(|_| outcome.status.has_solution())
+        .filter(|_| outcome.status.has_solution() || outcome.status == Status::TimeLimit)
 }
 
 /// Splits a line of a keyword format into its keyword and the rest, both trimmed, after

@@ -380,10 +380,20 @@ fn solve_on_cbc(p: &Circuit, g: &Graph, options: &SolveOptions) -> Report {
         });
         cuts += added;
         nodes += o.nodes.unwrap_or(0);
-        let Some(values) = o.values.as_ref().filter(|_| o.status.has_solution()) else {
+        let Some(values) = o.values.as_ref() else {
             break o;
         };
         let escaped = sep.separate(values, true);
+        if o.status == Status::TimeLimit {
+            // An incumbent held at the limit counts only when it breaks no subtour row.
+            let mut o = o;
+            if !escaped.is_empty() {
+                o.values = None;
+                o.objective = None;
+                o.gap = None;
+            }
+            break o;
+        }
         if escaped.is_empty() {
             break o;
         }

@@ -21,7 +21,8 @@
 //! Nothing in (5.2) forbids cycles, so on a board that has no tree with degrees 1 and 3
 //! but has a connected choice of links with those degrees, CM2 returns that choice (with
 //! more than |V| − 1 links) as its optimum, and the verifier refuses it; the tests keep
-//! such a board. The model is kept as printed.
+//! such a board. The model is kept as printed. For the same reason an incumbent held at the
+//! time limit may have more than |V| − 1 links; the verifier refuses it.
 
 use super::graph::Graph;
 use super::Circuit;
