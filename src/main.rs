@@ -859,16 +859,19 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
     let pictures = a.out.join("pictures");
     std::fs::create_dir_all(&pictures)
         .map_err(|e| Failure(1, format!("{}: {e}", pictures.display())))?;
+    // The files or folders of a suite (part) that this instances folder holds.
+    let present = |names: &[&str]| -> Vec<PathBuf> {
+        names
+            .iter()
+            .map(|i| a.instances_dir.join(i))
+            .filter(|p| p.exists())
+            .collect()
+    };
     for p in chosen {
         let suite = (p.suite)(a.quick);
         // A suite whose instances are not in this instances folder is skipped, not fatal
         // (a test folder may hold the instances of some puzzles only).
-        let paths: Vec<PathBuf> = suite
-            .instances
-            .iter()
-            .map(|i| a.instances_dir.join(i))
-            .filter(|p| p.exists())
-            .collect();
+        let paths = present(&suite.instances);
         if paths.is_empty() {
             eprintln!(
                 "{}: no instances of its suite under {}; skipped",
@@ -931,12 +934,7 @@ fn reproduce(a: ReproduceArgs) -> Result<(), Failure> {
             ));
         }
         for part in &suite.extra {
-            let paths: Vec<PathBuf> = part
-                .instances
-                .iter()
-                .map(|i| a.instances_dir.join(i))
-                .filter(|p| p.exists())
-                .collect();
+            let paths = present(&part.instances);
             if paths.is_empty() {
                 continue;
             }
@@ -1172,9 +1170,20 @@ fn export(a: ExportArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Opens the output of a generator: a new file (never overwriting one) or standard output.
-fn generator_output(out: &Option<PathBuf>) -> Result<Box<dyn std::io::Write>, Failure> {
-    Ok(match out {
+/// Writes `count` generated puzzles, made by `make` from seeds `seed`, `seed + 1`, ..., to
+/// a new file (never overwriting one) or standard output, with a progress bar when there
+/// are several.
+fn write_generated(
+    out: &Option<PathBuf>,
+    seed: u64,
+    count: u64,
+    mut make: impl FnMut(u64) -> Result<String, Failure>,
+) -> Result<(), Failure> {
+    use std::io::Write as _;
+    if count == 0 {
+        return Err(bad_input("--count must be at least 1"));
+    }
+    let mut out: Box<dyn std::io::Write> = match out {
         Some(path) => Box::new(
             std::fs::OpenOptions::new()
                 .write(true)
@@ -1183,12 +1192,20 @@ fn generator_output(out: &Option<PathBuf>) -> Result<Box<dyn std::io::Write>, Fa
                 .map_err(|e| bad_input(format!("cannot create {}: {e}", path.display())))?,
         ),
         None => Box::new(std::io::stdout().lock()),
-    })
+    };
+    let cannot_write = |e: std::io::Error| Failure(1, format!("cannot write the puzzle: {e}"));
+    let bar = progress_bar(count, count == 1, "generating");
+    for k in 0..count {
+        let text = make(seed + k)?;
+        out.write_all(text.as_bytes()).map_err(cannot_write)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out.flush().map_err(cannot_write)
 }
 
 fn generate_circuit(a: GenerateCircuitArgs) -> Result<(), Failure> {
     use puzzlebench::puzzles::circuit::generate::{self, Options};
-    use std::io::Write as _;
     let (rows, cols) = match (a.size, a.rows, a.cols) {
         (Some(k), _, _) => (k, k),
         (None, Some(r), Some(c)) => (r, c),
@@ -1196,9 +1213,6 @@ fn generate_circuit(a: GenerateCircuitArgs) -> Result<(), Failure> {
     };
     if rows == 0 || cols == 0 {
         return Err(bad_input("the grid needs at least one row and one column"));
-    }
-    if a.count == 0 {
-        return Err(bad_input("--count must be at least 1"));
     }
     if !(0.0..=1.0).contains(&a.blocked) {
         return Err(bad_input(format!(
@@ -1209,7 +1223,6 @@ fn generate_circuit(a: GenerateCircuitArgs) -> Result<(), Failure> {
     let points = a
         .points
         .unwrap_or_else(|| Options::points_for(rows, cols, a.blocked));
-    let mut out = generator_output(&a.out)?;
     let prefix = a.name.clone().unwrap_or_else(|| format!("c{rows}x{cols}"));
     let mut command = format!(
         "puzzlebench generate circuit --rows {rows} --cols {cols} --points {points} --given {}",
@@ -1221,9 +1234,7 @@ fn generate_circuit(a: GenerateCircuitArgs) -> Result<(), Failure> {
     if let Some(name) = &a.name {
         command.push_str(&format!(" --name {name}"));
     }
-    let bar = progress_bar(a.count, a.count == 1, "generating");
-    for k in 0..a.count {
-        let seed = a.seed + k;
+    write_generated(&a.out, a.seed, a.count, |seed| {
         let o = Options {
             rows,
             cols,
@@ -1238,28 +1249,16 @@ fn generate_circuit(a: GenerateCircuitArgs) -> Result<(), Failure> {
         if a.unique_time > 0.0 {
             p.unique = generate::is_unique(&p, a.unique_time).map_err(|e| Failure(1, e))?;
         }
-        let text = format!("# {command} --seed {seed}\n{}\n", p.to_text());
-        out.write_all(text.as_bytes())
-            .map_err(|e| Failure(1, format!("cannot write the board: {e}")))?;
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    out.flush()
-        .map_err(|e| Failure(1, format!("cannot write the board: {e}")))?;
-    Ok(())
+        Ok(format!("# {command} --seed {seed}\n{}\n", p.to_text()))
+    })
 }
 
 fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
     use puzzlebench::puzzles::battleship::generate::{self, Level};
-    use std::io::Write as _;
     let level = match a.level {
         LevelArg::Easy => Level::Easy,
         LevelArg::Hard => Level::Hard,
     };
-    if a.count == 0 {
-        return Err(bad_input("--count must be at least 1"));
-    }
-    let mut out = generator_output(&a.out)?;
     let prefix = a
         .name
         .clone()
@@ -1275,9 +1274,7 @@ fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
     if let Some(e) = a.extra {
         command.push_str(&format!(" --extra {e}"));
     }
-    let bar = progress_bar(a.count, a.count == 1, "generating");
-    for k in 0..a.count {
-        let seed = a.seed + k;
+    write_generated(&a.out, a.seed, a.count, |seed| {
         let o = generate::Options {
             rows: a.rows,
             cols: a.cols,
@@ -1297,14 +1294,8 @@ fn generate_battleship(a: GenerateBattleshipArgs) -> Result<(), Failure> {
             }
         }
         text.push('\n');
-        out.write_all(text.as_bytes())
-            .map_err(|e| Failure(1, format!("cannot write the puzzle: {e}")))?;
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    out.flush()
-        .map_err(|e| Failure(1, format!("cannot write the puzzle: {e}")))?;
-    Ok(())
+        Ok(text)
+    })
 }
 
 fn generate_zebra(a: GenerateZebraArgs) -> Result<(), Failure> {

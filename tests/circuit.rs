@@ -9,6 +9,8 @@ use puzzlebench::puzzles::{self, Instance};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -770,17 +772,5 @@ fn tables_match_their_snapshots() {
         "the report's 10.957 s"
     );
     let dir = root().join("tests/data/circuit/report/expected");
-    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
-    for t in &tables {
-        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
-            let path = dir.join(format!("{}.{ext}", t.stem));
-            if update {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            }
-            let want = std::fs::read_to_string(&path)
-                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
-            assert_eq!(text, want, "{} differs from its snapshot", path.display());
-        }
-    }
+    common::assert_snapshots(&tables, &dir);
 }

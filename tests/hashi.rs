@@ -8,6 +8,8 @@ use puzzlebench::puzzles::hashi::{self, base, generate, hdc, parse, verify, Hash
 use puzzlebench::puzzles::{self, Instance};
 use std::path::{Path, PathBuf};
 
+mod common;
+
 const FORMULATIONS: [&str; 4] = ["base", "hdc", "cuts", "cuts_hdc"];
 
 fn root() -> PathBuf {
@@ -545,17 +547,5 @@ fn tables_match_their_snapshots() {
         .count();
     assert_eq!(report_rows, hashi::tables::REPORT_TABLE_A_4.len());
     assert!(a4.rows.iter().any(|r| r[0] == "a4_30x30, highs"));
-    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
-    for t in &tables {
-        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
-            let path = dir.join("expected").join(format!("{}.{ext}", t.stem));
-            if update {
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            }
-            let want = std::fs::read_to_string(&path)
-                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
-            assert_eq!(text, want, "{} differs from its snapshot", path.display());
-        }
-    }
+    common::assert_snapshots(&tables, &dir.join("expected"));
 }

@@ -7,6 +7,8 @@ use puzzlebench::runner::read_results;
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -18,19 +20,7 @@ fn tables_match_their_snapshots() {
     let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
     assert_eq!(stems, ["summary", "sudoku_table_3_1", "sudoku_sizes"]);
     let dir = root().join("tests/data/report/expected");
-    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
-    for t in &tables {
-        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
-            let path = dir.join(format!("{}.{ext}", t.stem));
-            if update {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-            }
-            let want = std::fs::read_to_string(&path)
-                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
-            assert_eq!(text, want, "{} differs from its snapshot", path.display());
-        }
-    }
+    common::assert_snapshots(&tables, &dir);
 }
 
 #[test]

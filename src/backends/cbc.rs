@@ -68,7 +68,6 @@ extern "C" {
 /// What the cut callback works with: the separator, and what it did.
 struct Callback<'a> {
     separate: &'a mut dyn FnMut(&[f64]) -> Vec<Cut>,
-    calls: u64,
     cuts: u64,
     panicked: bool,
 }
@@ -86,7 +85,6 @@ extern "C" fn cut_callback(osi: *mut c_void, cuts: *mut c_void, app: *mut c_void
         };
         (state.separate)(x)
     }));
-    state.calls += 1;
     let Ok(rows) = rows else {
         state.panicked = true;
         return;
@@ -127,16 +125,15 @@ extern "C" fn cut_callback(osi: *mut c_void, cuts: *mut c_void, app: *mut c_void
 /// nodes with the LP point and adds the rows it returns. Preprocessing, presolve and
 /// CBC's heuristics are switched off so that the columns CBC works on are the model's and
 /// every incumbent comes from a node LP. CBC 2.10 does not call the generator on the
-/// solutions it accepts, so the caller must check the result. Returns the outcome, the
-/// callback's calls and the rows it added.
+/// solutions it accepts, so the caller must check the result. Returns the outcome and the
+/// rows the callback added.
 pub fn solve_with_cut_callback(
     model: &Model,
     options: &SolveOptions,
     separate: &mut dyn FnMut(&[f64]) -> Vec<Cut>,
-) -> (Outcome, u64, u64) {
+) -> (Outcome, u64) {
     let mut state = Callback {
         separate,
-        calls: 0,
         cuts: 0,
         panicked: false,
     };
@@ -144,11 +141,10 @@ pub fn solve_with_cut_callback(
     if state.panicked {
         return (
             Outcome::error("the cut callback panicked", outcome.seconds),
-            state.calls,
             state.cuts,
         );
     }
-    (outcome, state.calls, state.cuts)
+    (outcome, state.cuts)
 }
 
 /// Loads `model` into CBC, applies `options`, registers the cut callback if any and solves.

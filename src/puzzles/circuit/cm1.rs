@@ -374,7 +374,7 @@ fn solve_on_cbc(p: &Circuit, g: &Graph, options: &SolveOptions) -> Report {
             opts.time_limit = Some(left);
         }
         rounds += 1;
-        let (o, _, added) = cbc::solve_with_cut_callback(&model, &opts, &mut |x| {
+        let (o, added) = cbc::solve_with_cut_callback(&model, &opts, &mut |x| {
             let integral = x.iter().all(|v| (v - v.round()).abs() < 1e-6);
             sep.separate(x, integral)
         });

@@ -7,10 +7,11 @@
 //! This is the plain loop the report's lazy constraints replace; it is kept to measure
 //! what the branch and cut of `cm1` gains, and because it runs on every backend.
 
-use super::cm1::{self, subtour_row};
+use super::cm1::{self, Subtours};
 use super::graph::Graph;
 use super::Circuit;
 use crate::backends::{Backend, SolveOptions};
+use crate::branch_and_cut::Separator;
 use crate::puzzles::Report;
 use crate::row_generation::{self, Separation};
 use std::time::Instant;
@@ -30,24 +31,17 @@ pub fn solve(p: &Circuit, g: &Graph, backend: Backend, options: &SolveOptions) -
         .components(&vec![true; g.edges.len()])
         .iter()
         .all(|&c| c == 0);
+    let mut subtours = Subtours::new(g, cols.x.clone());
     let (outcome, figures) = row_generation::solve(&mut model, "sec", backend, options, |v| {
         if !connected {
             return Separation::Infeasible;
         }
-        let comp = g.components(&cols.chosen(v));
-        let count = comp.iter().max().map_or(0, |c| c + 1);
-        if count <= 1 {
-            return Separation::Feasible;
+        let rows = subtours.separate(v, true);
+        if rows.is_empty() {
+            Separation::Feasible
+        } else {
+            Separation::Rows(rows)
         }
-        Separation::Rows(
-            (0..count)
-                .map(|k| {
-                    let inside: Vec<bool> = comp.iter().map(|&c| c == k).collect();
-                    subtour_row(g, &cols.x, &inside)
-                })
-                .filter(|cut| cut.violation(v) > 1e-6)
-                .collect(),
-        )
     });
     Report::with_rows(
         &model,

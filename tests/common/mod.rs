@@ -1,0 +1,24 @@
+//! Helpers shared by the integration tests (each test file that needs them says
+//! `mod common;`).
+
+use puzzlebench::report::tables::Table;
+use std::path::Path;
+
+/// Compares each table's Markdown and LaTeX with `DIR/STEM.md` and `DIR/STEM.tex`; with
+/// the environment variable UPDATE_SNAPSHOTS set, writes them first (after an intended
+/// change of a table).
+pub fn assert_snapshots(tables: &[Table], dir: &Path) {
+    let update = std::env::var("UPDATE_SNAPSHOTS").is_ok();
+    for t in tables {
+        for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
+            let path = dir.join(format!("{}.{ext}", t.stem));
+            if update {
+                std::fs::create_dir_all(dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            }
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("missing snapshot {}", path.display()));
+            assert_eq!(text, want, "{} differs from its snapshot", path.display());
+        }
+    }
+}
