@@ -1,0 +1,377 @@
+//! Plots of result rows, written as SVG and PNG with `plotters`.
+//!
+//! One set of plots per puzzle, every file stem prefixed with the puzzle key:
+//!
+//! * `<p>_time_vs_size`: solve time against instance size, one series per
+//!   `formulation / backend`, points plus a line through the per-size medians;
+//! * `<p>_lp_ratio`: LP bound / objective against instance size (only when some rows have a
+//!   nonzero objective and an LP bound);
+//! * `<p>_profile_<backend>` and `<p>_profile_<formulation>`: Dolan–Moré performance
+//!   profiles comparing the formulations on one backend, or the backends on one formulation;
+//! * `<p>_cactus`: instances solved against time;
+//! * `<p>_scatter_<backend>_<f1>_vs_<f2>`: time of one formulation against another's, per
+//!   instance, with the diagonal.
+//!
+//! Runs are first reduced to one value per (instance, formulation, backend): the median of
+//! the charged seconds over the repeats ([`charged_seconds`]); the instance counts as solved
+//! when more than half of its repeats succeeded ([`succeeded`]). Times are clamped to at
+//! least 10⁻⁴ s so that log axes stay finite; a failed run with no known time is left out of
+//! the time plots (it still counts as a failure in the profiles).
+//!
+//! The code follows the same cut: this module holds the chart description shared by every
+//! kind (`Chart`, `Series`, `Axis`), the reduction of rows to cells and the list of charts
+//! per puzzle; each plot kind turns the cells into its charts in a module of its own
+//! (`time_vs_size`, `lp_ratio`, `profile`, `cactus`, `scatter`), and `render` draws any
+//! chart with `plotters`.
+
+mod cactus;
+mod lp_ratio;
+mod profile;
+mod render;
+mod scatter;
+mod time_vs_size;
+
+use crate::record::Record;
+use crate::report::summary::{charged_seconds, median, succeeded};
+use plotters::prelude::*;
+use render::{render, HEIGHT, WIDTH};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// One plot written: its file stem, title, and the files (SVG and PNG).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotFile {
+    /// File stem shared by both files, e.g. `sudoku_time_vs_size`.
+    pub stem: String,
+    /// The chart's title.
+    pub title: String,
+    /// The SVG file.
+    pub svg: PathBuf,
+    /// The PNG file.
+    pub png: PathBuf,
+}
+
+/// Writes every plot that `rows` support into `dir` (created if missing), each as SVG and PNG
+/// (same stem). Returns the plots written, in a stable order. Plots without data are skipped.
+pub fn write_plots(rows: &[Record], dir: &Path) -> Result<Vec<PlotFile>, String> {
+    let charts = charts(rows);
+    if charts.is_empty() {
+        return Ok(Vec::new());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut used = BTreeSet::new();
+    let mut written = Vec::with_capacity(charts.len());
+    for mut chart in charts {
+        let base = chart.stem.clone();
+        let mut n = 2;
+        while !used.insert(chart.stem.clone()) {
+            chart.stem = format!("{base}_{n}");
+            n += 1;
+        }
+        let svg = dir.join(format!("{}.svg", chart.stem));
+        let png = dir.join(format!("{}.png", chart.stem));
+        render(
+            SVGBackend::new(&svg, (WIDTH, HEIGHT)).into_drawing_area(),
+            &chart,
+        )
+        .map_err(|e| format!("{}: {e}", svg.display()))?;
+        render(
+            BitMapBackend::new(&png, (WIDTH, HEIGHT)).into_drawing_area(),
+            &chart,
+        )
+        .map_err(|e| format!("{}: {e}", png.display()))?;
+        written.push(PlotFile {
+            stem: chart.stem,
+            title: chart.title,
+            svg,
+            png,
+        });
+    }
+    Ok(written)
+}
+
+/// Times below this are drawn at this value (log axes cannot show zero).
+const MIN_SECONDS: f64 = 1e-4;
+/// Series colours, in the order series are assigned them (Tableau 10).
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+/// Colour of what belongs to no series: the diagonal, the legend's failure cross.
+const GREY: RGBColor = RGBColor(90, 90, 90);
+
+// ---------------------------------------------------------------------------------------
+// Chart description, independent of the backend.
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Scale {
+    Linear,
+    /// Logarithmic with this base (10, or 2 for performance ratios).
+    Log(f64),
+}
+
+#[derive(Clone, Debug)]
+struct Axis {
+    label: String,
+    lo: f64,
+    hi: f64,
+    scale: Scale,
+    /// Label only whole numbers (counts).
+    integer: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Marker {
+    Circle,
+    Triangle,
+    Square,
+    Cross,
+    None,
+}
+
+#[derive(Clone, Debug)]
+struct Series {
+    name: String,
+    color: RGBColor,
+    marker: Marker,
+    /// Points drawn with `marker`.
+    points: Vec<(f64, f64)>,
+    /// Points of failed runs, drawn as crosses in the series colour.
+    failed: Vec<(f64, f64)>,
+    /// Polyline through these points (empty: none).
+    line: Vec<(f64, f64)>,
+    dashed: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Chart {
+    stem: String,
+    title: String,
+    x: Axis,
+    y: Axis,
+    series: Vec<Series>,
+    /// Legend text for the crosses of failed runs, shown when there are any.
+    failed_label: String,
+}
+
+// ---------------------------------------------------------------------------------------
+// Reducing rows to one cell per (instance, formulation, backend).
+
+#[derive(Clone, Debug)]
+struct Cell {
+    size: Option<f64>,
+    /// Median charged seconds over the repeats (not clamped; 0 when unknown).
+    seconds: f64,
+    /// More than half of the repeats succeeded.
+    ok: bool,
+    /// Median LP bound / objective over the repeats that have both.
+    lp_ratio: Option<f64>,
+}
+
+impl Cell {
+    /// The time to draw: clamped to [`MIN_SECONDS`]; `None` for a non-finite time or a
+    /// failure without a known time.
+    fn plot_seconds(&self) -> Option<f64> {
+        if !self.seconds.is_finite() || (!self.ok && self.seconds <= 0.0) {
+            None
+        } else {
+            Some(self.seconds.max(MIN_SECONDS))
+        }
+    }
+}
+
+/// (formulation, backend) → instance → cell.
+type Cells = BTreeMap<(String, String), BTreeMap<String, Cell>>;
+
+fn cells(rows: &[&Record]) -> Cells {
+    let mut groups: BTreeMap<(String, String), BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
+    for r in rows {
+        groups
+            .entry((r.formulation.clone(), r.backend_label()))
+            .or_default()
+            .entry(r.instance.clone())
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .map(|(key, instances)| {
+            let by_instance = instances
+                .into_iter()
+                .map(|(instance, rs)| {
+                    let times: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
+                    let ok = 2 * rs.iter().filter(|r| succeeded(r)).count() > rs.len();
+                    let ratios: Vec<f64> = rs
+                        .iter()
+                        .filter_map(|r| match (r.objective, r.lp_bound) {
+                            (Some(obj), Some(lp))
+                                if obj.is_finite() && lp.is_finite() && obj.abs() > 1e-9 =>
+                            {
+                                Some(lp / obj)
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    let cell = Cell {
+                        size: rs.iter().find_map(|r| r.size.filter(|s| s.is_finite())),
+                        seconds: median(&times).unwrap_or(0.0),
+                        ok,
+                        lp_ratio: median(&ratios),
+                    };
+                    (instance, cell)
+                })
+                .collect();
+            (key, by_instance)
+        })
+        .collect()
+}
+
+/// Every chart the rows support, per puzzle in key order.
+fn charts(rows: &[Record]) -> Vec<Chart> {
+    let mut puzzles: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    for r in rows {
+        puzzles.entry(r.puzzle.as_str()).or_default().push(r);
+    }
+    let mut out = Vec::new();
+    for (puzzle, rs) in puzzles {
+        let cells = cells(&rs);
+        let p = Puzzle {
+            key: puzzle,
+            stem: sanitize(puzzle),
+            cells: &cells,
+        };
+        out.extend(p.time_vs_size());
+        out.extend(p.lp_ratio());
+        out.extend(p.profiles());
+        out.extend(p.cactus());
+        out.extend(p.scatters());
+    }
+    out
+}
+
+/// A file-name-safe version of a key.
+fn sanitize(key: &str) -> String {
+    let s: String = key
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "unnamed".into()
+    } else {
+        s
+    }
+}
+
+/// One puzzle's cells, with what every plot kind needs to name and colour its charts.
+struct Puzzle<'a> {
+    key: &'a str,
+    stem: String,
+    cells: &'a Cells,
+}
+
+impl Puzzle<'_> {
+    /// The colour and marker of a (formulation, backend) series: by its place among the
+    /// puzzle's series, so that a series looks the same in every plot of the puzzle.
+    fn look(&self, formulation: &str, backend: &str) -> (RGBColor, Marker) {
+        let i = self
+            .cells
+            .keys()
+            .position(|(f, b)| f == formulation && b == backend)
+            .unwrap_or(0);
+        let markers = [Marker::Circle, Marker::Triangle, Marker::Square];
+        (
+            PALETTE[i % PALETTE.len()],
+            markers[(i / PALETTE.len()) % markers.len()],
+        )
+    }
+
+    /// What the instance size of this puzzle counts, for the size axis.
+    fn size_unit(&self) -> &'static str {
+        if self.key == "sudoku" {
+            "cells"
+        } else {
+            "size"
+        }
+    }
+
+    /// The formulations run on `backend`, in key order.
+    fn formulations_on(&self, backend: &str) -> Vec<&str> {
+        self.cells
+            .keys()
+            .filter(|(_, b)| b == backend)
+            .map(|(f, _)| f.as_str())
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Axis ranges, shared by the plot kinds.
+
+/// The smallest and largest finite value (`None` when there is none).
+fn min_max(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values
+        .filter(|v| v.is_finite())
+        .fold(None, |acc, v| match acc {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+        })
+}
+
+/// A linear range around [lo, hi] with 5 % padding (never empty).
+fn linear_axis(lo: f64, hi: f64) -> (f64, f64) {
+    let span = hi - lo;
+    if span > 0.0 {
+        (lo - 0.05 * span, hi + 0.05 * span)
+    } else {
+        let pad = if lo == 0.0 { 1.0 } else { 0.1 * lo.abs() };
+        (lo - pad, hi + pad)
+    }
+}
+
+/// A log range around [lo, hi] (values clamped to [`MIN_SECONDS`]): padded by a factor
+/// 1.25, and widened to whole powers of `base` when it would otherwise hold fewer than two
+/// of them (plotters puts log ticks only on powers of the base).
+fn log_axis(lo: f64, hi: f64, base: f64) -> (f64, f64) {
+    let lo = lo.max(MIN_SECONDS);
+    let hi = hi.max(lo);
+    let (a, b) = (lo / 1.25, hi * 1.25);
+    let log = |v: f64| v.ln() / base.ln();
+    if (log(b) - 1e-9).floor() - (log(a) + 1e-9).ceil() >= 1.0 {
+        (a, b)
+    } else {
+        // Just outside the powers, so that rounding keeps them inside the axis.
+        (
+            base.powf((log(a) + 1e-9).floor()) * 0.999,
+            base.powf((log(b) - 1e-9).ceil()) * 1.001,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axis_holds_two_powers() {
+        let (a, b) = log_axis(0.3, 0.6, 10.0);
+        assert!(a < 0.1 && a > 0.09 && b > 1.0 && b < 1.01, "{a} {b}");
+        let (a, b) = log_axis(0.002, 5.0, 10.0);
+        assert!((a - 0.0016).abs() < 1e-12 && (b - 6.25).abs() < 1e-12);
+        let (a, _) = log_axis(0.0, 0.0, 10.0);
+        assert!(a > 0.0);
+    }
+}

@@ -1,0 +1,324 @@
+//! Drawing a `Chart` with `plotters`, the same for every plot kind and for both backends
+//! (SVG and PNG): the title, the axes and their ticks, the series (lines and markers) and the
+//! legend to the right of the plotting area.
+
+use super::{Axis, Chart, Marker, Scale, GREY};
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+/// Image width in pixels.
+pub(super) const WIDTH: u32 = 800;
+/// Image height in pixels.
+pub(super) const HEIGHT: u32 = 520;
+/// Font family of every text.
+const FONT: &str = "sans-serif";
+
+// ---------------------------------------------------------------------------------------
+// Ticks.
+
+/// Whole powers of the base a log axis spans (at least 1), as plotters counts them.
+fn log_powers(axis: &Axis, base: f64) -> usize {
+    ((axis.hi / axis.lo).ln() / base.ln()).floor().max(1.0) as usize
+}
+
+/// A base-2 axis over one doubling (1 to 2): plotters labels it 1, 1.2, … 2 when asked for
+/// ten labels, and only 1 and 2 otherwise.
+fn one_doubling(axis: &Axis) -> bool {
+    axis.scale == Scale::Log(2.0) && log_powers(axis, 2.0) == 1
+}
+
+/// How many labels to ask plotters for. On a log axis, fewer than ten per power of the base,
+/// so that it labels only the powers (with more it also labels 2, 3, … 9 times them).
+fn label_count(axis: &Axis) -> usize {
+    match axis.scale {
+        Scale::Linear if axis.integer => ((axis.hi - axis.lo).floor() as usize + 1).clamp(2, 10),
+        Scale::Linear => 8,
+        Scale::Log(_) if one_doubling(axis) => 10,
+        Scale::Log(base) => (log_powers(axis, base) + 1).min(10),
+    }
+}
+
+/// Minor grid lines per label that plotters may draw (1: none between the labels).
+fn light_lines(axis: &Axis) -> usize {
+    if axis.scale == Scale::Log(10.0) {
+        10
+    } else {
+        1
+    }
+}
+
+/// A tick label: short decimals, scientific notation for very small or large values.
+fn tick_label(v: f64, integer: bool) -> String {
+    if integer {
+        return if (v - v.round()).abs() < 1e-9 {
+            format!("{}", v.round() as i64)
+        } else {
+            String::new()
+        };
+    }
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e5).contains(&a) {
+        let s = format!("{v:.2e}");
+        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+        format!("{}e{exponent}", trim_zeros(mantissa))
+    } else {
+        trim_zeros(&format!("{v:.4}")).to_string()
+    }
+}
+
+fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Drawing, generic over the backend.
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// Draws `chart` on `root` and presents it (writes the file).
+pub(super) fn render<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    chart: &Chart,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(err)?;
+    let (x, y) = (&chart.x, &chart.y);
+    match (x.scale, y.scale) {
+        (Scale::Linear, Scale::Linear) => draw(&root, chart, x.lo..x.hi, y.lo..y.hi),
+        (Scale::Linear, Scale::Log(by)) => {
+            draw(&root, chart, x.lo..x.hi, (y.lo..y.hi).log_scale().base(by))
+        }
+        (Scale::Log(bx), Scale::Linear) => {
+            draw(&root, chart, (x.lo..x.hi).log_scale().base(bx), y.lo..y.hi)
+        }
+        (Scale::Log(bx), Scale::Log(by)) => draw(
+            &root,
+            chart,
+            (x.lo..x.hi).log_scale().base(bx),
+            (y.lo..y.hi).log_scale().base(by),
+        ),
+    }?;
+    root.present().map_err(err)
+}
+
+/// One line of the legend.
+struct Entry {
+    label: String,
+    color: RGBColor,
+    marker: Marker,
+    line: bool,
+    dashed: bool,
+}
+
+fn legend_entries(chart: &Chart) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = chart
+        .series
+        .iter()
+        .filter(|s| !s.name.is_empty())
+        .map(|s| Entry {
+            label: s.name.clone(),
+            color: s.color,
+            marker: if s.points.is_empty() {
+                Marker::None
+            } else {
+                s.marker
+            },
+            line: !s.line.is_empty(),
+            dashed: s.dashed,
+        })
+        .collect();
+    if chart.series.iter().any(|s| !s.failed.is_empty()) {
+        entries.push(Entry {
+            label: chart.failed_label.clone(),
+            color: GREY,
+            marker: Marker::Cross,
+            line: false,
+            dashed: false,
+        });
+    }
+    entries
+}
+
+/// Draws one marker at a position of `area`, in that area's coordinates.
+fn draw_marker<DB: DrawingBackend, CT: CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    at: CT::From,
+    marker: Marker,
+    color: RGBColor,
+) -> Result<(), String>
+where
+    CT::From: Clone + 'static,
+{
+    let fill = color.filled();
+    match marker {
+        Marker::Circle => area.draw(&Circle::new(at, 4, fill)),
+        Marker::Triangle => area.draw(&TriangleMarker::new(at, 6, fill)),
+        Marker::Square => {
+            area.draw(&(EmptyElement::at(at) + Rectangle::new([(-4, -4), (4, 4)], fill)))
+        }
+        Marker::Cross => area.draw(&Cross::new(at, 5, color.stroke_width(2))),
+        Marker::None => Ok(()),
+    }
+    .map_err(err)
+}
+
+fn draw<DB, X, Y>(root: &DrawingArea<DB, Shift>, c: &Chart, xs: X, ys: Y) -> Result<(), String>
+where
+    DB: DrawingBackend,
+    X: AsRangedCoord<Value = f64>,
+    Y: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+    Y::CoordDescType: ValueFormatter<f64>,
+{
+    let font = TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let entries = legend_entries(c);
+    let mut text_w = 0;
+    for e in &entries {
+        text_w = text_w.max(root.estimate_text_size(&e.label, &font).map_err(err)?.0 as i32);
+    }
+    // The legend sits to the right of the plotting area, so it never covers data.
+    let legend_w = if entries.is_empty() { 0 } else { text_w + 58 };
+
+    // The title, centred over the whole image and made smaller until it fits.
+    let mut size = 24.0;
+    let title_font = loop {
+        let f = TextStyle::from((FONT, size).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        let (w, _) = root.estimate_text_size(&c.title, &f).map_err(err)?;
+        if w + 20 <= WIDTH || size <= 12.0 {
+            break f;
+        }
+        size -= 1.0;
+    };
+    root.draw(&Text::new(
+        c.title.as_str(),
+        (WIDTH as i32 / 2, 10),
+        title_font,
+    ))
+    .map_err(err)?;
+
+    let mut chart = ChartBuilder::on(root)
+        .margin(14)
+        .margin_top(46)
+        .margin_right(legend_w + 24)
+        .x_label_area_size(46)
+        .y_label_area_size(78)
+        .build_cartesian_2d(xs, ys)
+        .map_err(err)?;
+
+    // Each label once: plotters can hand the same tick over twice (the end of a base-2
+    // axis), and drawing it twice smudges the text.
+    let (x_seen, y_seen) = (RefCell::new(BTreeSet::new()), RefCell::new(BTreeSet::new()));
+    let once = |seen: &RefCell<BTreeSet<String>>, label: String| {
+        if seen.borrow_mut().insert(label.clone()) {
+            label
+        } else {
+            String::new()
+        }
+    };
+    let x_fmt = |v: &f64| once(&x_seen, tick_label(*v, c.x.integer));
+    let y_fmt = |v: &f64| once(&y_seen, tick_label(*v, c.y.integer));
+    {
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(c.x.label.as_str())
+            .y_desc(c.y.label.as_str())
+            .x_labels(label_count(&c.x))
+            .y_labels(label_count(&c.y))
+            .x_label_formatter(&x_fmt)
+            .y_label_formatter(&y_fmt)
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 17))
+            .bold_line_style(BLACK.mix(0.15))
+            .light_line_style(BLACK.mix(0.05));
+        // Minor lines only at 2…9 × the powers of ten of a decimal log axis: plotters
+        // spaces those of a base-2 axis unevenly, and on linear axes they crowd the plot.
+        mesh.x_max_light_lines(light_lines(&c.x))
+            .y_max_light_lines(light_lines(&c.y));
+        mesh.draw().map_err(err)?;
+    }
+
+    for s in &c.series {
+        if !s.line.is_empty() {
+            let style = s.color.stroke_width(2);
+            if s.dashed {
+                chart
+                    .draw_series(DashedLineSeries::new(s.line.iter().copied(), 8, 5, style))
+                    .map_err(err)?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(s.line.iter().copied(), style))
+                    .map_err(err)?;
+            }
+        }
+        let area = chart.plotting_area();
+        for &p in &s.points {
+            draw_marker(area, p, s.marker, s.color)?;
+        }
+        for &p in &s.failed {
+            draw_marker(area, p, Marker::Cross, s.color)?;
+        }
+    }
+
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let area = chart.plotting_area();
+    let (px, py) = area.get_base_pixel();
+    let x0 = px + area.dim_in_pixel().0 as i32 + 14;
+    let row = 22;
+    let corners = [
+        (x0, py),
+        (x0 + legend_w, py + 8 + row * entries.len() as i32),
+    ];
+    root.draw(&Rectangle::new(corners, WHITE.filled()))
+        .map_err(err)?;
+    root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
+        .map_err(err)?;
+    for (i, e) in entries.iter().enumerate() {
+        let y = py + 4 + row * i as i32 + row / 2;
+        let sample = [(x0 + 8, y), (x0 + 40, y)];
+        if e.line && e.dashed {
+            root.draw(&DashedPathElement::new(
+                sample,
+                6,
+                4,
+                e.color.stroke_width(2),
+            ))
+            .map_err(err)?;
+        } else if e.line {
+            root.draw(&PathElement::new(sample, e.color.stroke_width(2)))
+                .map_err(err)?;
+        }
+        draw_marker(root, (x0 + 24, y), e.marker, e.color)?;
+        root.draw(&Text::new(e.label.as_str(), (x0 + 48, y), font.clone()))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(tick_label(0.0001, false), "1e-4");
+        assert_eq!(tick_label(0.001, false), "0.001");
+        assert_eq!(tick_label(0.30000000000000004, false), "0.3");
+        assert_eq!(tick_label(625.0, false), "625");
+        assert_eq!(tick_label(2.5e6, false), "2.5e6");
+        assert_eq!(tick_label(3.0, true), "3");
+        assert_eq!(tick_label(2.5, true), "");
+    }
+}

@@ -1,0 +1,129 @@
+//! Solve time against instance size (`<p>_time_vs_size`), and the chart against instance
+//! size that it shares with the LP ratio plot (`Puzzle::against_size`).
+
+use super::{linear_axis, log_axis, median, min_max, Axis, Cell, Chart, Puzzle, Scale, Series};
+use std::collections::BTreeMap;
+
+impl Puzzle<'_> {
+    /// Series of (size, value) per (formulation, backend); `None` when there are no points.
+    pub(super) fn against_size(
+        &self,
+        stem: &str,
+        title: String,
+        value: impl Fn(&Cell) -> Option<f64>,
+        y_label: &str,
+        y_log: bool,
+    ) -> Option<Chart> {
+        let mut series = Vec::new();
+        for ((f, b), instances) in self.cells {
+            let pts: Vec<(f64, f64, bool)> = instances
+                .values()
+                .filter_map(|c| Some((c.size?, value(c)?, c.ok)))
+                .filter(|(s, v, _)| s.is_finite() && v.is_finite())
+                .collect();
+            if !pts.is_empty() {
+                series.push((f, b, pts));
+            }
+        }
+        let all = || series.iter().flat_map(|(_, _, p)| p.iter());
+        let (xmin, xmax) = min_max(all().map(|p| p.0))?;
+        let (ymin, ymax) = min_max(all().map(|p| p.1))?;
+        let x_log = xmin > 0.0 && xmax / xmin > 20.0;
+        let x = if x_log {
+            log_axis(xmin, xmax, 10.0)
+        } else {
+            linear_axis(xmin, xmax)
+        };
+        let y = if y_log {
+            log_axis(ymin, ymax, 10.0)
+        } else {
+            linear_axis(ymin, ymax)
+        };
+        let series = series
+            .into_iter()
+            .map(|(f, b, pts)| {
+                let (color, marker) = self.look(f, b);
+                let mut by_size: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
+                for &(s, v, _) in &pts {
+                    by_size.entry(order_key(s)).or_insert((s, vec![])).1.push(v);
+                }
+                Series {
+                    name: format!("{f} / {b}"),
+                    color,
+                    marker,
+                    points: pts.iter().filter(|p| p.2).map(|p| (p.0, p.1)).collect(),
+                    failed: pts.iter().filter(|p| !p.2).map(|p| (p.0, p.1)).collect(),
+                    line: by_size
+                        .into_values()
+                        .filter_map(|(s, vs)| Some((s, median(&vs)?)))
+                        .collect(),
+                    dashed: false,
+                }
+            })
+            .collect();
+        Some(Chart {
+            stem: format!("{}_{stem}", self.stem),
+            title,
+            x: Axis {
+                label: format!("instance size ({})", self.size_unit()),
+                lo: x.0,
+                hi: x.1,
+                scale: if x_log {
+                    Scale::Log(10.0)
+                } else {
+                    Scale::Linear
+                },
+                integer: false,
+            },
+            y: Axis {
+                label: y_label.into(),
+                lo: y.0,
+                hi: y.1,
+                scale: if y_log {
+                    Scale::Log(10.0)
+                } else {
+                    Scale::Linear
+                },
+                integer: false,
+            },
+            series,
+            failed_label: "failed (charged the time limit)".into(),
+        })
+    }
+
+    /// `<p>_time_vs_size`: the solve time of each instance against its size, one series
+    /// per `formulation / backend`: a marker per instance solved, a cross per failure (drawn
+    /// at its charged time), and a line through the medians per size. The time axis is
+    /// logarithmic; so is the size axis when the sizes span more than a factor 20.
+    pub(super) fn time_vs_size(&self) -> Option<Chart> {
+        self.against_size(
+            "time_vs_size",
+            format!("{}: solve time against instance size", self.key),
+            Cell::plot_seconds,
+            "time (s)",
+            true,
+        )
+    }
+}
+
+/// A key that sorts non-negative and negative floats in numeric order.
+fn order_key(v: f64) -> u64 {
+    let bits = v.to_bits();
+    if v.is_sign_negative() {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_key_sorts_numerically() {
+        let mut v = [3.0, -1.0, 0.5, -7.0, 100.0];
+        v.sort_by_key(|x| order_key(*x));
+        assert_eq!(v, [-7.0, -1.0, 0.5, 3.0, 100.0]);
+    }
+}
