@@ -2,7 +2,7 @@
 //! same instances on HiGHS, so that build time can be read against solve time in one run.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use puzzlebench::backends::{Backend, SolveOptions};
+use puzzlebench::backends::{highs::HIGHS, SolveOptions};
 use puzzlebench::puzzles::sudoku::{self, Sudoku};
 use puzzlebench::puzzles::Instance;
 use std::path::Path;
@@ -39,7 +39,7 @@ fn solve(c: &mut Criterion) {
     for (label, p) in instances() {
         let model = p.build("binary").unwrap();
         g.bench_with_input(BenchmarkId::new("binary", label), &model, |b, m| {
-            b.iter(|| Backend::Highs.solve(m, &SolveOptions::default()))
+            b.iter(|| HIGHS.solve_model(m, &SolveOptions::default()))
         });
     }
     g.finish();

@@ -4,7 +4,8 @@
 //! a hard wall-clock limit (kill with SIGKILL), optionally caps the child's address space,
 //! and reads the child's peak resident memory from `wait4`.
 
-use crate::backends::SolveOptions;
+use crate::backends::{Engine, SolveOptions};
+use crate::puzzles::Puzzle;
 use crate::record::Record;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
@@ -15,25 +16,44 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// What a worker runs: one instance of one file, one formulation, one backend, one repeat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// What a worker runs: one instance of one file, one formulation, one engine, one repeat.
+/// Puzzle and engine travel as their keys and arrive as registry entries (a key the
+/// worker does not know fails to deserialise).
+#[derive(Clone, Serialize, Deserialize)]
 pub struct Job {
-    /// Puzzle key.
-    pub puzzle: String,
+    /// The puzzle.
+    #[serde(with = "puzzle_key")]
+    pub puzzle: &'static dyn Puzzle,
     /// The instance file.
     pub file: PathBuf,
     /// The instance's name within the file.
     pub instance: String,
     /// Formulation key.
     pub formulation: String,
-    /// Backend key.
-    pub backend: String,
+    /// The engine.
+    #[serde(rename = "backend")]
+    pub engine: Engine,
     /// Repeat number.
     pub repeat: u32,
     /// Solver settings.
     pub options: SolveOptions,
     /// The run id written on the row.
     pub run_id: String,
+}
+
+/// A puzzle as its key in a [`Job`].
+mod puzzle_key {
+    use crate::puzzles::{self, Puzzle};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &&'static dyn Puzzle, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(p.key())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<&'static dyn Puzzle, D::Error> {
+        let key = String::deserialize(d)?;
+        puzzles::puzzle(&key).map_err(serde::de::Error::custom)
+    }
 }
 
 /// Limits the parent enforces on a child.

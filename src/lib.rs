@@ -1,27 +1,31 @@
 //! puzzlebench: a benchmarking harness for integer-programming formulations of logic
-//! puzzles, run across solver backends.
+//! puzzles, run across solver engines.
 //!
-//! A puzzle ([`puzzles::PUZZLES`]) loads instances from files; each instance builds a
-//! backend-neutral [`model::Model`] per formulation; a [`backends::Backend`] solves it;
-//! the puzzle's independent verifier checks the answer; the [`runner`] writes one
-//! [`record::Record`] per run to CSV.
+//! A puzzle ([`puzzles::PUZZLES`]) loads instances from files; each of its formulations
+//! builds a model (a backend-neutral [`model::Model`], or a [`cp_model::CpModel`]) and hands
+//! it to an engine ([`backends::ENGINES`]) that declares what it can take; the puzzle's
+//! independent verifier checks the answer; the [`runner`] writes one [`record::Record`]
+//! per run to CSV; [`report`] turns rows into tables and plots. The [`commands`] are what
+//! the `puzzlebench` binary runs.
 //!
 //! ```
-//! use puzzlebench::backends::{Backend, SolveOptions};
+//! use puzzlebench::backends::{highs::HIGHS, SolveOptions};
 //! use puzzlebench::puzzles::{sudoku::parse::parse_line, Instance};
 //!
 //! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 //! let puzzle = parse_line(line).unwrap();
-//! let report = puzzle.solve("binary", Backend::Highs, &SolveOptions::default()).unwrap();
+//! let report = puzzle.solve("binary", HIGHS, &SolveOptions::default()).unwrap();
 //! assert_eq!(report.verified(), Some(true));
 //! ```
 
 pub mod backends;
-pub mod branch_and_cut;
+pub mod commands;
+pub mod cp_model;
+pub mod generate;
 pub mod isolation;
+pub mod lazy;
 pub mod model;
 pub mod puzzles;
 pub mod record;
 pub mod report;
-pub mod row_generation;
 pub mod runner;

@@ -21,29 +21,34 @@ pub struct Record {
     pub instance_info: String,
     /// Formulation key, e.g. `binary`.
     pub formulation: String,
-    /// Backend key, e.g. `highs`.
+    /// Engine key: the engine that made the search, e.g. `highs` (HiGHS's MIP solver) or
+    /// `bc` (the project's branch and cut on HiGHS's simplex).
     pub backend: String,
     /// Repeat number, from 1.
     pub repeat: u32,
-    /// Random seed given to the solver.
-    pub seed: u64,
-    /// Threads given to the solver.
-    pub threads: u32,
-    /// Time limit in seconds, empty for none.
+    /// Random seed the engine applied; empty for an engine without one (microlp,
+    /// propagate).
+    pub seed: Option<u64>,
+    /// Threads the engine applied; empty for an engine without the setting.
+    pub threads: Option<u32>,
+    /// Time limit of the whole run in seconds (model building, LP relaxation and every
+    /// solve draw on it), empty for none.
     pub time_limit: Option<f64>,
-    /// Presolve on (true) or off (false).
-    pub presolve: bool,
-    /// Relative MIP gap given to the solver.
-    pub mip_gap: f64,
-    /// Search heuristics of the `propagate` backend (`none`, `1`, `12`, `123`); empty for
-    /// the MIP backends, which have none.
+    /// Presolve as the engine applied it: on (true) or off (false), empty for an engine
+    /// without presolve (CBC under its cut callback: always off).
+    pub presolve: Option<bool>,
+    /// Relative MIP gap the engine applied; empty for an engine without one.
+    pub mip_gap: Option<f64>,
+    /// Search heuristics of the `propagate` engine (`none`, `1`, `12`, `123`, `root`);
+    /// empty for engines that have none.
     pub heuristics: Option<String>,
     /// Solutions asked for (`--count`; 2 proves uniqueness).
     #[serde(default = "one")]
     pub count: u32,
     /// `optimal`, `feasible`, `infeasible`, `time_limit` or `error`.
     pub status: String,
-    /// Wall-clock seconds of the integer solve (all rounds for row generation).
+    /// Wall-clock seconds of the solve (all rounds for row generation; not the LP
+    /// relaxation or the model building).
     pub seconds: Option<f64>,
     /// Seconds spent building the model.
     pub build_seconds: Option<f64>,
@@ -53,7 +58,8 @@ pub struct Record {
     pub best_bound: Option<f64>,
     /// |objective − best_bound| / max(|objective|, 1e-10).
     pub gap: Option<f64>,
-    /// Optimum of the LP relaxation of the same model on the same backend.
+    /// Optimum of the LP relaxation of the same model on the same engine (or the LP solver
+    /// under it: HiGHS for `bc`); empty for engines without LPs.
     pub lp_bound: Option<f64>,
     /// Seconds of the LP-relaxation solve.
     pub lp_seconds: Option<f64>,
@@ -73,9 +79,10 @@ pub struct Record {
     pub nonzeros: Option<usize>,
     /// Whether the puzzle's independent verifier accepted the solution (empty: no solution to check).
     pub verified: Option<bool>,
-    /// Row-generation rounds (formulations with lazily added rows).
+    /// Solves of a row-generation loop (rounds), or LP solves after which a branch and cut
+    /// added rows; for counting, the solves.
     pub rounds: Option<u64>,
-    /// Rows added by row generation.
+    /// Rows added while solving (row generation, lazy rows, no-good rows of counting).
     pub cuts: Option<u64>,
     /// Variables fixed by deductions before solving.
     pub fixings: Option<u64>,
@@ -90,7 +97,7 @@ pub struct Record {
     pub wall_seconds: Option<f64>,
     /// Peak resident memory of the worker process in MiB.
     pub peak_rss_mb: Option<f64>,
-    /// Solver name and version.
+    /// The engine's name and version (for `bc`, with the LP solver underneath).
     pub solver_version: String,
     /// Commit of puzzlebench that produced the row.
     pub git_commit: String,

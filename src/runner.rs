@@ -1,9 +1,9 @@
-//! Runs: one (instance, formulation, backend, repeat) becomes one [`Record`], appended to
-//! the results CSV and flushed as soon as the run ends.
+//! Runs: one (instance, formulation, engine, settings, repeat) becomes one [`Record`],
+//! appended to the results CSV and flushed as soon as the run ends.
 
-use crate::backends::{Backend, SolveOptions, Status};
+use crate::backends::{Engine, Kind, Settings, SolveOptions, Status};
 use crate::isolation::{self, Ending, Job, Limits};
-use crate::puzzles::{lp_bound, Instance, PuzzleInfo, Report};
+use crate::puzzles::{Instance, Puzzle, Report};
 use crate::record::Record;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -42,108 +42,198 @@ pub struct Loaded {
     pub instance: Box<dyn Instance>,
 }
 
-/// What a sweep runs: every instance × formulation × backend × repeat.
-pub struct Plan<'a> {
-    /// The puzzle.
-    pub puzzle: &'a PuzzleInfo,
-    /// Loaded instances.
-    pub instances: Vec<Loaded>,
-    /// Formulation keys (checked against the puzzle).
-    pub formulations: Vec<String>,
-    /// Backends.
-    pub backends: Vec<Backend>,
-    /// Repeats per combination, from 1.
-    pub repeats: u32,
-    /// Solver settings.
-    pub options: SolveOptions,
-}
-
-/// One run of a plan.
-pub struct RunSpec<'a> {
-    /// The instance.
-    pub instance: &'a dyn Instance,
-    /// The file the instance came from.
-    pub file: &'a Path,
+/// One run of a plan: which instance, formulation, engine, options and repeat, with the
+/// settings the engine applies and the run id.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Index of the instance in [`Plan::instances`].
+    pub instance: usize,
     /// Formulation key.
-    pub formulation: &'a str,
-    /// Backend.
-    pub backend: Backend,
+    pub formulation: String,
+    /// The formulation's kind.
+    pub kind: Kind,
+    /// The engine.
+    pub engine: Engine,
+    /// The options asked for.
+    pub options: SolveOptions,
+    /// The settings the engine applies to this formulation under `options`.
+    pub settings: Settings,
     /// Repeat number, from 1.
     pub repeat: u32,
+    /// The run id ([`run_id`]).
+    pub run_id: String,
 }
 
-impl RunSpec<'_> {
-    /// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical
-    /// content, the puzzle, formulation, backend, every solver setting and the repeat.
-    pub fn run_id(&self, puzzle: &str, options: &SolveOptions) -> String {
-        use sha2::{Digest, Sha256};
-        let mut h = Sha256::new();
-        let key = serde_json::json!({
-            "instance": self.instance.canonical(),
-            "puzzle": puzzle,
-            "formulation": self.formulation,
-            "backend": self.backend.key(),
-            "options": options,
-            "repeat": self.repeat,
-        });
-        h.update(key.to_string().as_bytes());
-        h.finalize()
+/// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical content,
+/// the puzzle, formulation, engine, the settings the engine applies, the time limit, the
+/// LP-relaxation switch and the repeat. Settings an engine does not have leave no trace,
+/// so asking for them twice gives one run.
+pub fn run_id(
+    puzzle: &str,
+    canonical: &str,
+    formulation: &str,
+    engine: Engine,
+    options: &SolveOptions,
+    settings: &Settings,
+    repeat: u32,
+) -> String {
+    use sha2::{Digest, Sha256};
+    let key = serde_json::json!({
+        "instance": canonical,
+        "puzzle": puzzle,
+        "formulation": formulation,
+        "backend": engine.key(),
+        "settings": settings,
+        "time_limit": options.time_limit,
+        "lp_relaxation": options.lp_relaxation,
+        "repeat": repeat,
+    });
+    Sha256::digest(key.to_string().as_bytes())
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What a sweep runs: a list of runs over loaded instances.
+pub struct Plan {
+    /// The puzzle.
+    pub puzzle: &'static dyn Puzzle,
+    /// Loaded instances.
+    pub instances: Vec<Loaded>,
+    /// The runs, in order.
+    pub runs: Vec<RunSpec>,
+    /// Formulations left out entirely because none of the engines takes them
+    /// (`(formulation, reason)`), when the plan was asked to skip refused pairs.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// What to expand into a [`Plan`].
+pub struct PlanRequest<'a> {
+    /// Formulation keys (checked against the puzzle).
+    pub formulations: &'a [String],
+    /// Engines (empty: each formulation on the default engine of its kind).
+    pub engines: &'a [Engine],
+    /// Repeats per combination, from 1.
+    pub repeats: u32,
+    /// Settings to sweep, each a variant of its own.
+    pub variants: &'a [SolveOptions],
+    /// Leave out pairs the engine does not take (`reproduce`: each formulation runs on the
+    /// chosen engines that take it), instead of recording their refusal as an `error` row
+    /// (`run`, where the user asked for them).
+    pub skip_refused: bool,
+}
+
+impl Plan {
+    /// Every instance × formulation × engine × variant × repeat, in that nesting order.
+    /// Runs with the same run id (variants that differ only in settings an engine does not
+    /// have) appear once.
+    pub fn new(
+        puzzle: &'static dyn Puzzle,
+        instances: Vec<Loaded>,
+        request: &PlanRequest<'_>,
+    ) -> Result<Plan, String> {
+        let infos = request
+            .formulations
             .iter()
-            .take(8)
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-}
-
-impl Plan<'_> {
-    /// The runs in order: instance, then formulation, then backend, then repeat.
-    pub fn runs(&self) -> Vec<RunSpec<'_>> {
-        let mut out = Vec::new();
-        for loaded in &self.instances {
-            for f in &self.formulations {
-                for &b in &self.backends {
-                    for repeat in 1..=self.repeats {
-                        out.push(RunSpec {
-                            instance: loaded.instance.as_ref(),
-                            file: &loaded.file,
-                            formulation: f,
-                            backend: b,
-                            repeat,
-                        });
+            .map(|f| puzzle.formulation(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut runs = Vec::new();
+        let mut skipped = Vec::new();
+        let mut seen = HashSet::new();
+        for (i, loaded) in instances.iter().enumerate() {
+            let canonical = loaded.instance.canonical();
+            for f in &infos {
+                let default = [f.kind.default_engine()];
+                let engines = if request.engines.is_empty() {
+                    &default[..]
+                } else {
+                    request.engines
+                };
+                if i == 0 && request.skip_refused && !engines.iter().any(|e| e.takes(f.kind)) {
+                    let able: Vec<&str> = crate::backends::engines_for(f.kind)
+                        .iter()
+                        .map(|e| e.key())
+                        .collect();
+                    skipped.push((
+                        f.key.to_string(),
+                        format!(
+                            "none of the chosen engines takes {} (engines that do: {})",
+                            f.kind.key(),
+                            able.join(", ")
+                        ),
+                    ));
+                }
+                for &engine in engines {
+                    if request.skip_refused && !engine.takes(f.kind) {
+                        continue;
+                    }
+                    for options in request.variants {
+                        let settings = engine.settings(f.kind, options);
+                        for repeat in 1..=request.repeats {
+                            let id = run_id(
+                                puzzle.key(),
+                                &canonical,
+                                f.key,
+                                engine,
+                                options,
+                                &settings,
+                                repeat,
+                            );
+                            if !seen.insert(id.clone()) {
+                                continue;
+                            }
+                            runs.push(RunSpec {
+                                instance: i,
+                                formulation: f.key.to_string(),
+                                kind: f.kind,
+                                engine,
+                                options: options.clone(),
+                                settings: settings.clone(),
+                                repeat,
+                                run_id: id,
+                            });
+                        }
                     }
                 }
             }
         }
-        out
+        Ok(Plan {
+            puzzle,
+            instances,
+            runs,
+            skipped,
+        })
     }
 }
 
 /// Fills a record from a report (or from the reason a run could not start).
 pub fn to_record(
     puzzle: &str,
-    spec: &RunSpec<'_>,
-    options: &SolveOptions,
+    instance: &dyn Instance,
+    spec: &RunSpec,
     env: &RunEnv,
     result: Result<Report, String>,
 ) -> Record {
+    let s = &spec.settings;
     let mut r = Record {
-        run_id: spec.run_id(puzzle, options),
+        run_id: spec.run_id.clone(),
         puzzle: puzzle.to_string(),
-        instance: spec.instance.name().to_string(),
-        size_label: spec.instance.size_label(),
-        size: Some(spec.instance.size()),
-        instance_info: spec.instance.info(),
-        formulation: spec.formulation.to_string(),
-        backend: spec.backend.key().to_string(),
+        instance: instance.name().to_string(),
+        size_label: instance.size_label(),
+        size: Some(instance.size()),
+        instance_info: instance.info(),
+        formulation: spec.formulation.clone(),
+        backend: spec.engine.key().to_string(),
         repeat: spec.repeat,
-        seed: options.seed,
-        threads: options.threads,
-        time_limit: options.time_limit,
-        presolve: options.presolve,
-        mip_gap: options.mip_gap,
-        heuristics: (!spec.backend.solves_mip()).then(|| options.heuristics.key().to_string()),
-        count: options.count,
-        solver_version: spec.backend.version(),
+        seed: s.seed,
+        threads: s.threads,
+        time_limit: spec.options.time_limit,
+        presolve: s.presolve,
+        mip_gap: s.mip_gap,
+        heuristics: s.heuristics.map(|h| h.key().to_string()),
+        count: s.count,
+        solver_version: spec.engine.version(),
         git_commit: env.git_commit.clone(),
         host: env.host.clone(),
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
@@ -162,7 +252,7 @@ pub fn to_record(
             r.objective = o.objective;
             r.best_bound = o.best_bound;
             r.gap = o.gap;
-            r.lp_bound = lp_bound(&rep);
+            r.lp_bound = rep.lp_bound();
             r.lp_seconds = rep.lp.as_ref().map(|l| l.seconds);
             r.nodes = o.nodes;
             r.variables = Some(rep.counts.variables);
@@ -172,11 +262,11 @@ pub fn to_record(
             r.constraints = Some(rep.counts.constraints);
             r.nonzeros = Some(rep.counts.nonzeros);
             r.verified = rep.verified();
-            r.rounds = rep.rounds;
-            r.cuts = rep.cuts;
+            r.rounds = o.rounds;
+            r.cuts = o.cuts;
             r.fixings = rep.fixings;
-            r.inferences = rep.inferences;
-            r.solutions = rep.solutions;
+            r.inferences = o.inferences;
+            r.solutions = o.solutions;
             r.error = o.message.clone().or_else(|| {
                 rep.answer
                     .as_ref()
@@ -191,12 +281,12 @@ pub fn to_record(
 /// Runs one spec in this process.
 pub fn run_in_process(
     puzzle: &str,
-    spec: &RunSpec<'_>,
-    options: &SolveOptions,
+    instance: &dyn Instance,
+    spec: &RunSpec,
     env: &RunEnv,
 ) -> Record {
-    let result = spec.instance.solve(spec.formulation, spec.backend, options);
-    to_record(puzzle, spec, options, env, result)
+    let result = instance.solve(&spec.formulation, spec.engine, &spec.options);
+    to_record(puzzle, instance, spec, env, result)
 }
 
 /// An append-only results file: header written once, every row flushed as it comes.
@@ -356,34 +446,36 @@ pub struct SweepOutcome {
     pub repaired_bytes: usize,
 }
 
-/// The hard wall-clock limit of one worker: every solve it makes (the LP relaxation and
-/// the integer program) may use the full time limit, plus the grace.
+/// The hard wall-clock limit of one worker: the run's one time limit (model building, LP
+/// relaxation and every solve draw on it) plus the grace for starting the worker, loading
+/// the instance, decoding and verifying, and an engine's overrun of its own limit.
 pub fn hard_limit(options: &SolveOptions, grace: f64) -> Option<f64> {
-    let solves = if options.lp_relaxation { 2.0 } else { 1.0 };
-    options.time_limit.map(|t| solves * t + grace)
+    options.time_limit.map(|t| t + grace)
 }
 
 /// Runs one spec in a worker process and turns what happened into a record.
 pub fn run_isolated(
-    puzzle: &str,
-    spec: &RunSpec<'_>,
-    options: &SolveOptions,
+    plan: &Plan,
+    spec: &RunSpec,
     env: &RunEnv,
     config: &SweepConfig,
     stop: &AtomicBool,
 ) -> Option<Record> {
+    let loaded = &plan.instances[spec.instance];
+    let instance = loaded.instance.as_ref();
+    let puzzle = plan.puzzle.key();
     let job = Job {
-        puzzle: puzzle.to_string(),
-        file: spec.file.to_path_buf(),
-        instance: spec.instance.name().to_string(),
-        formulation: spec.formulation.to_string(),
-        backend: spec.backend.key().to_string(),
+        puzzle: plan.puzzle,
+        file: loaded.file.clone(),
+        instance: instance.name().to_string(),
+        formulation: spec.formulation.clone(),
+        engine: spec.engine,
         repeat: spec.repeat,
-        options: options.clone(),
-        run_id: spec.run_id(puzzle, options),
+        options: spec.options.clone(),
+        run_id: spec.run_id.clone(),
     };
     let limits = Limits {
-        hard_seconds: hard_limit(options, config.grace_seconds),
+        hard_seconds: hard_limit(&spec.options, config.grace_seconds),
         memory_mb: config.memory_mb,
     };
     let iso = isolation::run_isolated(&config.exe, &job, limits, stop);
@@ -391,16 +483,16 @@ pub fn run_isolated(
         Ending::Stopped => return None,
         Ending::Finished(r) => *r,
         Ending::HardLimit => {
-            let mut r = to_record(puzzle, spec, options, env, Err(String::new()));
+            let mut r = to_record(puzzle, instance, spec, env, Err(String::new()));
             r.status = Status::TimeLimit.key().into();
             r.seconds = Some(iso.wall_seconds);
             r.error = Some(format!(
-                "killed at the hard limit of {:.1} s (the solver overran its own time limit)",
+                "killed at the hard limit of {:.1} s (the run overran its time limit by more than the grace)",
                 limits.hard_seconds.unwrap_or(0.0)
             ));
             r
         }
-        Ending::Failed(reason) => to_record(puzzle, spec, options, env, Err(reason)),
+        Ending::Failed(reason) => to_record(puzzle, instance, spec, env, Err(reason)),
     };
     rec.wall_seconds = Some(iso.wall_seconds);
     rec.peak_rss_mb = iso.peak_rss_mb;
@@ -411,7 +503,7 @@ pub fn run_isolated(
 /// (for progress). With `config.resume`, runs already in `out` are skipped. When `stop`
 /// turns true, running workers are killed and no partial row is written.
 pub fn sweep(
-    plan: &Plan<'_>,
+    plan: &Plan,
     out: &Path,
     env: &RunEnv,
     config: &SweepConfig,
@@ -424,16 +516,17 @@ pub fn sweep(
     } else {
         HashSet::new()
     };
-    let all = plan.runs();
-    let todo: Vec<&RunSpec<'_>> = all
+    let todo: Vec<&RunSpec> = plan
+        .runs
         .iter()
-        .filter(|s| done.is_empty() || !done.contains(&s.run_id(plan.puzzle.key, &plan.options)))
+        .filter(|s| !done.contains(&s.run_id))
         .collect();
-    let skipped = all.len() - todo.len();
+    let skipped = plan.runs.len() - todo.len();
     let next = AtomicUsize::new(0);
     let file = Mutex::new(file);
     let written = Mutex::new(Vec::new());
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let puzzle = plan.puzzle.key();
     std::thread::scope(|scope| {
         for _ in 0..config.jobs.max(1) {
             scope.spawn(|| loop {
@@ -443,9 +536,10 @@ pub fn sweep(
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(spec) = todo.get(i) else { return };
                 let rec = if config.in_process {
-                    Some(run_in_process(plan.puzzle.key, spec, &plan.options, env))
+                    let instance = plan.instances[spec.instance].instance.as_ref();
+                    Some(run_in_process(puzzle, instance, spec, env))
                 } else {
-                    run_isolated(plan.puzzle.key, spec, &plan.options, env, config, stop)
+                    run_isolated(plan, spec, env, config, stop)
                 };
                 let Some(rec) = rec else { return };
                 if stop.load(Ordering::SeqCst) && rec.status == Status::Error.key() {

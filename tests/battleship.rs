@@ -2,7 +2,7 @@
 //! committed instances, agreement with a brute force on tiny grids (solution counts and
 //! infeasible sums), the verifier, the generator and the parser's errors.
 
-use puzzlebench::backends::{Backend, SolveOptions, Status};
+use puzzlebench::backends::{engines_for, highs::HIGHS, Engine, Kind, SolveOptions, Status};
 use puzzlebench::model::Model;
 use puzzlebench::puzzles::battleship::{cbm, gbm, generate, parse, verify, Battleship, Cell, Grid};
 use puzzlebench::puzzles::{self, Instance};
@@ -44,13 +44,13 @@ fn grid_of(report: &puzzles::Report) -> Grid {
 /// solve every report-size instance in well under a second. microlp (no presolve, no cuts)
 /// solves the GBM up to 10x10 (at most 7 s) but runs into a 60 s limit on most CBMs from
 /// 8x8 on, so it is given the 6x6 CBMs only.
-fn largest_tested(b: Backend, f: &str) -> usize {
-    match (b, f) {
-        (Backend::Highs, _) | (Backend::Cbc, _) => 225,
-        (Backend::Microlp, "gbm") => 100,
-        (Backend::Microlp, _) => 36,
+fn largest_tested(b: Engine, f: &str) -> usize {
+    match (b.key(), f) {
+        ("highs", _) | ("cbc", _) => 225,
+        ("microlp", "gbm") => 100,
+        ("microlp", _) => 36,
         // The constraint solver takes no integer programs.
-        (Backend::Propagate, _) => 0,
+        _ => 0,
     }
 }
 
@@ -72,7 +72,7 @@ fn both_formulations_find_the_recorded_solution_of_every_report_size_puzzle() {
             .as_ref()
             .expect("generated puzzles carry their solution");
         for f in ["gbm", "cbm"] {
-            for b in Backend::ALL {
+            for b in engines_for(Kind::Mip) {
                 if p.m() * p.n() > largest_tested(b, f) {
                     continue;
                 }
@@ -101,7 +101,7 @@ fn the_gbm_solves_the_scaling_puzzles_and_finds_their_unique_solution() {
         ..SolveOptions::default()
     };
     for p in load_dir("instances/battleship/scaling") {
-        let r = p.solve("gbm", Backend::Highs, &opts).unwrap();
+        let r = p.solve("gbm", HIGHS, &opts).unwrap();
         assert_eq!(r.outcome.status, Status::Optimal, "{}", p.name);
         assert_eq!(Some(&grid_of(&r)), p.solution.as_ref(), "{}", p.name);
     }
@@ -154,7 +154,7 @@ fn gbm_solutions(p: &Battleship, cap: usize) -> Vec<Grid> {
     };
     let mut out = Vec::new();
     while out.len() < cap {
-        let o = Backend::Highs.solve(&model, &opts);
+        let o = HIGHS.solve_model(&model, &opts);
         if o.status == Status::Infeasible {
             break;
         }
@@ -276,7 +276,7 @@ fn both_formulations_agree_with_brute_force_on_tiny_grids() {
             got, want,
             "case {case}: GBM solutions differ from brute force for {p:?}"
         );
-        let r = p.solve("cbm", Backend::Highs, &opts).unwrap();
+        let r = p.solve("cbm", HIGHS, &opts).unwrap();
         if want.is_empty() {
             assert_eq!(
                 r.outcome.status,
@@ -319,7 +319,7 @@ fn the_cbm_counts_the_same_solutions_as_brute_force() {
             ..SolveOptions::default()
         };
         loop {
-            let o = Backend::Highs.solve(&model, &opts);
+            let o = HIGHS.solve_model(&model, &opts);
             if o.status == Status::Infeasible {
                 break;
             }
@@ -558,7 +558,7 @@ fn impossible_givens_are_infeasible_on_every_backend() {
     let text = "fleet 1 1\nrows 2 1\ncols 1 1 1\ngrid\n..<\n...\n";
     let p = &parse_text(text).unwrap()[0];
     for f in ["gbm", "cbm"] {
-        for b in Backend::ALL {
+        for b in engines_for(Kind::Mip) {
             for presolve in [true, false] {
                 let opts = SolveOptions {
                     presolve,

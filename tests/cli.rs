@@ -204,9 +204,9 @@ fn run_appends_one_flushed_row_per_run() {
     assert!(rows
         .iter()
         .all(|r| r.lp_bound == Some(0.0) && r.seconds.is_some() && r.variables.is_some()));
-    assert!(rows
-        .iter()
-        .all(|r| r.time_limit == Some(60.0) && r.threads == 1 && !r.solver_version.is_empty()));
+    assert!(rows.iter().all(|r| r.time_limit == Some(60.0)
+        && r.threads == Some(1)
+        && !r.solver_version.is_empty()));
     // A second run appends and never overwrites.
     let o = pb(&args);
     assert!(o.status.success());

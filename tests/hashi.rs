@@ -3,7 +3,7 @@
 //! the unique solutions of the committed boards, the verifier against corrupted answers, the
 //! time limit of the row-generation loop, and bad input.
 
-use puzzlebench::backends::{Backend, SolveOptions, Status};
+use puzzlebench::backends::{cbc::CBC, highs::HIGHS, microlp::MICROLP, SolveOptions, Status};
 use puzzlebench::puzzles::hashi::{self, base, generate, hdc, parse, verify, Hashi};
 use puzzlebench::puzzles::{self, Instance};
 use std::path::{Path, PathBuf};
@@ -61,7 +61,7 @@ fn all_formulations_agree_on_the_committed_instances() {
         let mut answers = Vec::new();
         for f in FORMULATIONS {
             for presolve in [true, false] {
-                let r = h.solve(f, Backend::Highs, &opts(presolve)).unwrap();
+                let r = h.solve(f, HIGHS, &opts(presolve)).unwrap();
                 assert_eq!(
                     r.outcome.status,
                     Status::Optimal,
@@ -90,9 +90,9 @@ fn all_formulations_agree_on_the_committed_instances() {
 fn other_backends_solve_the_small_instances() {
     let mut solved = 0;
     for (_, h) in boards(&["report_range"]) {
-        for b in [Backend::Cbc, Backend::Microlp] {
+        for b in [CBC, MICROLP] {
             // microlp has no presolve or cutting planes: boards up to 15x15 only.
-            if b == Backend::Microlp && h.k() > 35 {
+            if b == MICROLP && h.k() > 35 {
                 continue;
             }
             for f in FORMULATIONS {
@@ -218,7 +218,7 @@ fn brute_force_agrees_on_tiny_boards() {
     for h in tiny_boards() {
         let truth = brute_force(&h);
         for f in FORMULATIONS {
-            for b in [Backend::Highs, Backend::Cbc, Backend::Microlp] {
+            for b in [HIGHS, CBC, MICROLP] {
                 let r = h.solve(f, b, &opts(true)).unwrap();
                 if truth.is_empty() {
                     assert_eq!(
@@ -268,7 +268,7 @@ fn brute_force_agrees_on_tiny_boards() {
 /// row excluding it is infeasible).
 fn solve_and_check_unique(h: &Hashi) -> (Vec<u32>, bool) {
     let (mut m, d) = base::build(h);
-    let o = Backend::Highs.solve(&m, &opts(true));
+    let o = HIGHS.solve_model(&m, &opts(true));
     assert_eq!(o.status, Status::Optimal, "{}", h.name);
     let counts = d.decode(o.values.as_ref().unwrap());
     let chosen: Vec<_> = counts
@@ -278,7 +278,7 @@ fn solve_and_check_unique(h: &Hashi) -> (Vec<u32>, bool) {
         .collect();
     let len = chosen.len() as f64;
     m.add_le("exclude", chosen, len - 1.0);
-    let again = Backend::Highs.solve(&m, &opts(true));
+    let again = HIGHS.solve_model(&m, &opts(true));
     (counts, again.status == Status::Infeasible)
 }
 
@@ -349,7 +349,7 @@ fn hdc_rules_on_hand_made_boards() {
 fn verifier_rejects_every_single_change() {
     let mut checked = 0;
     for (_, h) in boards(&["report_range"]).into_iter().take(8) {
-        let r = h.solve("hdc", Backend::Highs, &opts(true)).unwrap();
+        let r = h.solve("hdc", HIGHS, &opts(true)).unwrap();
         let good = bridges_of(&r);
         assert_eq!(verify::check(&h, &good), Ok(()));
         let pairs = h.pairs();
@@ -418,7 +418,7 @@ fn verifier_refuses_crossings_even_when_labels_and_connection_hold() {
     let e = verify::check(&h, &[[0, 1, 2, 1, 1], [1, 0, 1, 2, 1]]).unwrap_err();
     assert!(e.contains("crosses"), "{e}");
     for f in FORMULATIONS {
-        let r = h.solve(f, Backend::Highs, &opts(true)).unwrap();
+        let r = h.solve(f, HIGHS, &opts(true)).unwrap();
         assert_eq!(r.outcome.status, Status::Infeasible, "{f}");
     }
 }
@@ -426,9 +426,9 @@ fn verifier_refuses_crossings_even_when_labels_and_connection_hold() {
 #[test]
 fn the_cuts_loop_counts_rounds_and_honours_the_time_limit() {
     let h = load_file(&root().join("instances/hashi/tatham/t_20x20.txt")).remove(0);
-    let r = h.solve("cuts", Backend::Highs, &opts(true)).unwrap();
+    let r = h.solve("cuts", HIGHS, &opts(true)).unwrap();
     assert_eq!(r.outcome.status, Status::Optimal);
-    let (rounds, cuts) = (r.rounds.unwrap(), r.cuts.unwrap());
+    let (rounds, cuts) = (r.outcome.rounds.unwrap(), r.outcome.cuts.unwrap());
     assert!(
         rounds >= 1 && (rounds == 1) == (cuts == 0),
         "{rounds} {cuts}"
@@ -443,7 +443,7 @@ fn the_cuts_loop_counts_rounds_and_honours_the_time_limit() {
         ..opts(true)
     };
     for f in ["cuts", "cuts_hdc"] {
-        let r = h.solve(f, Backend::Highs, &tiny).unwrap();
+        let r = h.solve(f, HIGHS, &tiny).unwrap();
         assert_eq!(r.outcome.status, Status::TimeLimit, "{f}: {:?}", r.outcome);
         assert!(r.answer.is_none() && r.outcome.objective.is_none());
     }
@@ -452,9 +452,9 @@ fn the_cuts_loop_counts_rounds_and_honours_the_time_limit() {
 #[test]
 fn fixings_are_recorded() {
     let h = load_file(&root().join("instances/hashi/tatham/t_20x20.txt")).remove(0);
-    let base = h.solve("base", Backend::Highs, &opts(true)).unwrap();
-    let hdc = h.solve("hdc", Backend::Highs, &opts(true)).unwrap();
-    let cuts_hdc = h.solve("cuts_hdc", Backend::Highs, &opts(true)).unwrap();
+    let base = h.solve("base", HIGHS, &opts(true)).unwrap();
+    let hdc = h.solve("hdc", HIGHS, &opts(true)).unwrap();
+    let cuts_hdc = h.solve("cuts_hdc", HIGHS, &opts(true)).unwrap();
     assert_eq!(base.fixings, None);
     assert!(hdc.fixings.unwrap() > 0);
     assert_eq!(hdc.fixings, cuts_hdc.fixings);
@@ -467,7 +467,7 @@ fn has_and_game_id_give_the_same_board() {
     let id = parse::parse_game_id(&has.to_game_id()).unwrap();
     assert_eq!(has.islands, id.islands);
     assert_eq!((has.rows, has.cols, has.max_bridges), (id.rows, id.cols, 2));
-    let r = has.solve("base", Backend::Highs, &opts(true)).unwrap();
+    let r = has.solve("base", HIGHS, &opts(true)).unwrap();
     assert_eq!(r.verified(), Some(true));
 }
 
@@ -489,7 +489,9 @@ fn bad_input_names_file_and_line() {
     ];
     for (file, line, msg) in cases {
         let path = root().join("tests/data/hashi").join(file);
-        let e = (puzzles::puzzle("hashi").unwrap().load)(&path)
+        let e = puzzles::puzzle("hashi")
+            .unwrap()
+            .load(&path)
             .err()
             .unwrap_or_else(|| panic!("{file} loaded"));
         assert_eq!(e.line, line, "{file}: {e}");
@@ -520,7 +522,7 @@ fn generate_command_prints_boards_that_load() {
     let boards = parse::parse_file(Path::new("gen.txt"), &text).unwrap();
     assert_eq!(boards.len(), 3);
     for h in boards {
-        let r = h.solve("cuts", Backend::Highs, &opts(true)).unwrap();
+        let r = h.solve("cuts", HIGHS, &opts(true)).unwrap();
         assert_eq!(r.verified(), Some(true));
     }
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebench"))

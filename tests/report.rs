@@ -16,7 +16,7 @@ fn root() -> PathBuf {
 #[test]
 fn tables_match_their_snapshots() {
     let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
-    let tables = all_tables(&rows, 1.0);
+    let tables = all_tables(&rows, 1.0, &puzzlebench::puzzles::table_functions());
     let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
     assert_eq!(stems, ["summary", "sudoku_table_3_1", "sudoku_sizes"]);
     let dir = root().join("tests/data/report/expected");
@@ -26,7 +26,7 @@ fn tables_match_their_snapshots() {
 #[test]
 fn summary_counts_the_time_limit_as_unsolved() {
     let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
-    let t = &all_tables(&rows, 1.0)[0];
+    let t = &all_tables(&rows, 1.0, &puzzlebench::puzzles::table_functions())[0];
     let cbc = t.rows.iter().find(|r| r[2] == "cbc").unwrap();
     assert_eq!(cbc[3], "1");
     assert_eq!(cbc[4], "0");
@@ -78,7 +78,7 @@ fn reproduce_quick_on_a_tiny_suite() {
         "sudoku, battleship and circuit: 2 puzzles x 2 formulations; \
          hashi: 1 board x 4 formulations x presolve on/off"
     );
-    assert_eq!(rows.iter().filter(|r| !r.presolve).count(), 4);
+    assert_eq!(rows.iter().filter(|r| r.presolve == Some(false)).count(), 4);
     assert!(rows
         .iter()
         .all(|r| r.status == "optimal" && r.verified == Some(true)));
@@ -104,12 +104,22 @@ fn reproduce_quick_on_a_tiny_suite() {
     let o = run();
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    for p in ["sudoku", "battleship", "circuit", "hashi (presolve off)"] {
+    for (p, n) in [
+        ("sudoku (binary, values)", 4),
+        ("battleship (gbm, cbm)", 4),
+        ("circuit (cm1, cm2)", 4),
+        ("hashi (base, hdc, cuts, cuts_hdc; presolve on and off)", 8),
+    ] {
         assert!(
-            err.contains(&format!("{p}: 0 runs appended, 4 already")),
+            err.contains(&format!("{p}: 0 runs appended, {n} already")),
             "{err}"
         );
     }
+    // Each formulation ran on the default engine of its kind: cm1 (lazy rows) on bc.
+    let rows = read_results(&dir.path().join("results.csv")).unwrap();
+    assert!(rows
+        .iter()
+        .all(|r| (r.formulation == "cm1") == (r.backend == "bc")));
     assert_eq!(
         read_results(&dir.path().join("results.csv")).unwrap().len(),
         20

@@ -1,7 +1,7 @@
 //! Sudoku end to end through the library: every formulation on every backend, golden
 //! answers, the verifier, infeasible givens, the LP bound and the exported models.
 
-use puzzlebench::backends::{Backend, SolveOptions, Status};
+use puzzlebench::backends::{engines_for, highs::HIGHS, Engine, Kind, SolveOptions, Status};
 use puzzlebench::puzzles::{self, sudoku, Instance};
 use std::path::{Path, PathBuf};
 
@@ -10,7 +10,10 @@ fn root() -> PathBuf {
 }
 
 fn load(rel: &str) -> Vec<Box<dyn Instance>> {
-    (puzzles::puzzle("sudoku").unwrap().load)(&root().join(rel)).unwrap()
+    puzzles::puzzle("sudoku")
+        .unwrap()
+        .load(&root().join(rel))
+        .unwrap()
 }
 
 fn committed_instances() -> Vec<Box<dyn Instance>> {
@@ -23,7 +26,7 @@ fn committed_instances() -> Vec<Box<dyn Instance>> {
     assert!(files.len() >= 5, "instances/sudoku is missing files");
     files
         .iter()
-        .flat_map(|f| (puzzles::puzzle("sudoku").unwrap().load)(f).unwrap())
+        .flat_map(|f| puzzles::puzzle("sudoku").unwrap().load(f).unwrap())
         .collect()
 }
 
@@ -32,15 +35,15 @@ fn committed_instances() -> Vec<Box<dyn Instance>> {
 /// 25x25 `binary` and several seconds on 16x16 `values`; microlp (no presolve, no cuts)
 /// solves `binary` to 9x9 but `values`, whose LP is weaker, only to 6x6. Larger cases are
 /// measured in sweeps, where a time limit is recorded as such.
-fn largest_tested(b: Backend, f: &str) -> f64 {
-    match (b, f) {
-        (Backend::Highs, _) => f64::INFINITY,
-        (Backend::Cbc, "binary") => 256.0,
-        (Backend::Cbc, _) => 81.0,
-        (Backend::Microlp, "binary") => 81.0,
-        (Backend::Microlp, _) => 36.0,
-        // Not a MIP backend: Backend::ALL does not hold it.
-        (Backend::Propagate, _) => 0.0,
+fn largest_tested(b: Engine, f: &str) -> f64 {
+    match (b.key(), f) {
+        ("highs", _) => f64::INFINITY,
+        ("cbc", "binary") => 256.0,
+        ("cbc", _) => 81.0,
+        ("microlp", "binary") => 81.0,
+        ("microlp", _) => 36.0,
+        // Not a MIP backend: engines_for(Kind::Mip) does not hold it.
+        _ => 0.0,
     }
 }
 
@@ -58,7 +61,7 @@ fn every_formulation_and_backend_solves_the_committed_instances() {
     for inst in committed_instances() {
         let mut grids = Vec::new();
         for f in ["binary", "values"] {
-            for b in Backend::ALL {
+            for b in engines_for(Kind::Mip) {
                 if inst.size() > largest_tested(b, f) {
                     continue;
                 }
@@ -99,7 +102,7 @@ fn golden(rel: &str, solution: &str) {
         .collect();
     for f in ["binary", "values"] {
         let r = load(rel)[0]
-            .solve(f, Backend::Highs, &SolveOptions::default())
+            .solve(f, HIGHS, &SolveOptions::default())
             .unwrap();
         assert_eq!(grid_of(&r), want, "{rel} {f}");
     }
@@ -131,9 +134,7 @@ fn verifier_rejects_corrupted_solutions() {
             .unwrap(),
     )
     .unwrap();
-    let r = p
-        .solve("binary", Backend::Highs, &SolveOptions::default())
-        .unwrap();
+    let r = p.solve("binary", HIGHS, &SolveOptions::default()).unwrap();
     let good = grid_of(&r);
     assert_eq!(sudoku::verify::check(&p, &good), Ok(()));
     // Swap two cells of a row: rows stay fine, columns break.
@@ -161,7 +162,7 @@ fn contradictory_givens_are_infeasible_on_every_backend() {
     ] {
         let inst = &load(file)[0];
         for f in ["binary", "values"] {
-            for b in Backend::ALL {
+            for b in engines_for(Kind::Mip) {
                 for presolve in [true, false] {
                     let opts = SolveOptions {
                         presolve,
@@ -184,11 +185,11 @@ fn contradictory_givens_are_infeasible_on_every_backend() {
 #[test]
 fn lp_bound_and_model_counts_are_reported() {
     let inst = &load("instances/sudoku/report_fig3_1.txt")[0];
-    for b in Backend::ALL {
+    for b in engines_for(Kind::Mip) {
         let r = inst.solve("binary", b, &SolveOptions::default()).unwrap();
         let lp = r.lp.as_ref().unwrap();
         assert_eq!(lp.status, Status::Optimal, "{b}");
-        assert_eq!(puzzles::lp_bound(&r), Some(0.0), "{b}");
+        assert_eq!(r.lp_bound(), Some(0.0), "{b}");
         assert_eq!(r.counts.binaries, 729);
         assert_eq!(r.counts.constraints, 4 * 81 + 29);
         let c = inst.build("values").unwrap().counts();
@@ -207,15 +208,11 @@ fn box_shapes_follow_solo() {
     for id in text.lines().filter(|l| l.starts_with("2x3:")) {
         let p = sudoku::parse::parse_solo(id).unwrap();
         assert_eq!((p.box_rows, p.box_cols), (2, 3));
-        let r = p
-            .solve("binary", Backend::Highs, &SolveOptions::default())
-            .unwrap();
+        let r = p.solve("binary", HIGHS, &SolveOptions::default()).unwrap();
         assert_eq!(r.verified(), Some(true));
         // Read the other way round (3-row boxes), the same givens are often unsolvable.
         let q = sudoku::parse::parse_solo(&id.replacen("2x3", "3x2", 1)).unwrap();
-        let r = q
-            .solve("binary", Backend::Highs, &SolveOptions::default())
-            .unwrap();
+        let r = q.solve("binary", HIGHS, &SolveOptions::default()).unwrap();
         swapped_infeasible += (r.outcome.status == Status::Infeasible) as usize;
     }
     assert!(
@@ -267,7 +264,7 @@ fn exported_models_read_back_into_highs() {
             );
             assert_eq!(highs_read_and_solve(&mps).0, want, "{file} {f} MPS");
             assert_eq!(highs_read_and_solve(&lp).0, want, "{file} {f} LP");
-            let direct = Backend::Highs.solve(&model, &SolveOptions::default());
+            let direct = HIGHS.solve_model(&model, &SolveOptions::default());
             let want_status = if want == optimal {
                 Status::Optimal
             } else {

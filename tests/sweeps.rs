@@ -47,7 +47,7 @@ fn every_fault_costs_one_row_and_the_sweep_goes_on() {
             "--time-limit",
             "2",
             "--grace",
-            "4",
+            "6",
         ])
         .args([
             "--memory-limit",
@@ -85,7 +85,7 @@ fn every_fault_costs_one_row_and_the_sweep_goes_on() {
     assert!(by["stack"].error.as_ref().unwrap().contains("overflow"));
     assert!(by["oom"].error.as_ref().unwrap().contains("memory"));
     assert_eq!(by["sleep"].status, "time_limit");
-    // Hard limit: 2 solves x 2 s + 4 s grace, then SIGKILL. The limits leave a loaded
+    // Hard limit: the run's 2 s plus 6 s grace, then SIGKILL. The limits leave a loaded
     // machine time to reach the memory cap before the hard limit.
     let wall = by["sleep"].wall_seconds.unwrap();
     assert!((8.0..20.0).contains(&wall), "killed after {wall} s");

@@ -1,11 +1,28 @@
-//! CBC backend through `coin_cbc_sys` (Debian's CBC 2.10, linked with pkg-config).
+//! `cbc`: COIN-OR CBC through `coin_cbc_sys` (Debian's CBC 2.10, linked with pkg-config).
 //!
 //! CBC is not thread-safe in process: every call into it holds one process-wide lock.
 //! The sys crate is used rather than `coin_cbc` because the node count
 //! (`Cbc_getNodeCount`) needs the raw model pointer, which `coin_cbc` keeps private.
+//!
+//! Settings as applied: the time limit is wall-clock time (`timeMode elapsed`; CBC's
+//! default is processor time) and fractional seconds; the seed s becomes CBC's
+//! `randomSeed` and `randomCbcSeed` s + 1, because CBC reads 0 as "seed from the time of
+//! day" (so seeds stay reproducible and distinct); presolve switches CBC's presolve and
+//! preprocessing together.
+//!
+//! Lazy rows: CBC's own branch and cut with the separator as a cut generator through CBC
+//! 2.10's cut callback, with preprocessing, presolve and CBC's heuristics off (so that
+//! every incumbent comes from a node LP, and the row records presolve off). CBC 2.10 does
+//! not call the generator on the solutions it accepts, so each result is checked by the
+//! shared row-generation loop: an incumbent that breaks rows gets them added to the model
+//! and CBC solves again. `rounds` counts the CBC solves (more than one means an incumbent
+//! escaped the callback), `cuts` every row added, by the callback or after a solve.
 
-use super::{Outcome, SolveOptions, Status};
-use crate::branch_and_cut::Cut;
+use super::{
+    row_generation, Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, SolveOptions,
+    Solver, Status,
+};
+use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Sense, VarKind};
 use coin_cbc_sys as sys;
 use std::ffi::c_void;
@@ -39,9 +56,72 @@ fn set(m: &CbcModel, name: &str, value: &str) {
     unsafe { sys::Cbc_setParameter(m.0, n.as_ptr(), v.as_ptr()) }
 }
 
-/// Loads `model` into CBC, applies `options` and solves.
-pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
-    solve_with(model, options, None)
+/// The engine.
+pub const CBC: Engine = Engine::new(&Cbc);
+
+/// CBC's branch and cut.
+pub struct Cbc;
+
+static CAPABILITIES: Capabilities = Capabilities {
+    kinds: &[Kind::Mip, Kind::RowGeneration, Kind::LazyRows],
+    continuous: true,
+    general_integers: true,
+    fractional_coefficients: true,
+    lp_relaxation: true,
+    incumbent_at_limit: true,
+    clock: Clock::Wall,
+    presolve: true,
+    seed: true,
+    threads: true,
+    mip_gap: true,
+    heuristics: false,
+};
+
+impl Solver for Cbc {
+    fn key(&self) -> &'static str {
+        "cbc"
+    }
+
+    fn description(&self) -> &'static str {
+        "COIN-OR CBC, system library, serialised in process; lazy rows through its cut callback"
+    }
+
+    fn version(&self) -> String {
+        version()
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    /// Under the cut callback presolve is off, whatever was asked.
+    fn applied(&self, kind: Kind, options: &SolveOptions) -> Settings {
+        let mut s = Settings::from_capabilities(&CAPABILITIES, options);
+        if kind == Kind::LazyRows {
+            s.presolve = Some(false);
+        }
+        s
+    }
+
+    fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        solve_with(model, settings, budget, None)
+    }
+
+    fn solve_lazy(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        _hints: SearchHints,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        row_generation::solve(model, separator, budget, |m, sep| {
+            solve_with_cut_callback(m, settings, budget, &mut |x| {
+                let integral = x.iter().all(|v| (v - v.round()).abs() < 1e-6);
+                sep.separate(x, integral)
+            })
+        })
+    }
 }
 
 // The parts of CBC 2.10's C interface that `coin_cbc_sys` does not bind: the cut callback
@@ -89,7 +169,9 @@ extern "C" fn cut_callback(osi: *mut c_void, cuts: *mut c_void, app: *mut c_void
         state.panicked = true;
         return;
     };
-    for row in rows {
+    // A row without terms (the separator's "no solution at all") cannot be a CBC cut; the
+    // check after the solve finds it again and ends the run as infeasible.
+    for row in rows.into_iter().filter(|r| !r.terms.is_empty()) {
         let idx: Vec<c_int> = row.terms.iter().map(|t| t.0 .0 as c_int).collect();
         let coef: Vec<f64> = row.terms.iter().map(|t| t.1).collect();
         let sides: Vec<(u8, f64)> = if row.lower == row.upper {
@@ -125,31 +207,49 @@ extern "C" fn cut_callback(osi: *mut c_void, cuts: *mut c_void, app: *mut c_void
 /// nodes with the LP point and adds the rows it returns. Preprocessing, presolve and
 /// CBC's heuristics are switched off so that the columns CBC works on are the model's and
 /// every incumbent comes from a node LP. CBC 2.10 does not call the generator on the
-/// solutions it accepts, so the caller must check the result. Returns the outcome and the
-/// rows the callback added.
-pub fn solve_with_cut_callback(
+/// solutions it accepts, so the caller must check the result. The outcome's `cuts` are
+/// the rows the callback added.
+fn solve_with_cut_callback(
     model: &Model,
-    options: &SolveOptions,
+    settings: &Settings,
+    budget: &Budget,
     separate: &mut dyn FnMut(&[f64]) -> Vec<Cut>,
-) -> (Outcome, u64) {
+) -> Outcome {
     let mut state = Callback {
         separate,
         cuts: 0,
         panicked: false,
     };
-    let outcome = solve_with(model, options, Some(&mut state));
-    if state.panicked {
-        return (
-            Outcome::error("the cut callback panicked", outcome.seconds),
-            state.cuts,
-        );
+    let outcome = solve_with(model, settings, budget, Some(&mut state));
+    let outcome = if state.panicked {
+        Outcome::error("the cut callback panicked", outcome.seconds)
+    } else {
+        outcome
+    };
+    Outcome {
+        cuts: Some(state.cuts),
+        ..outcome
     }
-    (outcome, state.cuts)
 }
 
-/// Loads `model` into CBC, applies `options`, registers the cut callback if any and solves.
-fn solve_with(model: &Model, options: &SolveOptions, callback: Option<&mut Callback>) -> Outcome {
+/// CBC's seed for puzzlebench's seed `s`: s + 1, because CBC reads 0 as "from the time of
+/// day"; one to one for every s below 2^31 − 2.
+fn cbc_seed(s: u64) -> i64 {
+    (s % (i32::MAX as u64 - 1)) as i64 + 1
+}
+
+/// Loads `model` into CBC, applies `settings` and what is left of `budget`, registers the
+/// cut callback if any and solves.
+fn solve_with(
+    model: &Model,
+    settings: &Settings,
+    budget: &Budget,
+    callback: Option<&mut Callback>,
+) -> Outcome {
     let _guard = CBC_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    if budget.expired() {
+        return Outcome::time_limit(0.0);
+    }
     let (starts, index, value) = model.to_csc();
     let starts: Vec<sys::CoinBigIndex> = starts.iter().map(|&s| s as sys::CoinBigIndex).collect();
     let index: Vec<c_int> = index.iter().map(|&i| i as c_int).collect();
@@ -194,26 +294,19 @@ fn solve_with(model: &Model, options: &SolveOptions, callback: Option<&mut Callb
     unsafe { sys::Cbc_setLogLevel(m.0, 0) };
     set(&m, "log", "0");
     set(&m, "slog", "0");
-    set(&m, "threads", &options.threads.to_string());
-    set(&m, "ratioGap", &options.mip_gap.to_string());
+    set(&m, "threads", &settings.threads.unwrap_or(1).to_string());
+    set(&m, "ratioGap", &settings.mip_gap.unwrap_or(0.0).to_string());
     set(&m, "allowableGap", "0");
-    set(
-        &m,
-        "randomSeed",
-        &(options.seed % (i32::MAX as u64)).max(1).to_string(),
-    );
-    set(
-        &m,
-        "randomCbcSeed",
-        &(options.seed % (i32::MAX as u64)).max(1).to_string(),
-    );
-    if !options.presolve {
+    let seed = cbc_seed(settings.seed.unwrap_or(0)).to_string();
+    set(&m, "randomSeed", &seed);
+    set(&m, "randomCbcSeed", &seed);
+    if settings.presolve == Some(false) {
         set(&m, "presolve", "off");
         set(&m, "preprocess", "off");
     }
-    if let Some(t) = options.time_limit {
-        // CBC's "sec" takes whole seconds; round up so the limit is never shorter than asked.
-        set(&m, "sec", &(t.ceil().max(1.0) as i64).to_string());
+    set(&m, "timeMode", "elapsed");
+    if let Some(t) = budget.left() {
+        set(&m, "sec", &format!("{:.3}", t.max(0.001)));
     }
     if let Some(state) = callback {
         set(&m, "preprocess", "off");
@@ -275,22 +368,39 @@ fn solve_with(model: &Model, options: &SolveOptions, callback: Option<&mut Callb
     };
     let objective = (has_point && status != Status::Infeasible).then_some(obj_value);
     Outcome {
-        status,
         objective,
         best_bound: if is_mip && bound.abs() < 1e49 {
             Some(bound)
         } else {
             None
         },
-        gap: None,
         nodes: is_mip.then_some(nodes.max(0) as u64),
-        seconds,
         // At the time limit the incumbent, if any, is kept so that it can be verified.
         values: if status.has_solution() || (status == Status::TimeLimit && has_point) {
             values
         } else {
             None
         },
-        message: None,
+        ..Outcome::with_status(status, seconds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_map_one_to_one_and_never_to_cbcs_time_of_day_seed() {
+        let mapped: Vec<i64> = (0..1000).map(cbc_seed).collect();
+        assert!(
+            mapped.iter().all(|&s| s >= 1),
+            "0 means the time of day to CBC"
+        );
+        let distinct: std::collections::BTreeSet<i64> = mapped.iter().copied().collect();
+        assert_eq!(
+            distinct.len(),
+            mapped.len(),
+            "seeds 0 and 1 no longer collide"
+        );
     }
 }

@@ -1,7 +1,10 @@
-//! HiGHS backend through the `highs` crate (vendored HiGHS), with `highs-sys` for the
-//! figures the safe wrapper does not expose (the int64 node count, the version).
+//! `highs`: HiGHS's own MIP solver (and its LP solvers), vendored and linked in process
+//! through the `highs` crate, with `highs-sys` for the figures the safe wrapper does not
+//! expose (the int64 node count, the version). HiGHS's MIP solver calls no lazy-constraint
+//! callback, so lazy-row formulations run on `bc` (the project's branch and cut on HiGHS's
+//! simplex) instead.
 
-use super::{Outcome, SolveOptions, Status};
+use super::{Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status};
 use crate::model::{Model, Sense, VarKind};
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus};
 use std::ffi::CStr;
@@ -14,21 +17,61 @@ pub fn version() -> String {
     format!("HiGHS {}", v.to_string_lossy())
 }
 
-/// Passes `model` to HiGHS, applies `options` and solves.
-pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
+/// The engine.
+pub const HIGHS: Engine = Engine::new(&Highs);
+
+/// HiGHS's MIP solver.
+pub struct Highs;
+
+static CAPABILITIES: Capabilities = Capabilities {
+    kinds: &[Kind::Mip, Kind::RowGeneration],
+    continuous: true,
+    general_integers: true,
+    fractional_coefficients: true,
+    lp_relaxation: true,
+    incumbent_at_limit: true,
+    clock: Clock::Wall,
+    presolve: true,
+    seed: true,
+    threads: true,
+    mip_gap: true,
+    heuristics: false,
+};
+
+impl Solver for Highs {
+    fn key(&self) -> &'static str {
+        "highs"
+    }
+
+    fn description(&self) -> &'static str {
+        "HiGHS MIP solver, embedded (default)"
+    }
+
+    fn version(&self) -> String {
+        version()
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        solve(model, settings, budget)
+    }
+}
+
+/// Passes `model` to HiGHS, applies `settings` and what is left of `budget`, and solves.
+/// LPs go to the interior point method (see below). Other engines that need an LP solved
+/// once (the branch and cut's relaxation) call this too.
+pub fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
     if model.vars.is_empty() {
         // The highs crate panics on the solution status of a model without columns (a
         // Hashi board of one island has none); such a model is decided by its rows alone.
         return if model.rows.iter().all(|r| r.lower <= 0.0 && 0.0 <= r.upper) {
             Outcome {
-                status: Status::Optimal,
                 objective: Some(model.objective_offset),
-                best_bound: None,
-                gap: None,
-                nodes: None,
-                seconds: 0.0,
                 values: Some(Vec::new()),
-                message: None,
+                ..Outcome::with_status(Status::Optimal, 0.0)
             }
         } else {
             Outcome::infeasible(0.0)
@@ -60,24 +103,37 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
         let _ = hm.try_set_option("output_flag", true);
         let _ = hm.try_set_option("log_to_console", true);
     }
-    let settings: [(&str, Setting); 6] = [
-        ("threads", Setting::Int(options.threads as i32)),
-        ("mip_rel_gap", Setting::Float(options.mip_gap)),
+    if budget.expired() {
+        return Outcome::time_limit(0.0);
+    }
+    let options: [(&str, Setting); 6] = [
+        (
+            "threads",
+            Setting::Int(settings.threads.unwrap_or(1) as i32),
+        ),
+        (
+            "mip_rel_gap",
+            Setting::Float(settings.mip_gap.unwrap_or(0.0)),
+        ),
         (
             "presolve",
-            Setting::Str(if options.presolve { "on" } else { "off" }),
+            Setting::Str(if settings.presolve.unwrap_or(true) {
+                "on"
+            } else {
+                "off"
+            }),
         ),
         (
             "random_seed",
-            Setting::Int((options.seed % (i32::MAX as u64)) as i32),
+            Setting::Int((settings.seed.unwrap_or(0) % (i32::MAX as u64)) as i32),
         ),
         (
             "time_limit",
-            Setting::Float(options.time_limit.unwrap_or(f64::INFINITY)),
+            Setting::Float(budget.left().unwrap_or(f64::INFINITY)),
         ),
         ("mip_abs_gap", Setting::Float(0.0)),
     ];
-    for (name, value) in settings {
+    for (name, value) in options {
         let r = match value {
             Setting::Int(v) => hm.try_set_option(name, v),
             Setting::Float(v) => hm.try_set_option(name, v),
@@ -140,24 +196,14 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
             return o;
         }
     };
+    let keep = status.has_solution() || status == Status::TimeLimit;
     Outcome {
-        status,
-        objective: if status.has_solution() || status == Status::TimeLimit {
-            objective
-        } else {
-            None
-        },
+        objective: if keep { objective } else { None },
         best_bound,
-        gap: None,
         nodes,
-        seconds,
         // At the time limit the incumbent, if any, is kept so that it can be verified.
-        values: if status.has_solution() || status == Status::TimeLimit {
-            values
-        } else {
-            None
-        },
-        message: None,
+        values: if keep { values } else { None },
+        ..Outcome::with_status(status, seconds)
     }
 }
 

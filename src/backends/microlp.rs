@@ -1,15 +1,62 @@
-//! microlp backend: pure-Rust simplex and branch and bound.
+//! `microlp`: a pure-Rust simplex and branch and bound.
 //!
-//! microlp has no presolve, no threads and no random seed: those settings are ignored.
-//! Integer bounds must fit in i32.
+//! microlp has no presolve, no threads and no random seed: it declares none, so rows leave
+//! those settings empty. It keeps its incumbent at the time limit. Integer bounds must fit
+//! in i32.
 
-use super::{Outcome, SolveOptions, Status};
+use super::{Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status};
 use crate::model::{Model, Sense, VarKind};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome};
 use std::time::{Duration, Instant};
 
-/// Translates `model`, applies the time limit and gap, and solves.
-pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
+/// The engine.
+pub const MICROLP: Engine = Engine::new(&Microlp);
+
+/// microlp's branch and bound.
+pub struct Microlp;
+
+static CAPABILITIES: Capabilities = Capabilities {
+    kinds: &[Kind::Mip, Kind::RowGeneration],
+    continuous: true,
+    general_integers: true,
+    fractional_coefficients: true,
+    lp_relaxation: true,
+    incumbent_at_limit: true,
+    clock: Clock::Wall,
+    presolve: false,
+    seed: false,
+    threads: false,
+    mip_gap: true,
+    heuristics: false,
+};
+
+impl Solver for Microlp {
+    fn key(&self) -> &'static str {
+        "microlp"
+    }
+
+    fn description(&self) -> &'static str {
+        "microlp, pure Rust branch and bound (no presolve, threads or seed)"
+    }
+
+    fn version(&self) -> String {
+        "microlp 0.6".to_string()
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        solve(model, settings, budget)
+    }
+}
+
+/// Translates `model`, applies the gap and what is left of `budget`, and solves.
+fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+    if budget.expired() {
+        return Outcome::time_limit(0.0);
+    }
     let dir = match model.sense {
         Sense::Minimize => OptimizationDirection::Minimize,
         Sense::Maximize => OptimizationDirection::Maximize,
@@ -54,8 +101,8 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
         }
     }
     let mut opts = microlp::SolveOptions::default();
-    opts.mip_gap = options.mip_gap;
-    opts.time_limit = options.time_limit.map(Duration::from_secs_f64);
+    opts.mip_gap = settings.mip_gap.unwrap_or(0.0);
+    opts.time_limit = budget.left().map(Duration::from_secs_f64);
     let start = Instant::now();
     let result = pb.solve_with(opts);
     let seconds = start.elapsed().as_secs_f64();
@@ -75,27 +122,20 @@ pub fn solve(model: &Model, options: &SolveOptions) -> Outcome {
                 microlp::TerminationReason::TimeLimit => Status::TimeLimit,
                 _ => Status::Feasible,
             };
+            // At the time limit the incumbent is kept, so that it can be verified.
             let values: Vec<f64> = vars.iter().map(|v| sol.var_value(*v)).collect();
             Outcome {
-                status,
                 objective: Some(sol.objective()),
                 best_bound: if is_mip { stats.best_bound } else { None },
-                gap: None,
                 nodes,
-                seconds,
-                values: status.has_solution().then_some(values),
-                message: None,
+                values: Some(values),
+                ..Outcome::with_status(status, seconds)
             }
         }
         SolveOutcome::Interrupted(_) => Outcome {
-            status: Status::TimeLimit,
-            objective: None,
             best_bound: stats.best_bound,
-            gap: None,
             nodes,
-            seconds,
-            values: None,
-            message: None,
+            ..Outcome::time_limit(seconds)
         },
     }
 }

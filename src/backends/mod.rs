@@ -1,147 +1,192 @@
-//! Solver backends. Each backend solves a [`Model`] with the same [`SolveOptions`]
-//! and reports an [`Outcome`]; the choice of backend is the [`Backend`] enum.
+//! Engines: the solvers a run can use, one file each, all listed in [`ENGINES`].
 //!
-//! Every backend is given the same time limit, thread count, relative MIP gap,
-//! presolve switch and random seed. Where a solver has no such setting (microlp
-//! has no presolve, no threads and no seed) the setting is ignored and the
-//! README says so.
+//! An engine is whatever makes the search: HiGHS's and CBC's MIP solvers, microlp, the
+//! project's own branch and cut on HiGHS's LP ([`bc`]) and its own constraint propagation
+//! ([`propagate`]). Each declares its [`Capabilities`] once: the kinds of problem it takes
+//! ([`Kind`]: one integer program, row generation, lazy rows through a callback, a
+//! constraint program), the variables and coefficients it accepts, whether it solves LP
+//! relaxations and keeps an incumbent at the time limit, which clock its limit runs on,
+//! and which settings it applies. A problem an engine cannot take is refused from those
+//! declarations in one place ([`Engine::refusal`], [`Engine::model_refusal`]), with the
+//! reason, and never attempted; the settings a row records are those the engine applied
+//! ([`Engine::settings`]), empty where it has no such setting.
 //!
-//! `propagate` is of another kind: the project's own constraint-propagation solver for
-//! constraint-programming formulations ([`propagate::CpModel`]). An integer program asked to
-//! run on it, or a CP formulation on a MIP backend, is refused with a reason (status
-//! `error`), not attempted.
+//! Every engine draws on the run's one [`Budget`]. Adding an engine is a file in this
+//! folder that implements [`Solver`] and one line in [`ENGINES`].
 
+pub mod bc;
+pub mod budget;
 pub mod cbc;
-mod highs;
-mod microlp;
+pub mod highs;
+pub mod microlp;
 pub mod propagate;
+pub mod row_generation;
 
+pub use budget::Budget;
 pub use propagate::Heuristics;
 
-use crate::model::Model;
+use crate::cp_model::CpModel;
+use crate::lazy::{SearchHints, Separator};
+use crate::model::{Model, VarKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// A solver backend.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Backend {
-    /// HiGHS, vendored and linked in process (the default).
-    Highs,
-    /// COIN-OR CBC, linked in process from the system library.
-    Cbc,
-    /// microlp, a pure-Rust LP/MIP solver.
-    Microlp,
-    /// The project's own finite-domain propagation and search, for CP formulations only.
-    Propagate,
+/// Every engine, in the order `list` shows them. Adding an engine: a file in this folder
+/// and a line here.
+pub static ENGINES: &[Engine] = &[
+    highs::HIGHS,
+    cbc::CBC,
+    microlp::MICROLP,
+    bc::BC,
+    propagate::PROPAGATE,
+];
+
+/// The engines that take problems of `kind`, in the order of [`ENGINES`].
+pub fn engines_for(kind: Kind) -> Vec<Engine> {
+    ENGINES.iter().copied().filter(|e| e.takes(kind)).collect()
 }
 
-impl Backend {
-    /// The integer-programming backends, the ones every MIP formulation runs on (every
-    /// backend but `propagate`), in the order `list` shows them.
-    pub const ALL: [Backend; 3] = [Backend::Highs, Backend::Cbc, Backend::Microlp];
+/// The kind of problem a formulation hands to an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// One integer program (or LP), solved as it stands.
+    Mip,
+    /// An integer program completed by a separator on its integer solutions: solve, add
+    /// the rows the solution breaks, solve again, until a solution breaks none.
+    RowGeneration,
+    /// An integer program with lazy rows: the separator is called at the nodes of the
+    /// engine's own search (a callback), on fractional and integral points.
+    LazyRows,
+    /// A constraint program over finite domains ([`CpModel`]).
+    Cp,
+}
 
-    /// Every backend, MIP and CP, in the order `list` shows them.
-    pub const EVERY: [Backend; 4] = [
-        Backend::Highs,
-        Backend::Cbc,
-        Backend::Microlp,
-        Backend::Propagate,
-    ];
-
-    /// True for the integer-programming backends; false for `propagate`.
-    pub fn solves_mip(self) -> bool {
-        self != Backend::Propagate
-    }
-
-    /// Why an integer program is not run on this backend (None when it can be).
-    pub fn refuses_mip(self) -> Option<String> {
-        (!self.solves_mip()).then(|| {
-            format!(
-                "refused: this formulation is an integer program and the {self} backend solves \
-                 constraint-programming formulations only (use highs, cbc or microlp)"
-            )
-        })
-    }
-
-    /// The key used on the command line and in result rows.
+impl Kind {
+    /// The key used in `list` and messages.
     pub fn key(self) -> &'static str {
         match self {
-            Backend::Highs => "highs",
-            Backend::Cbc => "cbc",
-            Backend::Microlp => "microlp",
-            Backend::Propagate => "propagate",
+            Kind::Mip => "mip",
+            Kind::RowGeneration => "row-generation",
+            Kind::LazyRows => "lazy-rows",
+            Kind::Cp => "cp",
         }
     }
 
-    /// One line describing the backend.
-    pub fn description(self) -> &'static str {
+    /// The engine used for this kind when none is named: HiGHS for integer programs and
+    /// row generation, the project's branch and cut for lazy rows, propagation for
+    /// constraint programs.
+    pub fn default_engine(self) -> Engine {
         match self {
-            Backend::Highs => "HiGHS MIP solver, embedded (default)",
-            Backend::Cbc => "COIN-OR CBC, system library, serialised in process",
-            Backend::Microlp => {
-                "microlp, pure Rust branch and bound (no presolve, threads or seed)"
-            }
-            Backend::Propagate => {
-                "the project's finite-domain propagation and depth-first search, CP formulations only (--heuristics, --count)"
-            }
+            Kind::Mip | Kind::RowGeneration => highs::HIGHS,
+            Kind::LazyRows => bc::BC,
+            Kind::Cp => propagate::PROPAGATE,
         }
     }
 
-    /// The solver's name and version, as written into result rows.
-    pub fn version(self) -> String {
+    /// What a problem of this kind is, for refusals.
+    fn phrase(self) -> &'static str {
         match self {
-            Backend::Highs => highs::version(),
-            Backend::Cbc => cbc::version(),
-            Backend::Microlp => "microlp 0.6".to_string(),
-            Backend::Propagate => format!("puzzlebench propagate {}", env!("CARGO_PKG_VERSION")),
-        }
-    }
-
-    /// Solves `model` (as an integer program if it has integer variables, else as an LP).
-    /// `propagate` refuses it with status `error`.
-    pub fn solve(self, model: &Model, options: &SolveOptions) -> Outcome {
-        let mut outcome = match self {
-            Backend::Highs => highs::solve(model, options),
-            Backend::Cbc => cbc::solve(model, options),
-            Backend::Microlp => microlp::solve(model, options),
-            Backend::Propagate => {
-                return Outcome::error(self.refuses_mip().unwrap_or_default(), 0.0)
+            Kind::Mip => "integer programs",
+            Kind::RowGeneration => "integer programs by row generation",
+            Kind::LazyRows => {
+                "integer programs with lazy rows (it needs a callback at the nodes of its search)"
             }
-        };
-        if outcome.status == Status::Optimal && outcome.best_bound.is_none() {
-            // An LP optimum, or a MIP proven optimal: the bound is the objective.
-            outcome.best_bound = outcome.objective;
+            Kind::Cp => "constraint programs",
         }
-        outcome.gap = gap(outcome.objective, outcome.best_bound);
-        outcome
     }
 }
 
-impl fmt::Display for Backend {
+impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.key())
     }
 }
 
-impl FromStr for Backend {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Backend::EVERY
-            .into_iter()
-            .find(|b| b.key() == s)
-            .ok_or_else(|| {
-                let keys: Vec<&str> = Backend::EVERY.iter().map(|b| b.key()).collect();
-                format!("unknown backend '{s}'; valid backends: {}", keys.join(", "))
-            })
+/// The clock an engine's time limit runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// Wall-clock time (every engine here: CBC is set to elapsed time).
+    Wall,
+    /// Processor time of the process.
+    Cpu,
+}
+
+/// What an engine declares it can do. Refusals and the recorded settings follow from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The kinds of problem it takes.
+    pub kinds: &'static [Kind],
+    /// Continuous variables.
+    pub continuous: bool,
+    /// Integer variables beyond 0/1.
+    pub general_integers: bool,
+    /// Coefficients, bounds and sides that are not whole numbers.
+    pub fractional_coefficients: bool,
+    /// It solves the LP relaxation of a model (for the `lp_bound` column).
+    pub lp_relaxation: bool,
+    /// At the time limit it keeps its best solution (which is then verified).
+    pub incumbent_at_limit: bool,
+    /// The clock of its time limit.
+    pub clock: Clock,
+    /// Presolve can be switched on and off.
+    pub presolve: bool,
+    /// It takes a random seed.
+    pub seed: bool,
+    /// It takes a thread count.
+    pub threads: bool,
+    /// It stops at a relative MIP gap.
+    pub mip_gap: bool,
+    /// It takes the search heuristics of `--heuristics`.
+    pub heuristics: bool,
+}
+
+impl Capabilities {
+    /// One line for `list`: what it takes and which settings it applies.
+    pub fn summary(&self) -> String {
+        let kinds: Vec<&str> = self.kinds.iter().map(|k| k.key()).collect();
+        let mut settings = Vec::new();
+        for (on, name) in [
+            (self.presolve, "presolve"),
+            (self.seed, "seed"),
+            (self.threads, "threads"),
+            (self.mip_gap, "mip-gap"),
+            (self.heuristics, "heuristics"),
+        ] {
+            if on {
+                settings.push(name);
+            }
+        }
+        let mut vars = vec!["binary"];
+        if self.general_integers {
+            vars.push("integer");
+        }
+        if self.continuous {
+            vars.push("continuous");
+        }
+        format!(
+            "takes {}; variables {}{}; settings {}; LP relaxation {}; incumbent at the limit {}; {} clock",
+            kinds.join(", "),
+            vars.join(", "),
+            if self.fractional_coefficients { "" } else { " (integer coefficients)" },
+            if settings.is_empty() { "none".to_string() } else { settings.join(", ") },
+            if self.lp_relaxation { "yes" } else { "no" },
+            if self.incumbent_at_limit { "kept" } else { "lost" },
+            match self.clock {
+                Clock::Wall => "wall",
+                Clock::Cpu => "cpu",
+            }
+        )
     }
 }
 
-/// Settings applied identically on every backend.
+/// Settings asked for on the command line, the same for every engine. What an engine
+/// really applies is [`Settings`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolveOptions {
-    /// Wall-clock limit for one solve, in seconds (`None`: no limit).
+    /// Wall-clock limit for the whole run in seconds (`None`: no limit): model building,
+    /// LP relaxation and every solve draw on it ([`Budget`]).
     pub time_limit: Option<f64>,
     /// Threads the solver may use (default 1).
     pub threads: u32,
@@ -153,9 +198,8 @@ pub struct SolveOptions {
     pub seed: u64,
     /// Also solve the LP relaxation for the `lp_bound` column (default true).
     pub lp_relaxation: bool,
-    /// Search heuristics of the `propagate` backend (default 123); MIP backends ignore it.
-    /// Left out of the serialised form when it is the default, so run ids made before it
-    /// existed do not change.
+    /// Search heuristics of the `propagate` engine (default root); other engines ignore it.
+    /// Left out of the serialised form when it is the default.
     #[serde(default, skip_serializing_if = "Heuristics::is_default")]
     pub heuristics: Heuristics,
     /// Solutions to look for (default 1). With 2 a solve also proves uniqueness: it reports
@@ -188,11 +232,377 @@ impl Default for SolveOptions {
     }
 }
 
+/// The settings an engine applies to one problem: `None` where it has no such setting.
+/// These are what a result row records.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Threads.
+    pub threads: Option<u32>,
+    /// Relative MIP gap.
+    pub mip_gap: Option<f64>,
+    /// Presolve on or off.
+    pub presolve: Option<bool>,
+    /// Random seed (as puzzlebench numbers it; an engine may map it to its own range,
+    /// one to one, as its file says).
+    pub seed: Option<u64>,
+    /// Search heuristics.
+    pub heuristics: Option<Heuristics>,
+    /// Solutions asked for.
+    pub count: u32,
+}
+
+impl Settings {
+    /// The settings of `options` that an engine with `caps` has.
+    pub fn from_capabilities(caps: &Capabilities, options: &SolveOptions) -> Settings {
+        Settings {
+            threads: caps.threads.then_some(options.threads),
+            mip_gap: caps.mip_gap.then_some(options.mip_gap),
+            presolve: caps.presolve.then_some(options.presolve),
+            seed: caps.seed.then_some(options.seed),
+            heuristics: caps.heuristics.then_some(options.heuristics),
+            count: options.count,
+        }
+    }
+}
+
+/// What an engine file implements. Methods for kinds the engine does not declare are
+/// never called (the [`Engine`] refuses first); their defaults say so.
+pub trait Solver: Sync {
+    /// The key on the command line and in result rows.
+    fn key(&self) -> &'static str;
+    /// One line describing the engine.
+    fn description(&self) -> &'static str;
+    /// The engine's name and version (and the LP solver underneath, where it has one), as
+    /// written into result rows.
+    fn version(&self) -> String;
+    /// What it can do.
+    fn capabilities(&self) -> &'static Capabilities;
+    /// The settings it applies to a problem of `kind` (default: those its capabilities name).
+    fn applied(&self, kind: Kind, options: &SolveOptions) -> Settings {
+        let _ = kind;
+        Settings::from_capabilities(self.capabilities(), options)
+    }
+    /// Solves one integer program (or LP) within `budget`.
+    fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        let _ = (model, settings, budget);
+        not_declared(self.key(), Kind::Mip)
+    }
+    /// Row generation: by default the shared loop of [`row_generation`], each round a
+    /// fresh [`Solver::solve_mip`]; an engine that can add rows to a live solver may do
+    /// better. Rows are added to `model`.
+    fn solve_rows(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        row_generation::solve(model, separator, budget, |m, _| {
+            self.solve_mip(m, settings, budget)
+        })
+    }
+    /// Lazy rows through the engine's own search. Rows it adds for good may be appended to
+    /// `model`.
+    fn solve_lazy(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        hints: SearchHints,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        let _ = (model, separator, hints, settings, budget);
+        not_declared(self.key(), Kind::LazyRows)
+    }
+    /// A constraint program.
+    fn solve_cp(&self, model: &CpModel, settings: &Settings, budget: &Budget) -> Outcome {
+        let _ = (model, settings, budget);
+        not_declared(self.key(), Kind::Cp)
+    }
+    /// The LP relaxation `relaxed` (integrality already dropped); by default
+    /// [`Solver::solve_mip`].
+    fn solve_relaxation(&self, relaxed: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        self.solve_mip(relaxed, settings, budget)
+    }
+}
+
+fn not_declared(engine: &str, kind: Kind) -> Outcome {
+    Outcome::error(
+        format!(
+            "internal: {engine} was handed {} without declaring them",
+            kind.phrase()
+        ),
+        0.0,
+    )
+}
+
+/// A problem for an engine, of one [`Kind`].
+pub enum Problem<'a> {
+    /// One integer program or LP.
+    Mip(&'a Model),
+    /// Row generation: the model grows by the rows the separator finds.
+    RowGeneration(&'a mut Model, &'a mut dyn Separator),
+    /// Lazy rows in the engine's search.
+    LazyRows(&'a mut Model, &'a mut dyn Separator, SearchHints),
+    /// A constraint program.
+    Cp(&'a CpModel),
+}
+
+impl Problem<'_> {
+    /// Its kind.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Problem::Mip(_) => Kind::Mip,
+            Problem::RowGeneration(..) => Kind::RowGeneration,
+            Problem::LazyRows(..) => Kind::LazyRows,
+            Problem::Cp(_) => Kind::Cp,
+        }
+    }
+}
+
+/// An engine of [`ENGINES`]: a copyable handle, compared, hashed, ordered, parsed and
+/// serialised by its key.
+#[derive(Clone, Copy)]
+pub struct Engine(&'static dyn Solver);
+
+impl Engine {
+    /// The handle of a solver (each engine file makes its constant with it).
+    pub const fn new(solver: &'static dyn Solver) -> Engine {
+        Engine(solver)
+    }
+
+    /// Looks an engine up by key; the error lists the valid keys.
+    pub fn by_key(key: &str) -> Result<Engine, String> {
+        ENGINES
+            .iter()
+            .copied()
+            .find(|e| e.key() == key)
+            .ok_or_else(|| {
+                let keys: Vec<&str> = ENGINES.iter().map(|e| e.key()).collect();
+                format!(
+                    "unknown backend '{key}'; valid backends: {}",
+                    keys.join(", ")
+                )
+            })
+    }
+
+    /// The key used on the command line and in result rows.
+    pub fn key(self) -> &'static str {
+        self.0.key()
+    }
+
+    /// One line describing the engine.
+    pub fn description(self) -> &'static str {
+        self.0.description()
+    }
+
+    /// The engine's name and version, as written into result rows.
+    pub fn version(self) -> String {
+        self.0.version()
+    }
+
+    /// What it can do.
+    pub fn capabilities(self) -> &'static Capabilities {
+        self.0.capabilities()
+    }
+
+    /// True when it takes problems of `kind`.
+    pub fn takes(self, kind: Kind) -> bool {
+        self.capabilities().kinds.contains(&kind)
+    }
+
+    /// Why a problem of `kind` is not run on this engine (None when it can be), naming the
+    /// engines that take it, for messages that start with "refused: ".
+    pub fn refusal(self, kind: Kind) -> Option<String> {
+        if self.takes(kind) {
+            return None;
+        }
+        let able: Vec<&str> = ENGINES
+            .iter()
+            .filter(|e| e.takes(kind))
+            .map(|e| e.key())
+            .collect();
+        Some(format!(
+            "the {self} engine does not solve {} (engines that do: {})",
+            kind.phrase(),
+            able.join(", ")
+        ))
+    }
+
+    /// Why `model` is not run on this engine (None when it can be): the first variable or
+    /// row it cannot take.
+    pub fn model_refusal(self, model: &Model) -> Option<String> {
+        let caps = self.capabilities();
+        let whole = |x: f64| !x.is_finite() || x.fract() == 0.0;
+        let integral =
+            |v: &crate::model::Var| whole(v.lower) && whole(v.upper) && whole(v.objective);
+        for v in &model.vars {
+            let problem = match v.kind {
+                VarKind::Continuous if !caps.continuous => Some("is continuous"),
+                VarKind::Integer if !caps.general_integers && (v.lower < 0.0 || v.upper > 1.0) => {
+                    Some("is a general integer")
+                }
+                _ if !caps.fractional_coefficients && !integral(v) => {
+                    Some("has a fractional bound or objective coefficient")
+                }
+                _ => None,
+            };
+            if let Some(p) = problem {
+                return Some(format!("unsupported by {self}: variable {} {p}", v.name));
+            }
+        }
+        if !caps.fractional_coefficients {
+            for r in &model.rows {
+                if !(whole(r.lower) && whole(r.upper) && r.terms.iter().all(|t| whole(t.1))) {
+                    return Some(format!(
+                        "unsupported by {self}: row {} has a fractional coefficient or side",
+                        r.name
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// The settings it applies to a problem of `kind` under `options`.
+    pub fn settings(self, kind: Kind, options: &SolveOptions) -> Settings {
+        self.0.applied(kind, options)
+    }
+
+    /// Solves `problem` within `budget`: refused with the reason when the engine does not
+    /// take its kind or model; otherwise the engine's outcome with the bound and gap made
+    /// honest (an optimum counts as its own bound only when no gap was allowed).
+    pub fn solve(self, problem: Problem<'_>, settings: &Settings, budget: &Budget) -> Outcome {
+        if let Some(reason) = self.refusal(problem.kind()) {
+            return Outcome::error(format!("refused: {reason}"), 0.0);
+        }
+        let model_reason = match &problem {
+            Problem::Mip(m) => self.model_refusal(m),
+            Problem::RowGeneration(m, _) | Problem::LazyRows(m, _, _) => self.model_refusal(m),
+            Problem::Cp(_) => None,
+        };
+        if let Some(reason) = model_reason {
+            return Outcome::error(reason, 0.0);
+        }
+        let (outcome, integer) = match problem {
+            Problem::Mip(m) => (self.0.solve_mip(m, settings, budget), m.has_integers()),
+            Problem::RowGeneration(m, s) => (self.0.solve_rows(m, s, settings, budget), true),
+            Problem::LazyRows(m, s, h) => (self.0.solve_lazy(m, s, h, settings, budget), true),
+            Problem::Cp(m) => (self.0.solve_cp(m, settings, budget), true),
+        };
+        finish(outcome, integer, settings)
+    }
+
+    /// Solves one integer program (or LP) with the `options` asked for, its time limit as
+    /// the budget: [`Engine::solve`] of [`Problem::Mip`] with [`Engine::settings`].
+    pub fn solve_model(self, model: &Model, options: &SolveOptions) -> Outcome {
+        let settings = self.settings(Kind::Mip, options);
+        self.solve(
+            Problem::Mip(model),
+            &settings,
+            &Budget::new(options.time_limit),
+        )
+    }
+
+    /// The LP relaxation of `model` within `budget`, or `None` when the engine solves no
+    /// LPs or the model is one it refuses.
+    pub fn relaxation(
+        self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Option<Outcome> {
+        if !self.capabilities().lp_relaxation || self.model_refusal(model).is_some() {
+            return None;
+        }
+        let relaxed = model.relax();
+        Some(finish(
+            self.0.solve_relaxation(&relaxed, settings, budget),
+            false,
+            settings,
+        ))
+    }
+}
+
+/// The bound and gap of an outcome: an LP optimum is its own bound; a MIP optimum is its
+/// own bound when the engine gave none and no gap was allowed (with a gap allowed, an
+/// engine that reports no bound has proved none).
+fn finish(mut o: Outcome, integer: bool, settings: &Settings) -> Outcome {
+    if o.status == Status::Optimal && o.best_bound.is_none() {
+        let gap_allowed = integer && settings.mip_gap.is_some_and(|g| g > 0.0);
+        if !gap_allowed {
+            o.best_bound = o.objective;
+        }
+    }
+    o.gap = gap(o.objective, o.best_bound);
+    o
+}
+
+impl PartialEq for Engine {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Engine {}
+
+impl std::hash::Hash for Engine {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state)
+    }
+}
+
+impl PartialOrd for Engine {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Engine {
+    /// In the order of [`ENGINES`].
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let pos = |e: &Engine| ENGINES.iter().position(|x| x == e);
+        pos(self).cmp(&pos(other))
+    }
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Engine::by_key(s)
+    }
+}
+
+impl Serialize for Engine {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for Engine {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(d)?;
+        Engine::by_key(&key).map_err(serde::de::Error::custom)
+    }
+}
+
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// Solved to proven optimality (within the gap).
+    /// Solved to proven optimality (within the gap allowed; the row's gap says how close).
     Optimal,
     /// A feasible solution without proof of optimality.
     Feasible,
@@ -200,7 +610,7 @@ pub enum Status {
     Infeasible,
     /// Stopped at the time limit.
     TimeLimit,
-    /// The solver failed; the reason is in [`Outcome::message`].
+    /// The solver failed or the run was refused; the reason is in [`Outcome::message`].
     Error,
 }
 
@@ -228,54 +638,76 @@ impl fmt::Display for Status {
     }
 }
 
-/// What a backend reports about one solve.
+/// What an engine reports about one solve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// How the solve ended.
     pub status: Status,
     /// Objective of the best solution found, if any.
     pub objective: Option<f64>,
-    /// Best proven bound on the objective, where the solver gives one.
+    /// Best proven bound on the objective, where the engine proved one.
     pub best_bound: Option<f64>,
-    /// Relative gap |objective − bound| / max(|objective|, 1e-10), computed here the same way for every backend.
+    /// Relative gap |objective − bound| / max(|objective|, 1e-10), computed here the same
+    /// way for every engine.
     pub gap: Option<f64>,
-    /// Branch-and-bound nodes, where the solver gives them.
+    /// Search nodes, where the engine gives them.
     pub nodes: Option<u64>,
-    /// Wall-clock seconds spent in the solver call.
+    /// Wall-clock seconds spent in the engine (all rounds for row generation).
     pub seconds: f64,
     /// Values of the variables of the best solution found, by column: for `optimal` and
-    /// `feasible`, and for `time_limit` when the solver holds an incumbent.
+    /// `feasible`, and for `time_limit` when the engine holds an incumbent.
     pub values: Option<Vec<f64>>,
-    /// Why the solve failed, for status `error`.
+    /// Why the solve failed, for status `error`; a note for `feasible`.
     pub message: Option<String>,
+    /// Solves of the row-generation loop, or LP solves after which the search added rows.
+    pub rounds: Option<u64>,
+    /// Rows added while solving.
+    pub cuts: Option<u64>,
+    /// Values removed from domains by propagators (constraint programs).
+    pub inferences: Option<u64>,
+    /// Solutions found, up to the count asked for, where the engine counted them.
+    pub solutions: Option<u64>,
 }
 
 impl Outcome {
-    /// An outcome with status `infeasible`.
-    pub fn infeasible(seconds: f64) -> Self {
+    /// An outcome with `status` and nothing else known.
+    pub fn with_status(status: Status, seconds: f64) -> Self {
         Outcome {
-            status: Status::Infeasible,
-            message: None,
-            ..Outcome::error("", seconds)
-        }
-    }
-
-    /// An outcome with status `error` and the given reason.
-    pub fn error(message: impl Into<String>, seconds: f64) -> Self {
-        Outcome {
-            status: Status::Error,
+            status,
             objective: None,
             best_bound: None,
             gap: None,
             nodes: None,
             seconds,
             values: None,
+            message: None,
+            rounds: None,
+            cuts: None,
+            inferences: None,
+            solutions: None,
+        }
+    }
+
+    /// An outcome with status `infeasible`.
+    pub fn infeasible(seconds: f64) -> Self {
+        Outcome::with_status(Status::Infeasible, seconds)
+    }
+
+    /// An outcome with status `time_limit` and nothing found.
+    pub fn time_limit(seconds: f64) -> Self {
+        Outcome::with_status(Status::TimeLimit, seconds)
+    }
+
+    /// An outcome with status `error` and the given reason.
+    pub fn error(message: impl Into<String>, seconds: f64) -> Self {
+        Outcome {
             message: Some(message.into()),
+            ..Outcome::with_status(Status::Error, seconds)
         }
     }
 }
 
-/// The relative gap used for every backend: |primal − dual| / max(|primal|, 1e-10).
+/// The relative gap used for every engine: |primal − dual| / max(|primal|, 1e-10).
 pub fn gap(objective: Option<f64>, bound: Option<f64>) -> Option<f64> {
     match (objective, bound) {
         (Some(p), Some(d)) if p.is_finite() && d.is_finite() => {
@@ -290,8 +722,7 @@ mod tests {
     use super::*;
     use crate::model::VarKind;
 
-    /// max 5x + 4y + 3z s.t. 2x + 3y + z <= 5, 4x + y + 2z <= 11, 3x + 4y + 2z <= 8, integer:
-    /// optimum 13 at (2, 0, 1); LP optimum 13 too. A knapsack variant below has a gap.
+    /// max 8a + 11b + 6c + 4d s.t. 5a + 7b + 4c + 3d <= 14, binary: optimum 21, LP 22.
     fn knapsack() -> Model {
         let mut m = Model::new("knap");
         m.sense = crate::model::Sense::Maximize;
@@ -304,48 +735,107 @@ mod tests {
         m
     }
 
+    fn mip_engines() -> Vec<Engine> {
+        ENGINES
+            .iter()
+            .copied()
+            .filter(|e| e.takes(Kind::Mip))
+            .collect()
+    }
+
     #[test]
-    fn every_backend_solves_a_knapsack() {
+    fn every_mip_engine_solves_a_knapsack_and_its_relaxation() {
         let m = knapsack();
-        for b in Backend::ALL {
-            let o = b.solve(&m, &SolveOptions::default());
-            assert_eq!(o.status, Status::Optimal, "{b}: {o:?}");
-            assert!((o.objective.unwrap() - 21.0).abs() < 1e-6, "{b}: {o:?}");
+        let engines = mip_engines();
+        assert!(engines.len() >= 3);
+        for e in engines {
+            let s = e.settings(Kind::Mip, &SolveOptions::default());
+            let o = e.solve(Problem::Mip(&m), &s, &Budget::unlimited());
+            assert_eq!(o.status, Status::Optimal, "{e}: {o:?}");
+            assert!((o.objective.unwrap() - 21.0).abs() < 1e-6, "{e}: {o:?}");
+            assert_eq!(o.gap, Some(0.0), "{e}");
             let v = o.values.unwrap();
             assert!((m.objective_value(&v) - 21.0).abs() < 1e-6);
-            let lp = b.solve(&m.relax(), &SolveOptions::default());
-            assert_eq!(lp.status, Status::Optimal, "{b}");
-            assert!((lp.objective.unwrap() - 22.0).abs() < 1e-6, "{b}: {lp:?}");
+            let lp = e.relaxation(&m, &s, &Budget::unlimited()).unwrap();
+            assert_eq!(lp.status, Status::Optimal, "{e}");
+            assert!((lp.objective.unwrap() - 22.0).abs() < 1e-6, "{e}: {lp:?}");
         }
     }
 
     #[test]
-    fn every_backend_reports_infeasible() {
+    fn every_mip_engine_reports_infeasible() {
         let mut m = Model::new("inf");
         let x = m.add_binary("x");
         let y = m.add_binary("y");
         m.add_ge("r", [(x, 1.0), (y, 1.0)], 3.0);
-        for b in Backend::ALL {
-            let o = b.solve(&m, &SolveOptions::default());
-            assert_eq!(o.status, Status::Infeasible, "{b}: {o:?}");
+        for e in mip_engines() {
+            let s = e.settings(Kind::Mip, &SolveOptions::default());
+            let o = e.solve(Problem::Mip(&m), &s, &Budget::unlimited());
+            assert_eq!(o.status, Status::Infeasible, "{e}: {o:?}");
         }
     }
 
     #[test]
-    fn unknown_backend_lists_valid_keys() {
-        let e = "gurobi".parse::<Backend>().unwrap_err();
-        assert!(e.contains("highs, cbc, microlp, propagate"), "{e}");
+    fn unknown_engine_lists_valid_keys() {
+        let e = "gurobi".parse::<Engine>().unwrap_err();
+        assert!(e.contains("highs, cbc, microlp, bc, propagate"), "{e}");
     }
 
     #[test]
-    fn propagate_refuses_an_integer_program() {
-        let o = Backend::Propagate.solve(&knapsack(), &SolveOptions::default());
+    fn refusals_come_from_the_capabilities() {
+        let m = knapsack();
+        let s = Settings::default();
+        let o = propagate::PROPAGATE.solve(Problem::Mip(&m), &s, &Budget::unlimited());
         assert_eq!(o.status, Status::Error);
-        assert!(o.message.unwrap().contains("refused"));
+        let why = o.message.unwrap();
+        assert!(why.starts_with("refused") && why.contains("highs"), "{why}");
+        assert!(bc::BC.refusal(Kind::Mip).is_some());
+        assert!(bc::BC.refusal(Kind::LazyRows).is_none());
+        assert!(highs::HIGHS
+            .refusal(Kind::LazyRows)
+            .unwrap()
+            .contains("bc, "));
     }
 
     #[test]
-    fn default_settings_keep_their_old_serialised_form() {
+    fn each_kind_has_a_default_engine_that_takes_it() {
+        for k in [Kind::Mip, Kind::RowGeneration, Kind::LazyRows, Kind::Cp] {
+            assert!(k.default_engine().takes(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn engines_round_trip_through_their_keys() {
+        for &e in ENGINES {
+            assert_eq!(e.key().parse::<Engine>(), Ok(e));
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(json, format!("\"{}\"", e.key()));
+            assert_eq!(serde_json::from_str::<Engine>(&json).unwrap(), e);
+        }
+        assert!(serde_json::from_str::<Engine>("\"nope\"").is_err());
+    }
+
+    #[test]
+    fn settings_are_empty_where_an_engine_has_none() {
+        let o = SolveOptions::default();
+        let m = microlp::MICROLP.settings(Kind::Mip, &o);
+        assert_eq!((m.presolve, m.seed, m.threads), (None, None, None));
+        assert_eq!(m.mip_gap, Some(0.0));
+        let h = highs::HIGHS.settings(Kind::Mip, &o);
+        assert_eq!(
+            (h.presolve, h.seed, h.threads),
+            (Some(true), Some(0), Some(1))
+        );
+        assert_eq!(h.heuristics, None);
+        let c = cbc::CBC.settings(Kind::LazyRows, &o);
+        assert_eq!(c.presolve, Some(false), "CBC's callback needs presolve off");
+        let p = propagate::PROPAGATE.settings(Kind::Cp, &o);
+        assert_eq!(p.heuristics, Some(Heuristics::Root));
+        assert_eq!(p.mip_gap, None);
+    }
+
+    #[test]
+    fn default_options_keep_their_serialised_form() {
         let json = serde_json::to_string(&SolveOptions::default()).unwrap();
         assert!(
             !json.contains("heuristics") && !json.contains("count"),
@@ -361,6 +851,22 @@ mod tests {
         let json = serde_json::to_string(&h).unwrap();
         assert!(json.contains(r#""heuristics":"none""#) && json.contains(r#""count":2"#));
         assert_eq!(serde_json::from_str::<SolveOptions>(&json).unwrap(), h);
+    }
+
+    #[test]
+    fn a_gap_is_claimed_only_when_proved() {
+        let settings = Settings {
+            mip_gap: Some(0.5),
+            ..Settings::default()
+        };
+        let o = Outcome {
+            objective: Some(10.0),
+            ..Outcome::with_status(Status::Optimal, 0.0)
+        };
+        let f = finish(o.clone(), true, &settings);
+        assert_eq!((f.best_bound, f.gap), (None, None));
+        let f = finish(o, true, &Settings::default());
+        assert_eq!((f.best_bound, f.gap), (Some(10.0), Some(0.0)));
     }
 
     #[test]

@@ -36,11 +36,60 @@
 //! status `time_limit` (or `feasible` when a solution was found but the count not
 //! finished). Threads, MIP gap, presolve and seed do not apply.
 
-use super::{Outcome, SolveOptions, Status};
+use super::{Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status};
+use crate::cp_model::{check, Class, Constraint, CpModel};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+/// The engine.
+pub const PROPAGATE: Engine = Engine::new(&Propagate);
+
+/// The project's constraint propagation and search.
+pub struct Propagate;
+
+static CAPABILITIES: Capabilities = Capabilities {
+    kinds: &[Kind::Cp],
+    continuous: false,
+    general_integers: true,
+    fractional_coefficients: false,
+    lp_relaxation: false,
+    incumbent_at_limit: true,
+    clock: Clock::Wall,
+    presolve: false,
+    seed: false,
+    threads: false,
+    mip_gap: false,
+    heuristics: true,
+};
+
+impl Solver for Propagate {
+    fn key(&self) -> &'static str {
+        "propagate"
+    }
+
+    fn description(&self) -> &'static str {
+        "the project's finite-domain propagation and depth-first search, CP formulations only (--heuristics, --count)"
+    }
+
+    fn version(&self) -> String {
+        format!("puzzlebench propagate {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn solve_cp(&self, model: &CpModel, settings: &Settings, budget: &Budget) -> Outcome {
+        solve(
+            model,
+            settings.heuristics.unwrap_or_default(),
+            settings.count,
+            budget,
+        )
+    }
+}
 
 /// The search heuristics of the report's Table 7.5 (after Gregor et al. 2015): which
 /// constraints the search takes first.
@@ -123,96 +172,6 @@ impl FromStr for Heuristics {
     }
 }
 
-/// A constraint between variables (indices into [`CpModel::vars`]) or on one variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Constraint {
-    /// x = v (direct location).
-    Is(usize, usize),
-    /// x ≠ v (direct location).
-    IsNot(usize, usize),
-    /// x = y (connection).
-    Same(usize, usize),
-    /// x ≠ y (connection).
-    Differ(usize, usize),
-    /// y = x + d (indirect location; d = 1: x immediately left of y).
-    Offset(usize, usize, i32),
-    /// y ≠ x + d (indirect location).
-    NotOffset(usize, usize, i32),
-    /// |x − y| = 1 (indirect location).
-    Adjacent(usize, usize),
-    /// |x − y| ≠ 1 (indirect location).
-    NotAdjacent(usize, usize),
-}
-
-/// The three classes of constraint the heuristics order by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Class {
-    /// Fixes or forbids a value (Zebra's DLC).
-    Direct,
-    /// Relates two variables' values directly (Zebra's ACC and its negation).
-    Connection,
-    /// Relates two variables through an offset (Zebra's ILC and negations).
-    Indirect,
-}
-
-impl Constraint {
-    /// The class the heuristics use.
-    pub fn class(&self) -> Class {
-        match self {
-            Constraint::Is(..) | Constraint::IsNot(..) => Class::Direct,
-            Constraint::Same(..) | Constraint::Differ(..) => Class::Connection,
-            _ => Class::Indirect,
-        }
-    }
-
-    /// The variables it mentions.
-    pub fn vars(&self) -> Vec<usize> {
-        match *self {
-            Constraint::Is(x, _) | Constraint::IsNot(x, _) => vec![x],
-            Constraint::Same(x, y)
-            | Constraint::Differ(x, y)
-            | Constraint::Offset(x, y, _)
-            | Constraint::NotOffset(x, y, _)
-            | Constraint::Adjacent(x, y)
-            | Constraint::NotAdjacent(x, y) => vec![x, y],
-        }
-    }
-
-    /// True when the search branches on it (a positive relation of two variables).
-    fn branches(&self) -> bool {
-        matches!(
-            self,
-            Constraint::Same(..) | Constraint::Offset(..) | Constraint::Adjacent(..)
-        )
-    }
-}
-
-/// A finite-domain model: variables over `0..width`, permutation groups and constraints.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CpModel {
-    /// Name, for messages.
-    pub name: String,
-    /// Values are `0..width` (1 ≤ width ≤ 64).
-    pub width: usize,
-    /// Variable names.
-    pub vars: Vec<String>,
-    /// Permutation groups: each holds `width` variables that take every value exactly once.
-    pub groups: Vec<Vec<usize>>,
-    /// The constraints, in the instance's order (the order of heuristics `none`).
-    pub constraints: Vec<Constraint>,
-}
-
-/// What a CP solve found, besides the [`Outcome`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct CpOutcome {
-    /// Status, seconds, nodes and the first solution (values by variable) in `values`.
-    pub outcome: Outcome,
-    /// Values removed from domains by propagators.
-    pub inferences: u64,
-    /// Solutions found, up to [`SolveOptions::count`].
-    pub solutions: u64,
-}
-
 /// The order in which the search takes the constraints under `h`.
 pub fn order(model: &CpModel, h: Heuristics) -> Vec<usize> {
     let n = model.constraints.len();
@@ -265,15 +224,13 @@ pub fn order(model: &CpModel, h: Heuristics) -> Vec<usize> {
     out
 }
 
-/// Solves `model` with `options.heuristics`, looking for up to `options.count` solutions.
-pub fn solve(model: &CpModel, options: &SolveOptions) -> CpOutcome {
+/// Solves `model` with `heuristics`, looking for up to `count` solutions within `budget`.
+/// The outcome carries the first solution (values by variable), the nodes, and the
+/// inferences and solutions counted.
+pub fn solve(model: &CpModel, heuristics: Heuristics, count: u32, budget: &Budget) -> Outcome {
     let start = Instant::now();
     if let Err(e) = check(model) {
-        return CpOutcome {
-            outcome: Outcome::error(e, 0.0),
-            inferences: 0,
-            solutions: 0,
-        };
+        return Outcome::error(e, 0.0);
     }
     let full = if model.width == 64 {
         u64::MAX
@@ -282,20 +239,18 @@ pub fn solve(model: &CpModel, options: &SolveOptions) -> CpOutcome {
     };
     let mut s = Search {
         model,
-        order: order(model, options.heuristics),
+        order: order(model, heuristics),
         full,
         inferences: 0,
         nodes: 1,
         found: 0,
-        want: options.count.max(1) as u64,
+        want: count.max(1) as u64,
         first: None,
-        deadline: options
-            .time_limit
-            .map(|t| start + Duration::from_secs_f64(t.min(1e9))),
+        deadline: budget.deadline(),
         timed_out: false,
     };
     let mut d = vec![full; model.vars.len()];
-    if options.heuristics == Heuristics::Root {
+    if heuristics == Heuristics::Root {
         let all = model.constraints.len();
         if s.propagate(&mut d, all) {
             s.label(&mut d);
@@ -310,13 +265,8 @@ pub fn solve(model: &CpModel, options: &SolveOptions) -> CpOutcome {
         (true, 0) => Status::TimeLimit,
         (true, _) => Status::Feasible,
     };
-    let outcome = Outcome {
-        status,
-        objective: None,
-        best_bound: None,
-        gap: None,
+    Outcome {
         nodes: Some(s.nodes),
-        seconds,
         values: s
             .first
             .map(|v| v.iter().map(|&x| x.trailing_zeros() as f64).collect()),
@@ -326,36 +276,10 @@ pub fn solve(model: &CpModel, options: &SolveOptions) -> CpOutcome {
                 s.found, s.want
             )
         }),
-    };
-    CpOutcome {
-        outcome,
-        inferences: s.inferences,
-        solutions: s.found,
+        inferences: Some(s.inferences),
+        solutions: Some(s.found),
+        ..Outcome::with_status(status, seconds)
     }
-}
-
-fn check(model: &CpModel) -> Result<(), String> {
-    let w = model.width;
-    if w == 0 || w > 64 {
-        return Err(format!("propagate handles 1 to 64 values, not {w}"));
-    }
-    let n = model.vars.len();
-    for g in &model.groups {
-        if g.len() != w || g.iter().any(|&x| x >= n) {
-            return Err(format!("a permutation group needs {w} valid variables"));
-        }
-    }
-    for c in &model.constraints {
-        let bad_value = match *c {
-            Constraint::Is(_, v) | Constraint::IsNot(_, v) => v >= w,
-            Constraint::Offset(_, _, d) | Constraint::NotOffset(_, _, d) => d.unsigned_abs() >= 64,
-            _ => false,
-        };
-        if bad_value || c.vars().iter().any(|&x| x >= n) {
-            return Err(format!("constraint {c:?} is out of range"));
-        }
-    }
-    Ok(())
 }
 
 struct Search<'a> {
@@ -657,11 +581,9 @@ fn bits(mut m: u64) -> impl Iterator<Item = u64> {
 mod tests {
     use super::*;
 
-    fn opts(count: u32) -> SolveOptions {
-        SolveOptions {
-            count,
-            ..SolveOptions::default()
-        }
+    /// Solves with heuristics `root` for up to `count` solutions.
+    fn run(m: &CpModel, count: u32) -> Outcome {
+        solve(m, Heuristics::Root, count, &Budget::unlimited())
     }
 
     /// Two groups of three variables: a = [a0, a1, a2], b = [b0, b1, b2].
@@ -680,14 +602,11 @@ mod tests {
     #[test]
     fn counts_permutations_without_constraints() {
         let m = two_by_three(vec![]);
-        let o = solve(&m, &opts(100));
-        assert_eq!(o.solutions, 36);
-        let none = SolveOptions {
-            heuristics: Heuristics::None,
-            ..opts(100)
-        };
-        assert_eq!(solve(&m, &none).solutions, 36);
-        assert_eq!(o.outcome.status, Status::Optimal);
+        let o = run(&m, 100);
+        assert_eq!(o.solutions, Some(36));
+        let none = solve(&m, Heuristics::None, 100, &Budget::unlimited());
+        assert_eq!(none.solutions, Some(36));
+        assert_eq!(o.status, Status::Optimal);
     }
 
     #[test]
@@ -698,20 +617,20 @@ mod tests {
             Constraint::Same(0, 3),
             Constraint::Offset(1, 4, 1),
         ]);
-        let o = solve(&m, &opts(10));
-        assert_eq!(o.solutions, 1);
-        let v = o.outcome.values.unwrap();
+        let o = run(&m, 10);
+        assert_eq!(o.solutions, Some(1));
+        let v = o.values.unwrap();
         assert_eq!(v, vec![0.0, 1.0, 2.0, 0.0, 2.0, 1.0]);
-        assert!(o.inferences > 0);
+        assert!(o.inferences.unwrap() > 0);
     }
 
     #[test]
     fn infeasible_and_time_limit() {
         let m = two_by_three(vec![Constraint::Same(0, 3), Constraint::Differ(0, 3)]);
-        assert_eq!(solve(&m, &opts(1)).outcome.status, Status::Infeasible);
+        assert_eq!(run(&m, 1).status, Status::Infeasible);
         let m = two_by_three(vec![Constraint::Adjacent(0, 1), Constraint::Adjacent(0, 2)]);
         // a0 in the middle, a1 and a2 on either side: 2 orders of a, 6 of b.
-        assert_eq!(solve(&m, &opts(100)).solutions, 12);
+        assert_eq!(run(&m, 100).solutions, Some(12));
     }
 
     #[test]

@@ -1,140 +1,287 @@
-//! The puzzle registry: one [`PuzzleInfo`] row per puzzle, and the [`Instance`] trait that
+//! The puzzle registry: one [`PuzzleDef`] per puzzle, each with its formulations as data
+//! ([`Formulation`]: key, description, the [`Kind`] of problem it hands an engine, and
+//! its build and solve functions), listed in [`PUZZLES`]; and the [`Instance`] trait that
 //! every loaded puzzle implements so that the runner and the CLI can treat them alike.
+//!
+//! Adding a puzzle: its folder under `src/puzzles/`, one line in [`PUZZLES`] and its
+//! instances under `instances/`. A formulation's key is written once, in its puzzle's
+//! table of formulations; running one looks it up there and refuses an engine that does
+//! not take its kind, with the reason, before anything is built.
 
 pub mod battleship;
 pub mod circuit;
 pub mod fault;
+pub mod formulation;
 pub mod hashi;
 pub mod sudoku;
 pub mod zebra;
 
-use crate::backends::{Backend, Outcome, SolveOptions, Status};
-use crate::model::{Counts, Model};
+pub use formulation::{Answer, Report, Run};
+
+use crate::backends::{Engine, Heuristics, Kind, SolveOptions};
+use crate::model::Model;
 use crate::record::Record;
 use crate::report::tables::Table;
 use std::fmt;
 use std::path::Path;
-use std::time::Instant;
 
-/// A formulation of a puzzle: its key and what it is.
-#[derive(Clone, Copy, Debug)]
+/// A formulation of puzzle type `P`: its key, what it is, the kind of problem it hands to
+/// an engine, and its functions.
+pub struct Formulation<P: 'static> {
+    /// Key on the command line and in result rows.
+    pub key: &'static str,
+    /// One line describing the model (what its variables mean).
+    pub description: &'static str,
+    /// The kind of problem it hands to an engine: engines that do not take it are refused.
+    pub kind: Kind,
+    /// Builds its model as written out by `export` (the first round's model for row
+    /// generation and lazy rows); an error says why there is none.
+    pub build: fn(&P) -> Result<Model, String>,
+    /// Builds, solves on the run's engine, decodes and verifies.
+    pub solve: fn(&P, &Run) -> Report,
+}
+
+/// What the registry says of a formulation, whatever the puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FormulationInfo {
     /// Key on the command line and in result rows.
     pub key: &'static str,
     /// One line describing the model.
     pub description: &'static str,
+    /// The kind of problem it hands to an engine.
+    pub kind: Kind,
 }
 
-/// Reads every instance in a file.
-pub type Loader = fn(&Path) -> Result<Vec<Box<dyn Instance>>, InputError>;
-
-/// One row of the registry.
-pub struct PuzzleInfo {
+/// A puzzle's registry entry, for instances of type `P`.
+pub struct PuzzleDef<P: 'static> {
     /// Key on the command line and in result rows.
     pub key: &'static str,
     /// One line describing the puzzle.
     pub description: &'static str,
     /// Formulations; the first is the default.
-    pub formulations: &'static [FormulationInfo],
-    /// Input formats accepted by [`PuzzleInfo::load`], for `--help` and `list`.
+    pub formulations: &'static [Formulation<P>],
+    /// Input formats accepted, for `--help` and `list`.
     pub formats: &'static str,
     /// Hidden from `list` and from the "valid puzzles" hint (test-only puzzles).
     pub hidden: bool,
+    /// Reads every instance in a file's text (the path names errors and instances).
+    pub parse: fn(&Path, &str) -> Result<Vec<P>, InputError>,
     /// The tables this puzzle contributes to reports, from the rows of any CSV.
     pub tables: fn(&[Record]) -> Vec<Table>,
     /// What `reproduce` runs for this puzzle (`true`: the quick suite).
     pub suite: fn(bool) -> Suite,
-    /// Reads every instance in a file.
-    pub load: Loader,
+    /// Its generator of random instances for `puzzlebench generate`, if it has one.
+    pub generator: Option<&'static crate::generate::Generator>,
 }
 
-/// What `reproduce` runs for one puzzle.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Suite {
-    /// Instance files or folders, relative to the instances folder (`instances/`).
-    pub instances: Vec<&'static str>,
-    /// Formulation keys.
-    pub formulations: Vec<&'static str>,
-    /// Repeats of every run.
-    pub repeats: u32,
-    /// Default time limit per solve in seconds.
-    pub time_limit: f64,
-    /// Presolve settings to run every combination with (`[true]`: presolve on only; the
-    /// report measured some tables with presolve off).
-    pub presolve: Vec<bool>,
-    /// Runs on a backend of their own, whatever `reproduce --backend` says: the CP
-    /// formulations on `propagate`, once per search-heuristics configuration.
-    pub own_backend: Vec<OwnBackend>,
-    /// More instances with formulations of their own (and their own time limit), run on
-    /// the chosen backends like the main part: boards beyond the report's sizes where
-    /// only some formulations are worth running.
-    pub extra: Vec<SuitePart>,
-}
-
-/// Instances that `reproduce` runs with formulations and a time limit of their own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SuitePart {
-    /// Instance files or folders, relative to the instances folder.
-    pub instances: Vec<&'static str>,
-    /// Formulation keys.
-    pub formulations: Vec<&'static str>,
-    /// Time limit per solve in seconds.
-    pub time_limit: f64,
-}
-
-/// Formulations that `reproduce` runs on one given backend, once per heuristics setting.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OwnBackend {
-    /// Formulation keys.
-    pub formulations: Vec<&'static str>,
-    /// The backend they run on.
-    pub backend: Backend,
-    /// The settings of `SolveOptions::heuristics` to run, each a sweep of its own.
-    pub heuristics: Vec<crate::backends::Heuristics>,
-}
-
-/// The registry of puzzles.
-pub static PUZZLES: &[PuzzleInfo] = &[
-    sudoku::INFO,
-    battleship::INFO,
-    circuit::INFO,
-    hashi::INFO,
-    zebra::INFO,
-    fault::INFO,
-];
-
-/// Looks a puzzle up by key; the error lists the valid keys.
-pub fn puzzle(key: &str) -> Result<&'static PuzzleInfo, String> {
-    PUZZLES.iter().find(|p| p.key == key).ok_or_else(|| {
-        let keys: Vec<&str> = PUZZLES
-            .iter()
-            .filter(|p| !p.hidden)
-            .map(|p| p.key)
-            .collect();
-        format!("unknown puzzle '{key}'; valid puzzles: {}", keys.join(", "))
-    })
-}
-
-impl PuzzleInfo {
-    /// Checks a formulation key; the error lists the valid ones.
-    pub fn formulation(&self, key: &str) -> Result<&'static FormulationInfo, String> {
+impl<P: Instance + 'static> PuzzleDef<P> {
+    /// The formulation with `key`; the error lists the valid keys.
+    pub fn find(&self, key: &str) -> Result<&'static Formulation<P>, String> {
         self.formulations
             .iter()
             .find(|f| f.key == key)
             .ok_or_else(|| {
-                let keys: Vec<&str> = self.formulations.iter().map(|f| f.key).collect();
-                format!(
-                    "unknown formulation '{key}' for {}; valid formulations: {}",
-                    self.key,
-                    keys.join(", ")
-                )
+                unknown_formulation(self.key, key, self.formulations.iter().map(|f| f.key))
             })
     }
 
-    /// The default formulation.
-    pub fn default_formulation(&self) -> &'static str {
-        self.formulations[0].key
+    /// Builds the model of formulation `key` for `p`.
+    pub fn build(&self, p: &P, key: &str) -> Result<Model, String> {
+        (self.find(key)?.build)(p)
     }
+
+    /// Runs formulation `key` on `p` with `engine`: refused with the reason when the
+    /// engine does not take the formulation's kind; otherwise the run's one budget starts
+    /// here and the formulation builds, solves, decodes and verifies. `Err` only for an
+    /// unknown formulation.
+    pub fn solve(
+        &self,
+        p: &P,
+        key: &str,
+        engine: Engine,
+        options: &SolveOptions,
+    ) -> Result<Report, String> {
+        let f = self.find(key)?;
+        if let Some(reason) = engine.refusal(f.kind) {
+            return Ok(Report::refused(format!(
+                "refused: formulation {key} is {}; {reason}",
+                f.kind.key()
+            )));
+        }
+        let run = Run::new(engine, f.kind, options);
+        Ok((f.solve)(p, &run))
+    }
+}
+
+fn unknown_formulation<'a>(puzzle: &str, key: &str, keys: impl Iterator<Item = &'a str>) -> String {
+    let keys: Vec<&str> = keys.collect();
+    format!(
+        "unknown formulation '{key}' for {puzzle}; valid formulations: {}",
+        keys.join(", ")
+    )
+}
+
+/// A puzzle of the registry, whatever its instance type: what the CLI, the runner and
+/// `reproduce` see.
+pub trait Puzzle: Sync {
+    /// Key on the command line and in result rows.
+    fn key(&self) -> &'static str;
+    /// One line describing the puzzle.
+    fn description(&self) -> &'static str;
+    /// Input formats, for `--help` and `list`.
+    fn formats(&self) -> &'static str;
+    /// Hidden from `list` (test-only puzzles).
+    fn hidden(&self) -> bool;
+    /// Its formulations, the default first.
+    fn formulations(&self) -> Vec<FormulationInfo>;
+    /// Reads every instance in a file.
+    fn load(&self, path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError>;
+    /// Its report tables.
+    fn tables(&self) -> fn(&[Record]) -> Vec<Table>;
+    /// What `reproduce` runs (`true`: the quick suite).
+    fn suite(&self, quick: bool) -> Suite;
+    /// Its generator, if it has one.
+    fn generator(&self) -> Option<&'static crate::generate::Generator>;
+
+    /// Checks a formulation key; the error lists the valid ones.
+    fn formulation(&self, key: &str) -> Result<FormulationInfo, String> {
+        let all = self.formulations();
+        all.iter()
+            .find(|f| f.key == key)
+            .copied()
+            .ok_or_else(|| unknown_formulation(self.key(), key, all.iter().map(|f| f.key)))
+    }
+
+    /// The default formulation.
+    fn default_formulation(&self) -> &'static str {
+        self.formulations()[0].key
+    }
+}
+
+impl<P: Instance + 'static> Puzzle for PuzzleDef<P> {
+    fn key(&self) -> &'static str {
+        self.key
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn formats(&self) -> &'static str {
+        self.formats
+    }
+
+    fn hidden(&self) -> bool {
+        self.hidden
+    }
+
+    fn formulations(&self) -> Vec<FormulationInfo> {
+        self.formulations
+            .iter()
+            .map(|f| FormulationInfo {
+                key: f.key,
+                description: f.description,
+                kind: f.kind,
+            })
+            .collect()
+    }
+
+    fn load(&self, path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
+        let text = read_text(path)?;
+        Ok((self.parse)(path, &text)?
+            .into_iter()
+            .map(|p| Box::new(p) as Box<dyn Instance>)
+            .collect())
+    }
+
+    fn tables(&self) -> fn(&[Record]) -> Vec<Table> {
+        self.tables
+    }
+
+    fn suite(&self, quick: bool) -> Suite {
+        (self.suite)(quick)
+    }
+
+    fn generator(&self) -> Option<&'static crate::generate::Generator> {
+        self.generator
+    }
+}
+
+/// What `reproduce` runs for one puzzle: parts, each a set of instances with the
+/// formulations to run on them. Every formulation runs on each engine chosen with
+/// `reproduce --backend` that takes its kind (the default choice holds an engine for
+/// every kind), so a part names no engines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suite {
+    /// The parts, in the order they run.
+    pub parts: Vec<SuitePart>,
+    /// Repeats of every run.
+    pub repeats: u32,
+}
+
+/// Instances with the formulations, time limit and settings to run on them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuitePart {
+    /// Instance files or folders, relative to the instances folder (`instances/`).
+    pub instances: Vec<&'static str>,
+    /// Formulation keys.
+    pub formulations: Vec<&'static str>,
+    /// Time limit of each run in seconds.
+    pub time_limit: f64,
+    /// Presolve settings, each a sweep of its own (`[true]`: on only; the report measured
+    /// some tables with presolve off). Engines without presolve run once.
+    pub presolve: Vec<bool>,
+    /// Search heuristics, each a sweep of its own on engines that take them (Zebra's
+    /// Table 7.5); other engines run once.
+    pub heuristics: Vec<Heuristics>,
+}
+
+impl SuitePart {
+    /// A part with presolve on and the default heuristics.
+    pub fn new(
+        instances: Vec<&'static str>,
+        formulations: Vec<&'static str>,
+        time_limit: f64,
+    ) -> SuitePart {
+        SuitePart {
+            instances,
+            formulations,
+            time_limit,
+            presolve: vec![true],
+            heuristics: vec![Heuristics::default()],
+        }
+    }
+}
+
+/// The registry of puzzles. Adding a puzzle: its folder and a line here.
+pub static PUZZLES: &[&dyn Puzzle] = &[
+    &sudoku::PUZZLE,
+    &battleship::PUZZLE,
+    &circuit::PUZZLE,
+    &hashi::PUZZLE,
+    &zebra::PUZZLE,
+    &fault::PUZZLE,
+];
+
+/// The table functions of every puzzle, for [`crate::report::write_report`].
+pub fn table_functions() -> Vec<crate::report::TableFn> {
+    PUZZLES.iter().map(|p| p.tables()).collect()
+}
+
+/// Looks a puzzle up by key; the error lists the valid keys.
+pub fn puzzle(key: &str) -> Result<&'static dyn Puzzle, String> {
+    PUZZLES
+        .iter()
+        .copied()
+        .find(|p| p.key() == key)
+        .ok_or_else(|| {
+            let keys: Vec<&str> = PUZZLES
+                .iter()
+                .filter(|p| !p.hidden())
+                .map(|p| p.key())
+                .collect();
+            format!("unknown puzzle '{key}'; valid puzzles: {}", keys.join(", "))
+        })
 }
 
 /// A parse error: the file, the line (1-based, 0 when it concerns the whole file) and what is wrong.
@@ -195,146 +342,16 @@ pub trait Instance: Send + Sync {
         let _ = answer;
         None
     }
-    /// Builds the model of a formulation (for export and counting).
+    /// Builds the model of a formulation (for export and counting): the puzzle's
+    /// [`PuzzleDef::build`].
     fn build(&self, formulation: &str) -> Result<Model, String>;
-    /// Builds, solves, decodes and verifies.
+    /// Builds, solves on `engine`, decodes and verifies: the puzzle's [`PuzzleDef::solve`].
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String>;
-}
-
-/// A decoded and checked answer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
-    /// The solution in the puzzle's JSON shape (README, "Solutions as JSON").
-    pub json: serde_json::Value,
-    /// The solution drawn as text.
-    pub text: String,
-    /// `Ok` when the independent verifier accepts it, else its reason.
-    pub verdict: Result<(), String>,
-}
-
-/// Everything one run measured.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// The integer solve.
-    pub outcome: Outcome,
-    /// The LP-relaxation solve of the same model on the same backend.
-    pub lp: Option<Outcome>,
-    /// Seconds spent building the model.
-    pub build_seconds: f64,
-    /// Size of the model.
-    pub counts: Counts,
-    /// The decoded answer, when the solve found a solution.
-    pub answer: Option<Answer>,
-    /// Row-generation rounds.
-    pub rounds: Option<u64>,
-    /// Rows added by row generation.
-    pub cuts: Option<u64>,
-    /// Variables fixed by deductions.
-    pub fixings: Option<u64>,
-    /// Propagator-induced domain reductions.
-    pub inferences: Option<u64>,
-    /// Solutions found, up to `SolveOptions::count`, where the formulation counts them.
-    pub solutions: Option<u64>,
-}
-
-impl Report {
-    /// A run not attempted: status `error` with `reason`, nothing built or solved.
-    pub fn refused(reason: String) -> Report {
-        Report {
-            outcome: Outcome::error(reason, 0.0),
-            lp: None,
-            build_seconds: 0.0,
-            counts: Counts::default(),
-            answer: None,
-            rounds: None,
-            cuts: None,
-            fixings: None,
-            inferences: None,
-            solutions: None,
-        }
-    }
-
-    /// The report of a formulation that adds rows as it goes (row generation or branch and
-    /// cut): `model` is its last model (whose size is recorded), `rounds` and `cuts` its
-    /// figures; the answer is decoded from the outcome's values when it has a solution.
-    pub fn with_rows(
-        model: &Model,
-        outcome: Outcome,
-        lp: Option<Outcome>,
-        build_seconds: f64,
-        (rounds, cuts): (u64, u64),
-        decode: impl FnOnce(&[f64]) -> Answer,
-    ) -> Report {
-        let answer = solution_values(&outcome).map(decode);
-        Report {
-            counts: model.counts(),
-            outcome,
-            lp,
-            build_seconds,
-            answer,
-            rounds: Some(rounds),
-            cuts: Some(cuts),
-            fixings: None,
-            inferences: None,
-            solutions: None,
-        }
-    }
-
-    /// `Some(true)` when the verifier accepted the answer, `Some(false)` when it refused it,
-    /// `None` when there was no answer to check.
-    pub fn verified(&self) -> Option<bool> {
-        self.answer.as_ref().map(|a| a.verdict.is_ok())
-    }
-}
-
-/// The common path of a formulation that is one model: build it (timed), solve its LP
-/// relaxation and the integer program on `backend`, decode the values and verify. A
-/// backend that solves no integer programs (`propagate`) is refused before anything is
-/// built: status `error` with the reason.
-pub fn solve_compact<D>(
-    build: impl FnOnce() -> (Model, D),
-    backend: Backend,
-    options: &SolveOptions,
-    decode: impl FnOnce(&D, &[f64]) -> Answer,
-) -> Report {
-    if let Some(reason) = backend.refuses_mip() {
-        return Report::refused(reason);
-    }
-    let t = Instant::now();
-    let (model, decoder) = build();
-    let build_seconds = t.elapsed().as_secs_f64();
-    let lp = options
-        .lp_relaxation
-        .then(|| backend.solve(&model.relax(), options));
-    let outcome = backend.solve(&model, options);
-    let answer = solution_values(&outcome).map(|values| decode(&decoder, values));
-    Report {
-        counts: model.counts(),
-        outcome,
-        lp,
-        build_seconds,
-        answer,
-        rounds: None,
-        cuts: None,
-        fixings: None,
-        inferences: None,
-        solutions: None,
-    }
-}
-
-/// The values of an outcome's solution, when it has one: status optimal or feasible, or
-/// the incumbent of a run stopped at the time limit (verified like any other solution;
-/// the run stays `time_limit`).
-fn solution_values(outcome: &Outcome) -> Option<&[f64]> {
-    outcome
-        .values
-        .as_deref()
-        .filter(|_| outcome.status.has_solution() || outcome.status == Status::TimeLimit)
 }
 
 /// Splits a line of a keyword format into its keyword and the rest, both trimmed, after
@@ -344,19 +361,6 @@ pub fn split_keyword(line: &str) -> (&str, &str) {
     content
         .split_once(char::is_whitespace)
         .map_or((content, ""), |(k, r)| (k, r.trim()))
-}
-
-/// Reads `path` and parses it with `parse` (a puzzle's `parse_file`), boxing the instances:
-/// the body of every puzzle's [`Loader`].
-pub fn load_with<T: Instance + 'static>(
-    path: &Path,
-    parse: fn(&Path, &str) -> Result<Vec<T>, InputError>,
-) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = read_text(path)?;
-    Ok(parse(path, &text)?
-        .into_iter()
-        .map(|p| Box::new(p) as Box<dyn Instance>)
-        .collect())
 }
 
 /// Parses a file that holds one puzzle per line: blank lines and lines starting with `#`
@@ -409,13 +413,4 @@ pub fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// The LP bound of a report: the LP optimum when the relaxation was solved to optimality.
-pub fn lp_bound(report: &Report) -> Option<f64> {
-    report
-        .lp
-        .as_ref()
-        .filter(|lp| lp.status == Status::Optimal)
-        .and_then(|lp| lp.objective)
 }

@@ -1,12 +1,12 @@
 //! Reports: tables (Markdown and LaTeX), plots (SVG and PNG) and the index
 //! `README.md`, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
-//! same report.
+//! same report. The puzzles' own tables come in as functions ([`TableFn`]), so this module
+//! knows no puzzle.
 
 pub mod plots;
 pub mod summary;
 pub mod tables;
 
-use crate::puzzles::PUZZLES;
 use crate::record::Record;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -23,27 +23,33 @@ pub struct Written {
     pub index: PathBuf,
 }
 
-/// Every table for `rows`: the summary first, then each puzzle's own.
-pub fn all_tables(rows: &[Record], shift: f64) -> Vec<tables::Table> {
+/// A function that makes a puzzle's own tables from any rows (those of other puzzles are
+/// ignored).
+pub type TableFn = fn(&[Record]) -> Vec<tables::Table>;
+
+/// Every table for `rows`: the summary first, then those of each of `puzzle_tables`.
+pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<tables::Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
-    for p in PUZZLES {
-        out.extend((p.tables)(rows));
+    for f in puzzle_tables {
+        out.extend(f(rows));
     }
     out
 }
 
 /// Writes tables into `dir/tables`, plots into `dir/plots` and the index `dir/README.md`.
-/// `preamble` is Markdown placed under the index's title (how the rows were made).
+/// `preamble` is Markdown placed under the index's title (how the rows were made);
+/// `puzzle_tables` make the puzzles' own tables.
 pub fn write_report(
     rows: &[Record],
     dir: &Path,
     shift: f64,
     preamble: &str,
+    puzzle_tables: &[TableFn],
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
     let mut written = Written::default();
-    let tables = all_tables(rows, shift);
+    let tables = all_tables(rows, shift, puzzle_tables);
     for t in &tables {
         for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
             let p = tdir.join(format!("{}.{ext}", t.stem));

@@ -15,10 +15,105 @@
 
 use super::gbm::{self, Placement};
 use super::{verify, Battleship, Cell, Grid};
-use crate::backends::{Backend, SolveOptions, Status};
+use crate::backends::{highs, Budget, Kind, Problem, SolveOptions, Status};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
+
+use crate::generate::{Generator, Param, Params};
+
+/// `puzzlebench generate battleship`.
+pub static GENERATOR: Generator = Generator {
+    about: "Battleship: place a random fleet, derive the sums, reveal cells until the solution \
+            is unique (checked with the grid-based model on HiGHS); the solution is written too.\n\n\
+            Levels: `hard` drops every given that is not needed for uniqueness; `easy` keeps the \
+            revealed cells and adds --extra more.",
+    params: &[
+        Param {
+            name: "rows",
+            help: "Rows of the grid",
+            value: Some("R"),
+            default: None,
+        },
+        Param {
+            name: "cols",
+            help: "Columns of the grid",
+            value: Some("C"),
+            default: None,
+        },
+        Param {
+            name: "fleet",
+            help: "Ships of each length, comma-separated, from length 1: `4,3,2,1` is four one-cell ships, three of length 2, two of length 3 and one of length 4",
+            value: Some("N,N,.."),
+            default: None,
+        },
+        Param {
+            name: "level",
+            help: "Difficulty, which givens are kept: easy or hard",
+            value: Some("LEVEL"),
+            default: Some("hard"),
+        },
+        Param {
+            name: "extra",
+            help: "Extra random givens of an easy puzzle (default: one cell in ten)",
+            value: Some("N"),
+            default: None,
+        },
+        Param {
+            name: "name",
+            help: "Name prefix (default: LEVEL_RxC); puzzles are named PREFIX_SEED",
+            value: Some("PREFIX"),
+            default: None,
+        },
+    ],
+    make,
+};
+
+/// One puzzle of `puzzlebench generate battleship`, with the command that makes it and its
+/// solution.
+fn make(params: &Params, seed: u64) -> Result<String, String> {
+    let rows: usize = params.need("rows")?;
+    let cols: usize = params.need("cols")?;
+    let fleet: Vec<u32> = params.list("fleet")?.ok_or("--fleet is required")?;
+    let level = match params.text("level").unwrap_or("hard") {
+        "easy" => Level::Easy,
+        "hard" => Level::Hard,
+        other => return Err(format!("--level {other}: easy or hard")),
+    };
+    let extra: Option<usize> = params.get("extra")?;
+    let prefix = params
+        .text("name")
+        .map_or_else(|| format!("{}_{rows}x{cols}", level.label()), String::from);
+    let fleet_text: Vec<String> = fleet.iter().map(|s| s.to_string()).collect();
+    let mut command = format!(
+        "puzzlebench generate battleship --rows {rows} --cols {cols} --fleet {} --level {}",
+        fleet_text.join(","),
+        level.label()
+    );
+    if let Some(e) = extra {
+        command.push_str(&format!(" --extra {e}"));
+    }
+    let o = Options {
+        rows,
+        cols,
+        fleet,
+        level,
+        extra: extra.unwrap_or(rows * cols / 10),
+        seed,
+        name: format!("{prefix}_{seed}"),
+    };
+    let p = generate(&o)?;
+    let mut text = format!("# {command} --seed {seed}\n{}", p.to_text());
+    if let Some(sol) = &p.solution {
+        text.push_str("solution\n");
+        for row in sol {
+            text.extend(row.iter().map(|c| c.symbol()));
+            text.push('\n');
+        }
+    }
+    text.push('\n');
+    Ok(text)
+}
 
 /// How many givens a generated puzzle keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,11 +303,9 @@ pub fn other_solution(p: &Battleship, ships: &[Placement]) -> Result<Option<Grid
         .map(|(_, y)| (*y, 1.0))
         .collect();
     model.add_le("exclude_known", chosen, ships.len() as f64 - 1.0);
-    let options = SolveOptions {
-        lp_relaxation: false,
-        ..SolveOptions::default()
-    };
-    let outcome = Backend::Highs.solve(&model, &options);
+    let engine = highs::HIGHS;
+    let settings = engine.settings(Kind::Mip, &SolveOptions::default());
+    let outcome = engine.solve(Problem::Mip(&model), &settings, &Budget::unlimited());
     match outcome.status {
         Status::Infeasible => Ok(None),
         s if s.has_solution() => {

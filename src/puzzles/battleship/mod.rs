@@ -15,50 +15,56 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{solve_compact, Answer, FormulationInfo, InputError, Instance, PuzzleInfo, Report};
-use crate::backends::{Backend, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Kind, SolveOptions};
 use crate::model::Model;
-use std::path::Path;
 
-/// The registry row of Battleship.
-pub const INFO: PuzzleInfo = PuzzleInfo {
+/// The registry entry of Battleship.
+pub static PUZZLE: PuzzleDef<Battleship> = PuzzleDef {
     key: "battleship",
     description: "Battleship solitaire on an m x n grid with row/column sums, a fleet and given cells",
     formulations: &[
-        FormulationInfo {
+        Formulation {
             key: "gbm",
             description: "y[a] = 1 iff ship placement a is chosen; sums, 2x2 no-touch windows, fleet (report (4.1))",
+            kind: Kind::Mip,
+            build: |p| Ok(gbm::build(p).0),
+            solve: |p, run: &Run| run.compact(|| gbm::build(p), |d, v| p.answer(d.decode(v))),
         },
-        FormulationInfo {
+        Formulation {
             key: "cbm",
             description: "x[i,j,k] = 1 iff cell (i,j) has cell type k, s[i,j,l] = 1 iff a ship of length l starts there (Meuffels and den Hertog, report (4.2)-(4.3))",
+            kind: Kind::Mip,
+            build: |p| Ok(cbm::build(p).0),
+            solve: |p, run: &Run| run.compact(|| cbm::build(p), |d, v| p.answer(d.decode(v))),
         },
     ],
     formats: "text: 'fleet S1 S2 ...', 'rows R1 ...', 'cols C1 ...', then 'grid' and m lines of \
               n cells ('.' unknown, '~' water, '<' '>' '^' 'v' ship ends, '+' middle, 'o' \
               one-cell ship); optional 'puzzle NAME', 'level L', 'solution' block; '#' comments",
     hidden: false,
-    load,
+    parse: parse::parse_file,
     tables: tables::tables,
     suite,
+    generator: Some(&generate::GENERATOR),
 };
 
 /// The report's sizes and fleets (Table 4.2, easy and hard) and 30×20 beyond them; the
 /// full suite adds the other 30×20, 20×20 and 30×30 puzzles and repeats every run three
 /// times. The time limit caps the cell-based model on the large grids.
 fn suite(quick: bool) -> super::Suite {
+    let instances = if quick {
+        vec!["battleship/table_4_2", "battleship/scaling/30x20.txt"]
+    } else {
+        vec!["battleship/table_4_2", "battleship/scaling"]
+    };
     super::Suite {
-        instances: if quick {
-            vec!["battleship/table_4_2", "battleship/scaling/30x20.txt"]
-        } else {
-            vec!["battleship/table_4_2", "battleship/scaling"]
-        },
-        formulations: vec!["gbm", "cbm"],
+        parts: vec![SuitePart::new(
+            instances,
+            vec!["gbm", "cbm"],
+            if quick { 20.0 } else { 300.0 },
+        )],
         repeats: if quick { 1 } else { 3 },
-        time_limit: if quick { 20.0 } else { 300.0 },
-        presolve: vec![true],
-        own_backend: vec![],
-        extra: vec![],
     }
 }
 
@@ -241,10 +247,6 @@ impl Battleship {
     }
 }
 
-fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    super::load_with(path, parse::parse_file)
-}
-
 impl Instance for Battleship {
     fn name(&self) -> &str {
         &self.name
@@ -282,33 +284,15 @@ impl Instance for Battleship {
     }
 
     fn build(&self, formulation: &str) -> Result<Model, String> {
-        match formulation {
-            "gbm" => Ok(gbm::build(self).0),
-            "cbm" => Ok(cbm::build(self).0),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.build(self, formulation)
     }
 
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String> {
-        match formulation {
-            "gbm" => Ok(solve_compact(
-                || gbm::build(self),
-                backend,
-                options,
-                |d, v| self.answer(d.decode(v)),
-            )),
-            "cbm" => Ok(solve_compact(
-                || cbm::build(self),
-                backend,
-                options,
-                |d, v| self.answer(d.decode(v)),
-            )),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.solve(self, formulation, engine, options)
     }
 }

@@ -1,5 +1,6 @@
 //! CM1, the report's spanning-tree model (5.1), with the subtour elimination rows (5.1e)
-//! added lazily by the project's branch and cut ([`crate::branch_and_cut`]).
+//! added lazily: by the project's branch and cut (engine `bc`, [`crate::backends::bc`]) or
+//! by CBC's cut callback (engine `cbc`).
 //!
 //! Variables: `x[e]` (binary) is 1 when link e ∈ E is in the tree; `y[i]` (binary) is 1
 //! when point i has degree 3 and 0 when it has degree 1.
@@ -18,7 +19,7 @@
 //! fractional point, the same on the components of the links with x_e > 0, where they are
 //! violated. Rows are added for the rest of the search ((5.1e) holds for every solution).
 //!
-//! The branch and cut also propagates at every node, as MIP solvers do: the rows (bounds
+//! The project's branch and cut (engine `bc`) also propagates at every node, as MIP solvers do: the rows (bounds
 //! from activities, so the degree rows with integral y allow degrees 1 and 3 only), and
 //! the tree rules of [`TreeRules`] (no link closing a cycle of fixed links; every component
 //! of fixed links needs links leaving it, an odd number for an odd component and at
@@ -32,11 +33,9 @@
 
 use super::graph::Graph;
 use super::Circuit;
-use crate::backends::{cbc, Backend, Outcome, SolveOptions, Status};
-use crate::branch_and_cut::{self, Cut, Separator, Settings, Tightening};
+use crate::lazy::{Cut, SearchHints, Separator, Tightening};
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::Report;
-use std::time::Instant;
+use crate::puzzles::{Report, Run};
 
 /// The columns of the model.
 #[derive(Clone, Debug)]
@@ -297,122 +296,34 @@ impl Separator for LazyOnly<'_> {
     }
 }
 
-/// Builds CM1, solves its LP relaxation on `backend` (without any row (5.1e): the
-/// report's z*_CM1 = |V| − 1) and runs the branch and cut (HiGHS's simplex underneath;
-/// the other backends are refused with a reason, `cm1-rowgen` runs on them).
+/// Builds CM1 and solves it on the run's engine with the rows (5.1e) lazy: on `bc` the
+/// project's branch and cut (its LP relaxation, without any row (5.1e), is the report's
+/// z*_CM1 = |V| − 1), on `cbc` CBC's cut callback with every incumbent checked again.
 ///
-/// With `tree_rules` false this is `cm1-lazy`: the same search without the tree rules and
-/// without probing.
-pub fn solve(
-    p: &Circuit,
-    g: &Graph,
-    backend: Backend,
-    options: &SolveOptions,
-    tree_rules: bool,
-) -> Report {
-    if backend == Backend::Cbc && tree_rules {
-        return solve_on_cbc(p, g, options);
-    }
-    if backend != Backend::Highs {
-        return Report::refused(format!(
-            "refused: this branch and cut runs on HiGHS's simplex (cm1 also on cbc); use cm1-rowgen on {backend}"
-        ));
-    }
-    let t = Instant::now();
-    let (model, cols) = build(g);
-    let build_seconds = t.elapsed().as_secs_f64();
-    let lp = options
-        .lp_relaxation
-        .then(|| backend.solve(&model.relax(), options));
-    let sep = Subtours::new(g, cols.x.clone());
-    let (outcome, figures) = if tree_rules {
-        branch_and_cut::solve(&model, &mut { sep }, &Settings::default(), options)
+/// With `tree_rules` false this is `cm1-lazy`: the separator without the tree rules (and
+/// the hints switch probing off), so the search has the lazy rows alone.
+pub fn solve(p: &Circuit, run: &Run, hints: SearchHints, tree_rules: bool) -> Report {
+    let g = Graph::new(p);
+    let decode = |cols: &Columns, v: &[f64]| p.answer(g.links(&cols.chosen(v)), None);
+    if tree_rules {
+        run.lazy_rows(
+            || {
+                let (m, cols) = build(&g);
+                let sep = Subtours::new(&g, cols.x.clone());
+                (m, cols, sep)
+            },
+            hints,
+            decode,
+        )
     } else {
-        let settings = Settings {
-            probing: false,
-            ..Settings::default()
-        };
-        branch_and_cut::solve(&model, &mut LazyOnly(sep), &settings, options)
-    };
-    Report::with_rows(
-        &model,
-        outcome,
-        lp,
-        build_seconds,
-        (figures.rounds, figures.cuts),
-        |v| p.answer(g.links(&cols.chosen(v)), None),
-    )
-}
-
-/// CM1 on CBC: CBC's own branch and cut, with the lazy rows of [`Subtours`] as a cut
-/// generator through CBC 2.10's cut callback (preprocessing, presolve and CBC's heuristics
-/// off, so that every incumbent comes from a node LP). CBC 2.10 does not call the
-/// generator on the solutions it accepts, so each result is checked: an incumbent that is
-/// not a tree gets its subtour rows added to the model and CBC solves again. `rounds`
-/// counts the CBC solves (more than one means an incumbent escaped the callback), `cuts`
-/// every row added, by the callback or after a solve.
-fn solve_on_cbc(p: &Circuit, g: &Graph, options: &SolveOptions) -> Report {
-    let t = Instant::now();
-    let (mut model, cols) = build(g);
-    let build_seconds = t.elapsed().as_secs_f64();
-    let lp = options
-        .lp_relaxation
-        .then(|| Backend::Cbc.solve(&model.relax(), options));
-    let start = Instant::now();
-    let mut sep = Subtours::new(g, cols.x.clone());
-    let (mut rounds, mut cuts, mut nodes) = (0u64, 0u64, 0u64);
-    let mut outcome = loop {
-        let mut opts = options.clone();
-        if let Some(limit) = options.time_limit {
-            let left = limit - start.elapsed().as_secs_f64();
-            if left <= 0.0 {
-                break Outcome {
-                    status: Status::TimeLimit,
-                    ..Outcome::error("", start.elapsed().as_secs_f64())
-                };
-            }
-            opts.time_limit = Some(left);
-        }
-        rounds += 1;
-        let (o, added) = cbc::solve_with_cut_callback(&model, &opts, &mut |x| {
-            let integral = x.iter().all(|v| (v - v.round()).abs() < 1e-6);
-            sep.separate(x, integral)
-        });
-        cuts += added;
-        nodes += o.nodes.unwrap_or(0);
-        let Some(values) = o.values.as_ref() else {
-            break o;
-        };
-        let escaped = sep.separate(values, true);
-        if o.status == Status::TimeLimit {
-            // An incumbent held at the limit counts only when it breaks no subtour row.
-            let mut o = o;
-            if !escaped.is_empty() {
-                o.values = None;
-                o.objective = None;
-                o.gap = None;
-            }
-            break o;
-        }
-        if escaped.is_empty() {
-            break o;
-        }
-        for (i, row) in escaped.into_iter().enumerate() {
-            model.add_row(
-                Name::idx("sec", &[rounds as usize, i]),
-                row.terms,
-                row.lower,
-                row.upper,
-            );
-            cuts += 1;
-        }
-    };
-    outcome.seconds = start.elapsed().as_secs_f64();
-    outcome.nodes = Some(nodes);
-    if outcome.status != Status::Error {
-        outcome.message = None;
+        run.lazy_rows(
+            || {
+                let (m, cols) = build(&g);
+                let sep = LazyOnly(Subtours::new(&g, cols.x.clone()));
+                (m, cols, sep)
+            },
+            hints,
+            decode,
+        )
     }
-    Report::with_rows(&model, outcome, lp, build_seconds, (rounds, cuts), |v| {
-        p.answer(g.links(&cols.chosen(v)), None)
-    })
 }

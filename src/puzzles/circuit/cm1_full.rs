@@ -6,9 +6,8 @@
 use super::cm1::{self, Columns};
 use super::graph::Graph;
 use super::Circuit;
-use crate::backends::{Backend, SolveOptions};
 use crate::model::{Model, Name};
-use crate::puzzles::{solve_compact, Report};
+use crate::puzzles::{Report, Run};
 
 /// The most points for which every subset's row is written (2^16 sets).
 pub const MAX_POINTS: usize = 16;
@@ -49,13 +48,12 @@ fn build_check(g: &Graph) -> Result<(), String> {
     Ok(())
 }
 
-/// Solves the full model as one integer program.
-pub fn solve(p: &Circuit, g: &Graph, backend: Backend, options: &SolveOptions) -> Report {
-    if let Err(e) = build_check(g) {
+/// Solves the full model as one integer program on the run's engine.
+pub fn solve(p: &Circuit, run: &Run) -> Report {
+    let g = Graph::new(p);
+    if let Err(e) = build_check(&g) {
         return Report::refused(format!("refused: {e}"));
     }
-    let build_ok = || build(g).expect("size checked above");
-    solve_compact(build_ok, backend, options, |cols, v| {
-        p.answer(g.links(&cols.chosen(v)), None)
-    })
+    let build_ok = || build(&g).expect("size checked above");
+    run.compact(build_ok, |cols, v| p.answer(g.links(&cols.chosen(v)), None))
 }

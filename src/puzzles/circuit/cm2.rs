@@ -26,9 +26,8 @@
 
 use super::graph::Graph;
 use super::Circuit;
-use crate::backends::{Backend, SolveOptions};
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::{solve_compact, Report};
+use crate::puzzles::{Report, Run};
 
 /// The columns that decode a solution.
 #[derive(Clone, Debug)]
@@ -98,11 +97,10 @@ pub fn build(g: &Graph) -> (Model, Columns) {
 }
 
 /// Solves CM2 as one integer program.
-pub fn solve(p: &Circuit, g: &Graph, backend: Backend, options: &SolveOptions) -> Report {
-    solve_compact(
-        || build(g),
-        backend,
-        options,
+pub fn solve(p: &Circuit, run: &Run) -> Report {
+    let g = Graph::new(p);
+    run.compact(
+        || build(&g),
         |cols, v| {
             let chosen: Vec<bool> = cols.z.iter().map(|z| v[z.0] > 0.5).collect();
             p.answer(g.links(&chosen), None)

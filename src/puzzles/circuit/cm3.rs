@@ -18,11 +18,9 @@
 use super::cm1::{self, Subtours};
 use super::graph::Graph;
 use super::{Cell, Circuit};
-use crate::backends::{Backend, SolveOptions};
-use crate::branch_and_cut::{self, Cut, Separator, Settings, Tightening};
+use crate::lazy::{Cut, SearchHints, Separator, Tightening};
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::Report;
-use std::time::Instant;
+use crate::puzzles::{Report, Run};
 
 /// The columns that decode a solution.
 #[derive(Clone, Debug)]
@@ -185,35 +183,26 @@ fn st_cut(g: &Graph, cap: &[f64], s: usize, t: usize) -> Option<Vec<bool>> {
     }
 }
 
-/// Solves CM3 by the branch and cut of CM1 (HiGHS only).
-pub fn solve(c: &Circuit, g: &Graph, backend: Backend, options: &SolveOptions) -> Report {
-    if backend != Backend::Highs {
-        return Report::refused(format!(
-            "refused: cm3's branch and cut runs on HiGHS's simplex only, not on {backend}"
-        ));
+/// Solves CM3 on the run's engine with the rows (5.3e) and the s–t cut rows of
+/// [`PathCuts`] lazy (on `bc` with CM1's propagation and probing); a board without S and
+/// T is refused.
+pub fn solve(c: &Circuit, run: &Run) -> Report {
+    let g = Graph::new(c);
+    if let Err(e) = build(c, &g) {
+        return Report::refused(format!("refused: {e}"));
     }
-    let t = Instant::now();
-    let (model, cols) = match build(c, g) {
-        Ok(b) => b,
-        Err(e) => return Report::refused(format!("refused: {e}")),
-    };
-    let build_seconds = t.elapsed().as_secs_f64();
-    let lp = options
-        .lp_relaxation
-        .then(|| backend.solve(&model.relax(), options));
-    let mut sep = PathCuts {
-        tree: Subtours::new(g, cols.cm1.x.clone()),
-        p: cols.p.clone(),
-        s: cols.s,
-        t: cols.t,
-    };
-    let (outcome, figures) = branch_and_cut::solve(&model, &mut sep, &Settings::default(), options);
-    Report::with_rows(
-        &model,
-        outcome,
-        lp,
-        build_seconds,
-        (figures.rounds, figures.cuts),
-        |v| c.answer(g.links(&cols.cm1.chosen(v)), Some(path(g, &cols, v))),
+    run.lazy_rows(
+        || {
+            let (model, cols) = build(c, &g).expect("checked above");
+            let sep = PathCuts {
+                tree: Subtours::new(&g, cols.cm1.x.clone()),
+                p: cols.p.clone(),
+                s: cols.s,
+                t: cols.t,
+            };
+            (model, cols, sep)
+        },
+        SearchHints::default(),
+        |cols, v| c.answer(g.links(&cols.cm1.chosen(v)), Some(path(&g, cols, v))),
     )
 }

@@ -26,6 +26,133 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
+use crate::generate::{Generator, Param, Params};
+
+/// `puzzlebench generate circuit`.
+pub static GENERATOR: Generator = Generator {
+    about: "Circuit Board: grow a random tree with degrees 1 and 3 on the grid, black out the \
+            cells it misses, give a share of its links; the tree is written as the solution.\n\n\
+            Uniqueness is checked with cm1 on bc (a second solve that excludes the tree) and \
+            recorded as `unique yes|no` (left out when --unique-time does not decide it).",
+    params: &[
+        Param {
+            name: "size",
+            help: "Rows and columns of a square grid (or give --rows and --cols)",
+            value: Some("K"),
+            default: None,
+        },
+        Param {
+            name: "rows",
+            help: "Rows of the grid",
+            value: Some("R"),
+            default: None,
+        },
+        Param {
+            name: "cols",
+            help: "Columns of the grid",
+            value: Some("C"),
+            default: None,
+        },
+        Param {
+            name: "blocked",
+            help: "Share of cells blacked out, 0 to 1 (the points are the even number nearest to the rest; default 0.05)",
+            value: Some("P"),
+            default: None,
+        },
+        Param {
+            name: "points",
+            help: "Number of points instead of --blocked (even)",
+            value: Some("N"),
+            default: None,
+        },
+        Param {
+            name: "given",
+            help: "Share of the tree's links that are given, 0 to 1",
+            value: Some("G"),
+            default: Some("0.15"),
+        },
+        Param {
+            name: "endpoints",
+            help: "Also mark two endpoints S and T (the shortest-path variant, cm3)",
+            value: None,
+            default: None,
+        },
+        Param {
+            name: "unique-time",
+            help: "Seconds the uniqueness check of each board may take (0: no check)",
+            value: Some("S"),
+            default: Some("60"),
+        },
+        Param {
+            name: "name",
+            help: "Name prefix (default: cRxC); boards are named PREFIX_SEED",
+            value: Some("PREFIX"),
+            default: None,
+        },
+    ],
+    make,
+};
+
+/// One board of `puzzlebench generate circuit`, with the command that makes it.
+fn make(params: &Params, seed: u64) -> Result<String, String> {
+    let (rows, cols) = match (
+        params.get::<usize>("size")?,
+        params.get::<usize>("rows")?,
+        params.get::<usize>("cols")?,
+    ) {
+        (Some(k), None, None) => (k, k),
+        (None, Some(r), Some(c)) => (r, c),
+        _ => return Err("give --size K, or --rows R and --cols C".into()),
+    };
+    if rows == 0 || cols == 0 {
+        return Err("the grid needs at least one row and one column".into());
+    }
+    let points = match (
+        params.get::<f64>("blocked")?,
+        params.get::<usize>("points")?,
+    ) {
+        (Some(_), Some(_)) => return Err("give --blocked or --points, not both".into()),
+        (None, Some(n)) => n,
+        (blocked, None) => {
+            let b = blocked.unwrap_or(0.05);
+            if !(0.0..=1.0).contains(&b) {
+                return Err(format!("--blocked {b}: a share from 0 to 1"));
+            }
+            Options::points_for(rows, cols, b)
+        }
+    };
+    let given: f64 = params.need("given")?;
+    let unique_time: f64 = params.need("unique-time")?;
+    let endpoints = params.flag("endpoints");
+    let prefix = params
+        .text("name")
+        .map_or_else(|| format!("c{rows}x{cols}"), String::from);
+    let mut command = format!(
+        "puzzlebench generate circuit --rows {rows} --cols {cols} --points {points} --given {given}"
+    );
+    if endpoints {
+        command.push_str(" --endpoints");
+    }
+    if let Some(name) = params.text("name") {
+        command.push_str(&format!(" --name {name}"));
+    }
+    let o = Options {
+        rows,
+        cols,
+        points,
+        given,
+        endpoints,
+        seed,
+        attempts: 10_000,
+        name: format!("{prefix}_{seed}"),
+    };
+    let mut p = generate(&o)?;
+    if unique_time > 0.0 {
+        p.unique = is_unique(&p, unique_time)?;
+    }
+    Ok(format!("# {command} --seed {seed}\n{}\n", p.to_text()))
+}
+
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -189,15 +316,15 @@ fn finish(o: &Options, tree: Vec<Link>, rng: &mut StdRng) -> Circuit {
     }
 }
 
-/// Whether `p`'s recorded solution is its only one: `cm1` is solved again with the row
+/// Whether `p`'s recorded solution is its only one: `cm1` is solved again (on `bc`) with the row
 /// Σ_{e in the solution} x_e ≤ |V| − 2, which every other tree satisfies and this one does
 /// not. `Some(true)` when that is infeasible, `Some(false)` when another tree is found,
 /// `None` when `time_limit` seconds do not decide it.
 pub fn is_unique(p: &Circuit, time_limit: f64) -> Result<Option<bool>, String> {
     use super::cm1::{self, Subtours};
     use super::graph::Graph;
-    use crate::backends::{SolveOptions, Status};
-    use crate::branch_and_cut::{self, Settings};
+    use crate::backends::{bc, Budget, Kind, Problem, SolveOptions, Status};
+    use crate::lazy::SearchHints;
     let tree = p
         .solution
         .as_ref()
@@ -209,13 +336,13 @@ pub fn is_unique(p: &Circuit, time_limit: f64) -> Result<Option<bool>, String> {
         .map(|e| (cols.x[e], 1.0))
         .collect();
     model.add_le("exclude_known", known, g.n() as f64 - 2.0);
-    let options = SolveOptions {
-        time_limit: Some(time_limit),
-        lp_relaxation: false,
-        ..SolveOptions::default()
-    };
     let mut sep = Subtours::new(&g, cols.x);
-    let (outcome, _) = branch_and_cut::solve(&model, &mut sep, &Settings::default(), &options);
+    let settings = bc::BC.settings(Kind::LazyRows, &SolveOptions::default());
+    let outcome = bc::BC.solve(
+        Problem::LazyRows(&mut model, &mut sep, SearchHints::default()),
+        &settings,
+        &Budget::new(Some(time_limit)),
+    );
     match outcome.status {
         Status::Infeasible => Ok(Some(true)),
         Status::Optimal | Status::Feasible => Ok(Some(false)),

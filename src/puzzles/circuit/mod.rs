@@ -24,48 +24,67 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{FormulationInfo, InputError, Instance, PuzzleInfo, Report};
-use crate::backends::{Backend, SolveOptions};
+use super::{Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Kind, SolveOptions};
+use crate::lazy::SearchHints;
 use crate::model::Model;
-use std::path::Path;
 
-/// The registry row of the Circuit Board game.
-pub const INFO: PuzzleInfo = PuzzleInfo {
+/// The registry entry of the Circuit Board game.
+pub static PUZZLE: PuzzleDef<Circuit> = PuzzleDef {
     key: "circuit",
     description: "Circuit Board: join all points of a grid into a tree with degrees 1 or 3, keeping the given links",
     formulations: &[
-        FormulationInfo {
+        Formulation {
             key: "cm1",
-            description: "x[e] = 1 iff link e is in the tree, y[i] = 1 iff point i has degree 3; subtour rows (5.1e) added lazily by branch and cut (report (5.1)); HiGHS simplex underneath",
+            description: "x[e] = 1 iff link e is in the tree, y[i] = 1 iff point i has degree 3; subtour rows (5.1e) as lazy rows, with the tree rules as propagation and probing for engines that use them (report (5.1))",
+            kind: Kind::LazyRows,
+            build: |p| Ok(cm1::build(&graph::Graph::new(p)).0),
+            solve: |p, run: &Run| cm1::solve(p, run, SearchHints { probing: true }, true),
         },
-        FormulationInfo {
+        Formulation {
             key: "cm1-lazy",
-            description: "cm1's model and branch and cut with the lazy subtour rows only: no tree propagation, no probing",
+            description: "cm1's model with the lazy subtour rows only: no tree propagation, no probing",
+            kind: Kind::LazyRows,
+            build: |p| Ok(cm1::build(&graph::Graph::new(p)).0),
+            solve: |p, run: &Run| cm1::solve(p, run, SearchHints { probing: false }, false),
         },
-        FormulationInfo {
+        Formulation {
             key: "cm1-rowgen",
-            description: "cm1's model with the subtour rows added by re-solving the integer program after each round (any backend)",
+            description: "cm1's model with the subtour rows added by re-solving the integer program after each round (any MIP engine)",
+            kind: Kind::RowGeneration,
+            build: |p| Ok(cm1::build(&graph::Graph::new(p)).0),
+            solve: |p, run: &Run| cm1_rowgen::solve(p, run),
         },
-        FormulationInfo {
+        Formulation {
             key: "cm1-full",
             description: "cm1's model with all 2^|V| - 2 subtour rows written out (boards of at most 16 points)",
+            kind: Kind::Mip,
+            build: |p| Ok(cm1_full::build(&graph::Graph::new(p))?.0),
+            solve: |p, run: &Run| cm1_full::solve(p, run),
         },
-        FormulationInfo {
+        Formulation {
             key: "cm2",
             description: "flow x[i,j] >= 0 on each arc, z[e] = 1 iff link e is used, y[i] degree 3; single-commodity flow with M = |V| - 1 (report (5.2))",
+            kind: Kind::Mip,
+            build: |p| Ok(cm2::build(&graph::Graph::new(p)).0),
+            solve: |p, run: &Run| cm2::solve(p, run),
         },
-        FormulationInfo {
+        Formulation {
             key: "cm3",
-            description: "cm1 plus p[e] = 1 iff link e is on the s-t path, u[i] = 1 iff point i is on it; minimises the path (report (5.3)); boards with S and T",
+            description: "cm1 plus p[e] = 1 iff link e is on the s-t path, u[i] = 1 iff point i is on it; minimises the path, subtour and s-t cut rows lazy (report (5.3)); boards with S and T",
+            kind: Kind::LazyRows,
+            build: |p| Ok(cm3::build(p, &graph::Graph::new(p))?.0),
+            solve: |p, run: &Run| cm3::solve(p, run),
         },
     ],
     formats: "text: 'grid R C', then 2R-1 lines drawing the board: 'o' point, '#' blacked out, 'S'/'T' the \
               endpoints of the shortest-path variant, '-' and '|' given links, '.' or ' ' no link; optional \
               'puzzle NAME', 'unique yes|no', 'solution' block in the same drawing; '#' comments at line start",
     hidden: false,
-    load,
+    parse: parse::parse_file,
     tables: tables::tables,
     suite,
+    generator: Some(&generate::GENERATOR),
 };
 
 /// Five boards per size 3×3 … 10×10 as in report Tables A.1–A.2, CM1 and CM2 (and
@@ -73,29 +92,25 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
 /// 20×20) with CM1 alone. The quick suite gives CM2 a 5 s limit (the report stopped it at
 /// 1800 s from 62 points on); the full suite uses the report's 1800 s and adds the
 /// shortest-path boards with CM3. With 16 boards at that limit the full suite takes about
-/// 8 hours, so it runs every run once.
+/// 8 hours, so it runs every run once. CM1 and CM3 run on the chosen engines that take
+/// lazy rows (`bc` by default), CM2 on those that take integer programs.
 fn suite(quick: bool) -> super::Suite {
-    let mut extra = vec![super::SuitePart {
-        instances: vec!["circuit/scaling"],
-        formulations: vec!["cm1"],
-        time_limit: if quick { 60.0 } else { 600.0 },
-    }];
+    let mut parts = vec![
+        SuitePart::new(
+            vec!["circuit/table_a_1"],
+            vec!["cm1", "cm2"],
+            if quick { 5.0 } else { 1800.0 },
+        ),
+        SuitePart::new(
+            vec!["circuit/scaling"],
+            vec!["cm1"],
+            if quick { 60.0 } else { 600.0 },
+        ),
+    ];
     if !quick {
-        extra.push(super::SuitePart {
-            instances: vec!["circuit/cm3"],
-            formulations: vec!["cm3"],
-            time_limit: 600.0,
-        });
+        parts.push(SuitePart::new(vec!["circuit/cm3"], vec!["cm3"], 600.0));
     }
-    super::Suite {
-        instances: vec!["circuit/table_a_1"],
-        formulations: vec!["cm1", "cm2"],
-        repeats: 1,
-        time_limit: if quick { 5.0 } else { 1800.0 },
-        presolve: vec![true],
-        own_backend: vec![],
-        extra,
-    }
+    super::Suite { parts, repeats: 1 }
 }
 
 /// A cell of the grid: (row, column), from 0 at the top left.
@@ -220,10 +235,6 @@ impl Circuit {
 
 use super::Answer;
 
-fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    super::load_with(path, parse::parse_file)
-}
-
 impl Instance for Circuit {
     fn name(&self) -> &str {
         &self.name
@@ -274,31 +285,15 @@ impl Instance for Circuit {
     }
 
     fn build(&self, formulation: &str) -> Result<Model, String> {
-        let g = graph::Graph::new(self);
-        match formulation {
-            "cm1" | "cm1-lazy" | "cm1-rowgen" => Ok(cm1::build(&g).0),
-            "cm1-full" => Ok(cm1_full::build(&g)?.0),
-            "cm2" => Ok(cm2::build(&g).0),
-            "cm3" => Ok(cm3::build(self, &g)?.0),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.build(self, formulation)
     }
 
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String> {
-        let g = graph::Graph::new(self);
-        match formulation {
-            "cm1" => Ok(cm1::solve(self, &g, backend, options, true)),
-            "cm1-lazy" => Ok(cm1::solve(self, &g, backend, options, false)),
-            "cm1-rowgen" => Ok(cm1_rowgen::solve(self, &g, backend, options)),
-            "cm1-full" => Ok(cm1_full::solve(self, &g, backend, options)),
-            "cm2" => Ok(cm2::solve(self, &g, backend, options)),
-            "cm3" => Ok(cm3::solve(self, &g, backend, options)),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.solve(self, formulation, engine, options)
     }
 }

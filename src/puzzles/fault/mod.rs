@@ -11,58 +11,86 @@
 //! * `oom` — allocates and touches memory until allocation fails.
 //! * `stack` — unbounded recursion until the stack overflows.
 
-use super::{solve_compact, Answer, FormulationInfo, InputError, Instance, PuzzleInfo, Report};
-use crate::backends::{Backend, SolveOptions};
+use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Report, Run};
+use crate::backends::{Engine, Kind, SolveOptions};
 use crate::model::{Model, VarKind};
 use std::path::Path;
 
-/// The registry row of the fault puzzle (hidden from `list`).
-pub const INFO: PuzzleInfo = PuzzleInfo {
+/// A fault formulation: it never returns normally.
+const fn fault(
+    key: &'static str,
+    description: &'static str,
+    solve: fn(&Fault, &Run) -> Report,
+) -> Formulation<Fault> {
+    Formulation {
+        key,
+        description,
+        kind: Kind::Mip,
+        build: |_| Ok(one_variable()),
+        solve,
+    }
+}
+
+/// The registry entry of the fault puzzle (hidden from `list`).
+pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
     key: "fault",
     description: "test-only faults: ok, abort, panic, exit, sleep, oom, stack",
     formulations: &[
-        FormulationInfo {
+        Formulation {
             key: "ok",
             description: "a one-variable model that solves",
+            kind: Kind::Mip,
+            build: |_| Ok(one_variable()),
+            solve: |_, run: &Run| {
+                run.compact(
+                    || (one_variable(), ()),
+                    |_, v| Answer {
+                        json: serde_json::json!({ "x": v[0] }),
+                        text: format!("x = {}", v[0]),
+                        verdict: if (v[0] - 1.0).abs() < 1e-6 {
+                            Ok(())
+                        } else {
+                            Err("x is not 1".into())
+                        },
+                    },
+                )
+            },
         },
-        FormulationInfo {
-            key: "abort",
-            description: "aborts the process",
-        },
-        FormulationInfo {
-            key: "panic",
-            description: "panics",
-        },
-        FormulationInfo {
-            key: "exit",
-            description: "exits with code 3, printing nothing",
-        },
-        FormulationInfo {
-            key: "sleep",
-            description: "sleeps an hour, ignoring the time limit",
-        },
-        FormulationInfo {
-            key: "oom",
-            description: "allocates until allocation fails",
-        },
-        FormulationInfo {
-            key: "stack",
-            description: "overflows the stack",
-        },
+        fault("abort", "aborts the process", |_, _| std::process::abort()),
+        fault("panic", "panics", |_, _| {
+            panic!("injected panic in formulation 'panic'")
+        }),
+        fault("exit", "exits with code 3, printing nothing", |_, _| {
+            std::process::exit(3)
+        }),
+        fault(
+            "sleep",
+            "sleeps an hour, ignoring the time limit",
+            |_, _| {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+                Report::refused("woke up".into())
+            },
+        ),
+        fault("oom", "allocates until allocation fails", |_, _| {
+            let mut hoard: Vec<Vec<u8>> = Vec::new();
+            loop {
+                let chunk = vec![1u8; 64 << 20];
+                hoard.push(std::hint::black_box(chunk));
+            }
+        }),
+        fault("stack", "overflows the stack", |_, _| {
+            Report::refused(format!("{}", recurse(0)))
+        }),
     ],
     formats: "one instance name per line",
     hidden: true,
-    load,
+    parse,
     tables: |_| Vec::new(),
     suite: |_| super::Suite {
-        instances: vec![],
-        formulations: vec![],
+        parts: vec![],
         repeats: 1,
-        time_limit: 1.0,
-        presolve: vec![true],
-        own_backend: vec![],
-        extra: vec![],
     },
+    generator: None,
 };
 
 /// A named fault instance.
@@ -71,16 +99,13 @@ pub struct Fault {
     name: String,
 }
 
-fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = super::read_text(path)?;
-    let out: Vec<Box<dyn Instance>> = text
+fn parse(path: &Path, text: &str) -> Result<Vec<Fault>, InputError> {
+    let out: Vec<Fault> = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            Box::new(Fault {
-                name: l.to_string(),
-            }) as Box<dyn Instance>
+        .map(|l| Fault {
+            name: l.to_string(),
         })
         .collect();
     if out.is_empty() {
@@ -116,46 +141,15 @@ impl Instance for Fault {
     fn size(&self) -> f64 {
         1.0
     }
-    fn build(&self, _formulation: &str) -> Result<Model, String> {
-        Ok(one_variable())
+    fn build(&self, formulation: &str) -> Result<Model, String> {
+        PUZZLE.build(self, formulation)
     }
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String> {
-        match formulation {
-            "ok" => Ok(solve_compact(
-                || (one_variable(), ()),
-                backend,
-                options,
-                |_, v| Answer {
-                    json: serde_json::json!({ "x": v[0] }),
-                    text: format!("x = {}", v[0]),
-                    verdict: if (v[0] - 1.0).abs() < 1e-6 {
-                        Ok(())
-                    } else {
-                        Err("x is not 1".into())
-                    },
-                },
-            )),
-            "abort" => std::process::abort(),
-            "panic" => panic!("injected panic in formulation 'panic'"),
-            "exit" => std::process::exit(3),
-            "sleep" => {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-                Err("woke up".into())
-            }
-            "oom" => {
-                let mut hoard: Vec<Vec<u8>> = Vec::new();
-                loop {
-                    let chunk = vec![1u8; 64 << 20];
-                    hoard.push(std::hint::black_box(chunk));
-                }
-            }
-            "stack" => Err(format!("{}", recurse(0))),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.solve(self, formulation, engine, options)
     }
 }

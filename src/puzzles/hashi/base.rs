@@ -41,6 +41,7 @@ use super::{Hashi, Pair};
 use crate::model::{Model, Name, VarId, VarKind};
 
 /// Maps solver values back to bridge counts.
+#[derive(Clone, Debug)]
 pub struct Decoder {
     /// The possible bridges, in the order of [`Hashi::pairs`].
     pub pairs: Vec<Pair>,

@@ -30,12 +30,9 @@
 
 use super::base::{self, Decoder};
 use super::{hdc, Hashi};
-use crate::backends::{Backend, SolveOptions};
-use crate::branch_and_cut::Cut;
+use crate::lazy::{Cut, Separator};
 use crate::model::Model;
-use crate::puzzles::Report;
-use crate::row_generation::{self, Separation};
-use std::time::Instant;
+use crate::puzzles::{Report, Run};
 
 /// Builds the first round's model (no connectivity rows); with `fixings`, the hdc bounds
 /// are applied. Returns the model, its decoder and the number of bounds tightened.
@@ -105,40 +102,47 @@ pub fn separate(d: &Decoder, comp: &[usize]) -> Option<Vec<Vec<usize>>> {
     Some(delta)
 }
 
-/// Runs the row-generation loop for `p`; `fixings` selects `cuts_hdc`.
-pub fn solve(p: &Hashi, fixings: bool, backend: Backend, options: &SolveOptions) -> Report {
-    let t = Instant::now();
-    let (mut model, d, tightened) = build(p, fixings);
-    let build_seconds = t.elapsed().as_secs_f64();
-    let lp = options
-        .lp_relaxation
-        .then(|| backend.solve(&model.relax(), options));
-    let (outcome, figures) = row_generation::solve(&mut model, "cut", backend, options, |values| {
-        let counts = d.decode(values);
-        match separate(&d, &components(p, &d, &counts)) {
-            None => Separation::Infeasible,
-            Some(sets) if sets.is_empty() => Separation::Feasible,
-            Some(sets) => Separation::Rows(
-                sets.iter()
-                    .map(|set| Cut {
-                        terms: set
-                            .iter()
-                            .flat_map(|&q| d.x[q][1..].iter().map(|&v| (v, 1.0)))
-                            .collect(),
-                        lower: 1.0,
-                        upper: f64::INFINITY,
-                    })
-                    .collect(),
-            ),
+/// The separator of the loop: the rows of every component that does not hold all islands
+/// (one row per distinct δ(C)); a component that no possible bridge leaves is a
+/// contradiction (the puzzle has no solution).
+pub struct Connectivity<'a> {
+    /// The puzzle.
+    pub p: &'a Hashi,
+    /// The columns.
+    pub d: Decoder,
+}
+
+impl Separator for Connectivity<'_> {
+    fn separate(&mut self, values: &[f64], _integral: bool) -> Vec<Cut> {
+        let counts = self.d.decode(values);
+        match separate(&self.d, &components(self.p, &self.d, &counts)) {
+            None => vec![Cut::contradiction()],
+            Some(sets) => sets
+                .iter()
+                .map(|set| Cut {
+                    terms: set
+                        .iter()
+                        .flat_map(|&q| self.d.x[q][1..].iter().map(|&v| (v, 1.0)))
+                        .collect(),
+                    lower: 1.0,
+                    upper: f64::INFINITY,
+                })
+                .collect(),
         }
-    });
-    let mut report = Report::with_rows(
-        &model,
-        outcome,
-        lp,
-        build_seconds,
-        (figures.rounds, figures.cuts),
-        |v| p.answer(&d.pairs, &d.decode(v)),
+    }
+}
+
+/// Runs the row-generation loop for `p` on the run's engine; `fixings` selects `cuts_hdc`.
+pub fn solve(p: &Hashi, fixings: bool, run: &Run) -> Report {
+    let mut tightened = 0;
+    let mut report = run.row_generation(
+        || {
+            let (model, d, n) = build(p, fixings);
+            tightened = n;
+            let sep = Connectivity { p, d: d.clone() };
+            (model, d, sep)
+        },
+        |d, v| p.answer(&d.pairs, &d.decode(v)),
     );
     report.fixings = fixings.then_some(tightened as u64);
     report

@@ -14,6 +14,76 @@
 //! other solutions too. The generator is deterministic for a seed (its own SplitMix64).
 
 use super::{Hashi, Island};
+use crate::generate::{Generator, Param, Params as GenParams};
+
+/// `puzzlebench generate hashi`.
+pub static GENERATOR: Generator = Generator {
+    about: "Hashi: grow a random solution on the grid (new islands, and with probability \
+            --extra bridges between existing ones) and print its labels. Solvable by \
+            construction, not always uniquely.",
+    params: &[
+        Param {
+            name: "rows",
+            help: "Rows of the grid",
+            value: Some("R"),
+            default: None,
+        },
+        Param {
+            name: "cols",
+            help: "Columns of the grid (default: as many as rows)",
+            value: Some("C"),
+            default: None,
+        },
+        Param {
+            name: "islands",
+            help: "Islands wanted (fewer when no more fit)",
+            value: Some("N"),
+            default: None,
+        },
+        Param {
+            name: "max-bridges",
+            help: "Most bridges per pair, 1 to 4",
+            value: Some("M"),
+            default: Some("2"),
+        },
+        Param {
+            name: "extra",
+            help: "Probability of joining two existing islands instead of laying a new one (makes cycles)",
+            value: Some("P"),
+            default: Some("0.2"),
+        },
+        Param {
+            name: "format",
+            help: "Output format: id (Tatham game IDs, one per line) or has (the .has format: one board, at most 2 bridges per pair)",
+            value: Some("FORMAT"),
+            default: Some("id"),
+        },
+    ],
+    make,
+};
+
+/// One board of `puzzlebench generate hashi`.
+fn make(params: &GenParams, seed: u64) -> Result<String, String> {
+    let rows: usize = params.need("rows")?;
+    let p = Params {
+        rows,
+        cols: params.get("cols")?.unwrap_or(rows),
+        islands: params.need("islands")?,
+        max_bridges: params.need("max-bridges")?,
+        extra: params.need("extra")?,
+        seed,
+    };
+    let format = params.text("format").unwrap_or("id");
+    if format == "has" && params.get::<u64>("count")?.unwrap_or(1) != 1 {
+        return Err("--format has writes one board; use --count 1".into());
+    }
+    let (board, _) = generate(&p)?;
+    match format {
+        "id" => Ok(format!("{}\n", board.to_game_id())),
+        "has" => to_has(&board),
+        other => Err(format!("--format {other}: id or has")),
+    }
+}
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]

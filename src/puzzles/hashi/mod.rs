@@ -19,39 +19,65 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{solve_compact, Answer, FormulationInfo, InputError, Instance, PuzzleInfo, Report};
-use crate::backends::{Backend, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Kind, SolveOptions};
 use crate::model::Model;
-use std::path::Path;
 
-/// The registry row of Hashi.
-pub const INFO: PuzzleInfo = PuzzleInfo {
+/// The registry entry of Hashi.
+pub static PUZZLE: PuzzleDef<Hashi> = PuzzleDef {
     key: "hashi",
     description: "Hashi / Bridges: connect labelled islands with at most M bridges per pair",
     formulations: &[
-        FormulationInfo {
+        Formulation {
             key: "base",
             description: "x[n,q] = 1 iff n bridges join pair q; no-crossing pairs; single-commodity flow y for connectivity (report (6.1))",
+            kind: Kind::Mip,
+            build: |p| Ok(base::build(p).0),
+            solve: |p, run: &Run| {
+                run.compact(|| base::build(p), |x, v| p.answer(&x.pairs, &x.decode(v)))
+            },
         },
-        FormulationInfo {
+        Formulation {
             key: "hdc",
             description: "base plus the human-deduced fixings (6.2)-(6.11) as variable bounds; fixings column counts them",
+            kind: Kind::Mip,
+            build: |p| Ok(hdc::build(p).0),
+            solve: |p, run: &Run| {
+                let mut fixings = 0;
+                let mut r = run.compact(
+                    || {
+                        let (m, x, n) = hdc::build(p);
+                        fixings = n;
+                        (m, x)
+                    },
+                    |x, v| p.answer(&x.pairs, &x.decode(v)),
+                );
+                r.fixings = Some(fixings as u64);
+                r
+            },
         },
-        FormulationInfo {
+        Formulation {
             key: "cuts",
             description: "x[n,q] and no-crossing rows, no flow; connectivity by row generation on the components of each integer solution",
+            kind: Kind::RowGeneration,
+            build: |p| Ok(cuts::build(p, false).0),
+            solve: |p, run: &Run| cuts::solve(p, false, run),
         },
-        FormulationInfo {
+        Formulation {
             key: "cuts_hdc",
             description: "cuts plus the fixings of hdc as variable bounds",
+            kind: Kind::RowGeneration,
+            build: |p| Ok(cuts::build(p, true).0),
+            solve: |p, run: &Run| cuts::solve(p, true, run),
         },
     ],
     formats: "Simon Tatham's Bridges game IDs such as '7x7m2:2b3a3c2a2h1k4g1a3a6a5a2' (one per line, '#' comments); \
               or the .has format of Coelho et al. (first line 'rows cols islands', then the grid, 0 for water)",
     hidden: false,
-    load,
+    parse: parse::parse_file,
     tables: tables::tables,
     suite,
+    generator: Some(&generate::GENERATOR),
 };
 
 /// All four formulations with presolve on and off (the report's Table A.4 was measured
@@ -59,26 +85,19 @@ pub const INFO: PuzzleInfo = PuzzleInfo {
 /// (about 20 s on HiGHS); the full suite adds the largest boards (`large`, 100–400
 /// islands, where a run can take tens of seconds with presolve off) and three repeats.
 fn suite(quick: bool) -> super::Suite {
-    if quick {
-        super::Suite {
-            instances: vec!["hashi/report_range", "hashi/tatham"],
-            formulations: vec!["base", "hdc", "cuts", "cuts_hdc"],
-            repeats: 1,
-            time_limit: 60.0,
-            presolve: vec![true, false],
-            own_backend: vec![],
-            extra: vec![],
-        }
-    } else {
-        super::Suite {
-            instances: vec!["hashi/report_range", "hashi/tatham", "hashi/large"],
-            formulations: vec!["base", "hdc", "cuts", "cuts_hdc"],
-            repeats: 3,
-            time_limit: 120.0,
-            presolve: vec![true, false],
-            own_backend: vec![],
-            extra: vec![],
-        }
+    let mut instances = vec!["hashi/report_range", "hashi/tatham"];
+    if !quick {
+        instances.push("hashi/large");
+    }
+    let mut part = SuitePart::new(
+        instances,
+        vec!["base", "hdc", "cuts", "cuts_hdc"],
+        if quick { 60.0 } else { 120.0 },
+    );
+    part.presolve = vec![true, false];
+    super::Suite {
+        parts: vec![part],
+        repeats: if quick { 1 } else { 3 },
     }
 }
 
@@ -273,15 +292,6 @@ impl Hashi {
     }
 }
 
-fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = super::read_text(path)?;
-    let puzzles = parse::parse_file(path, &text)?;
-    Ok(puzzles
-        .into_iter()
-        .map(|p| Box::new(p) as Box<dyn Instance>)
-        .collect())
-}
-
 impl Instance for Hashi {
     fn name(&self) -> &str {
         &self.name
@@ -315,46 +325,15 @@ impl Instance for Hashi {
     }
 
     fn build(&self, formulation: &str) -> Result<Model, String> {
-        match formulation {
-            "base" => Ok(base::build(self).0),
-            "hdc" => Ok(hdc::build(self).0),
-            "cuts" => Ok(cuts::build(self, false).0),
-            "cuts_hdc" => Ok(cuts::build(self, true).0),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.build(self, formulation)
     }
 
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String> {
-        match formulation {
-            "base" => Ok(solve_compact(
-                || base::build(self),
-                backend,
-                options,
-                |x, v| self.answer(&x.pairs, &x.decode(v)),
-            )),
-            "hdc" => {
-                let mut fixings = 0;
-                let mut r = solve_compact(
-                    || {
-                        let (m, x, n) = hdc::build(self);
-                        fixings = n;
-                        (m, x)
-                    },
-                    backend,
-                    options,
-                    |x, v| self.answer(&x.pairs, &x.decode(v)),
-                );
-                r.fixings = Some(fixings as u64);
-                Ok(r)
-            }
-            "cuts" => Ok(cuts::solve(self, false, backend, options)),
-            "cuts_hdc" => Ok(cuts::solve(self, true, backend, options)),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.solve(self, formulation, engine, options)
     }
 }

@@ -13,43 +13,48 @@ pub mod tables;
 pub mod values;
 pub mod verify;
 
-use super::{solve_compact, Answer, FormulationInfo, InputError, Instance, PuzzleInfo, Report};
-use crate::backends::{Backend, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Kind, SolveOptions};
 use crate::model::Model;
-use std::path::Path;
 
-/// The registry row of Sudoku.
-pub const INFO: PuzzleInfo = PuzzleInfo {
+/// The registry entry of Sudoku.
+pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
     key: "sudoku",
     description: "Sudoku with any box shape (4x4, 6x6, 9x9, 16x16, 25x25, ...)",
     formulations: &[
-        FormulationInfo {
+        Formulation {
             key: "binary",
             description: "x[i,j,k] = 1 iff cell (i,j) holds k; set partitioning per row, column, box, cell (report (3.1))",
+            kind: Kind::Mip,
+            build: |p| Ok(binary::build(p).0),
+            solve: |p, run: &Run| run.compact(|| binary::build(p), |x, v| p.answer(x.decode(v))),
         },
-        FormulationInfo {
+        Formulation {
             key: "values",
             description: "area rows on x[i,j,k] plus value variables v[i,j] = sum k x[i,j,k]; givens fixed through v",
+            kind: Kind::Mip,
+            build: |p| Ok(values::build(p).0),
+            solve: |p, run: &Run| run.compact(|| values::build(p), |x, v| p.answer(x.decode(v))),
         },
     ],
     formats: "one puzzle per line: n*n characters, '.' or '0' blank, 1-9 then A-Z for 10-35, '#' comments; \
               or Simon Tatham's Solo game IDs such as '3x3:a4_9_7h...'",
     hidden: false,
-    load,
+    parse: parse::parse_file,
     tables: tables::tables,
     suite,
+    generator: None,
 };
 
 /// Every committed instance, both formulations; the full suite repeats each run three times.
 fn suite(quick: bool) -> super::Suite {
     super::Suite {
-        instances: vec!["sudoku"],
-        formulations: vec!["binary", "values"],
+        parts: vec![SuitePart::new(
+            vec!["sudoku"],
+            vec!["binary", "values"],
+            60.0,
+        )],
         repeats: if quick { 1 } else { 3 },
-        time_limit: 60.0,
-        presolve: vec![true],
-        own_backend: vec![],
-        extra: vec![],
     }
 }
 
@@ -124,10 +129,6 @@ impl Sudoku {
     }
 }
 
-fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    super::load_with(path, parse::parse_file)
-}
-
 impl Instance for Sudoku {
     fn name(&self) -> &str {
         &self.name
@@ -156,35 +157,16 @@ impl Instance for Sudoku {
     }
 
     fn build(&self, formulation: &str) -> Result<Model, String> {
-        match formulation {
-            "binary" => Ok(binary::build(self).0),
-            "values" => Ok(values::build(self).0),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.build(self, formulation)
     }
 
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String> {
-        let answer = |grid: Vec<Vec<u32>>| self.answer(grid);
-        match formulation {
-            "binary" => Ok(solve_compact(
-                || binary::build(self),
-                backend,
-                options,
-                |x, v| answer(x.decode(v)),
-            )),
-            "values" => Ok(solve_compact(
-                || values::build(self),
-                backend,
-                options,
-                |x, v| answer(x.decode(v)),
-            )),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.solve(self, formulation, engine, options)
     }
 }
 

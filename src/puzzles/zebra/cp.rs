@@ -20,11 +20,8 @@
 //! [`crate::backends::propagate`].
 
 use super::{Relation, Solution, Zebra};
-use crate::backends::propagate::{self, Constraint, CpModel};
-use crate::backends::{Backend, SolveOptions};
-use crate::model::Counts;
-use crate::puzzles::{Answer, Report};
-use std::time::Instant;
+use crate::cp_model::{Constraint, CpModel};
+use crate::puzzles::{Report, Run};
 
 /// Builds the CP model of `z`: variable `a * H + v` is pos[a,v], counted from 0.
 pub fn build(z: &Zebra) -> CpModel {
@@ -62,53 +59,10 @@ pub fn build(z: &Zebra) -> CpModel {
     }
 }
 
-/// Size figures of the CP model: its variables (all integer), its constraints (one per
-/// clue plus one permutation per attribute) and their variable occurrences as nonzeros.
-pub fn counts(m: &CpModel) -> Counts {
-    Counts {
-        variables: m.vars.len(),
-        binaries: 0,
-        integers: m.vars.len(),
-        continuous: 0,
-        constraints: m.constraints.len() + m.groups.len(),
-        nonzeros: m.constraints.iter().map(|c| c.vars().len()).sum::<usize>()
-            + m.groups.iter().map(|g| g.len()).sum::<usize>(),
-    }
-}
-
-/// Solves `z` on `propagate`; any other backend is refused with the reason.
-pub fn solve(
-    z: &Zebra,
-    backend: Backend,
-    options: &SolveOptions,
-    answer: impl Fn(Solution) -> Answer,
-) -> Report {
-    if backend.solves_mip() {
-        return Report::refused(format!(
-            "refused: formulation cp is a constraint program and needs the propagate backend; \
-             {backend} solves integer programs (use ip there)"
-        ));
-    }
-    let t = Instant::now();
-    let model = build(z);
-    let build_seconds = t.elapsed().as_secs_f64();
-    let result = propagate::solve(&model, options);
-    let decoded = match (&result.outcome.status, &result.outcome.values) {
-        (s, Some(values)) if s.has_solution() => Some(answer(decode(z, values))),
-        _ => None,
-    };
-    Report {
-        outcome: result.outcome,
-        lp: None,
-        build_seconds,
-        counts: counts(&model),
-        answer: decoded,
-        rounds: None,
-        cuts: None,
-        fixings: None,
-        inferences: Some(result.inferences),
-        solutions: Some(result.solutions),
-    }
+/// Builds the CP model and solves it on the run's engine (`propagate`, with the
+/// heuristics and count of the run).
+pub fn solve(z: &Zebra, run: &Run) -> Report {
+    run.constraint_program(|| (build(z), ()), |_, v| z.answer(decode(z, v)))
 }
 
 /// Turns pos[a,v] values (houses from 0) into a solution table.

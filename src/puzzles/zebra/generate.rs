@@ -16,7 +16,40 @@
 //! H ≤ 10 and A ≤ 8.
 
 use super::{cp, Attribute, Clue, Prop, Relation, Zebra};
-use crate::backends::{propagate, Heuristics, SolveOptions};
+use crate::backends::{propagate, Budget, Heuristics};
+use crate::generate::{Generator, Param, Params};
+
+/// `puzzlebench generate zebra`.
+pub static GENERATOR: Generator = Generator {
+    about: "Zebra: a random puzzle with a unique solution and no redundant clue.",
+    params: &[
+        Param {
+            name: "houses",
+            help: "Houses (2 to 10)",
+            value: Some("H"),
+            default: None,
+        },
+        Param {
+            name: "attributes",
+            help: "Attributes (1 to 8)",
+            value: Some("A"),
+            default: None,
+        },
+    ],
+    make,
+};
+
+/// One puzzle of `puzzlebench generate zebra`, with the command that makes it.
+fn make(params: &Params, seed: u64) -> Result<String, String> {
+    let houses: usize = params.need("houses")?;
+    let attributes: usize = params.need("attributes")?;
+    let z = generate(houses, attributes, seed)?;
+    Ok(format!(
+        "# Made by: puzzlebench generate zebra --houses {houses} --attributes {attributes} --seed {seed}\n# {} clues, unique solution, no redundant clue.\n{}",
+        z.clues.len(),
+        z.to_text()
+    ))
+}
 
 /// The built-in attributes and their values (the first H of each are used).
 pub const NAMES: [(&str, [&str; 10]); 8] = [
@@ -128,12 +161,9 @@ pub fn is_unique(z: &Zebra) -> bool {
 
 /// Solutions of `z`, counted up to `limit`.
 pub fn solutions(z: &Zebra, limit: u32) -> u64 {
-    let options = SolveOptions {
-        heuristics: Heuristics::Root,
-        count: limit,
-        ..SolveOptions::default()
-    };
-    propagate::solve(&cp::build(z), &options).solutions
+    propagate::solve(&cp::build(z), Heuristics::Root, limit, &Budget::unlimited())
+        .solutions
+        .unwrap_or(0)
 }
 
 /// A random puzzle with `houses` houses (2..=10) and `attributes` attributes (1..=8),
@@ -328,7 +358,6 @@ fn random_clue(rng: &mut Rng, at: &[Vec<usize>]) -> Option<Clue> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::verify;
     use super::*;
 
     #[test]
@@ -342,16 +371,13 @@ mod tests {
                 fewer.clues.remove(i);
                 assert!(!is_unique(&fewer), "seed {seed}: clue {i} is redundant");
             }
-            let sol = cp::solve(
+            let sol = crate::puzzles::Instance::solve(
                 &z,
-                crate::backends::Backend::Propagate,
-                &SolveOptions::default(),
-                |s| crate::puzzles::Answer {
-                    verdict: verify::check(&z, &s),
-                    text: String::new(),
-                    json: serde_json::Value::Null,
-                },
-            );
+                "cp",
+                propagate::PROPAGATE,
+                &crate::backends::SolveOptions::default(),
+            )
+            .unwrap();
             assert_eq!(sol.verified(), Some(true));
         }
         assert_ne!(generate(4, 3, 0).unwrap(), generate(4, 3, 1).unwrap());

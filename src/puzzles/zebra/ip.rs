@@ -32,10 +32,9 @@
 //! integer solves and `cuts` the number of no-good rows.
 
 use super::{Relation, Solution, Zebra};
-use crate::backends::{Backend, Outcome, SolveOptions, Status};
 use crate::model::{Model, Name, VarId};
-use crate::puzzles::{Answer, Report};
-use std::time::Instant;
+use crate::puzzles::formulation::nogood_of_ones;
+use crate::puzzles::{Report, Run};
 
 /// Maps solver values back to a solution.
 pub struct Decoder {
@@ -62,15 +61,6 @@ impl Decoder {
                     })
                     .collect()
             })
-            .collect()
-    }
-
-    /// The no-good row's terms: the variables that are 1 in `values`.
-    fn ones(&self, values: &[f64]) -> Vec<(VarId, f64)> {
-        self.x
-            .iter()
-            .filter(|v| values[v.0] > 0.5)
-            .map(|&v| (v, 1.0))
             .collect()
     }
 }
@@ -189,98 +179,12 @@ pub fn build(z: &Zebra) -> (Model, Decoder) {
     (m, d)
 }
 
-/// Builds, solves (with no-good rows when `options.count` ≥ 2), decodes and verifies.
-pub fn solve(
-    z: &Zebra,
-    backend: Backend,
-    options: &SolveOptions,
-    answer: impl Fn(Solution) -> Answer,
-) -> Report {
-    if let Some(reason) = backend.refuses_mip() {
-        return Report::refused(reason);
-    }
-    let t = Instant::now();
-    let (mut model, decoder) = build(z);
-    let build_seconds = t.elapsed().as_secs_f64();
-    let counts = model.counts();
-    let lp = options
-        .lp_relaxation
-        .then(|| backend.solve(&model.relax(), options));
-    let want = options.count.max(1) as u64;
-    let start = Instant::now();
-    let mut first: Option<Outcome> = None;
-    let mut found = 0u64;
-    let mut solves = 0u64;
-    let mut nogoods = 0u64;
-    let mut nodes: Option<u64> = None;
-    let mut last = None;
-    while found < want {
-        let mut opts = options.clone();
-        if let Some(limit) = options.time_limit {
-            let left = limit - start.elapsed().as_secs_f64();
-            if left <= 0.0 {
-                last = Some(Status::TimeLimit);
-                break;
-            }
-            opts.time_limit = Some(left);
-        }
-        let o = backend.solve(&model, &opts);
-        solves += 1;
-        nodes = match (nodes, o.nodes) {
-            (Some(a), Some(b)) => Some(a + b),
-            (a, b) => a.or(b),
-        };
-        let status = o.status;
-        let values = o.values.clone().filter(|_| status.has_solution());
-        if found == 0 {
-            first = Some(o);
-        }
-        let Some(values) = values else {
-            last = Some(status);
-            break;
-        };
-        found += 1;
-        if found < want {
-            let ones = decoder.ones(&values);
-            let rhs = ones.len() as f64 - 1.0;
-            model.add_le(Name::idx("nogood", &[found as usize]), ones, rhs);
-            nogoods += 1;
-        }
-    }
-    let mut outcome = first.expect("at least one solve");
-    outcome.seconds = start.elapsed().as_secs_f64();
-    outcome.nodes = nodes;
-    if found > 0 {
-        match last {
-            Some(Status::Infeasible) | None => outcome.status = Status::Optimal,
-            Some(Status::TimeLimit) => {
-                outcome.status = Status::Feasible;
-                outcome.message = Some(format!(
-                    "time limit reached after {found} of {want} solutions"
-                ));
-            }
-            Some(s) => {
-                outcome.status = Status::Feasible;
-                outcome.message = Some(format!(
-                    "counting stopped after {found} of {want} solutions: the solver said {s}"
-                ));
-            }
-        }
-    }
-    let decoded = match (&outcome.status, &outcome.values) {
-        (s, Some(values)) if s.has_solution() => Some(answer(decoder.decode(values))),
-        _ => None,
-    };
-    Report {
-        outcome,
-        lp,
-        build_seconds,
-        counts,
-        answer: decoded,
-        rounds: (want > 1).then_some(solves),
-        cuts: (want > 1).then_some(nogoods),
-        fixings: None,
-        inferences: None,
-        solutions: Some(found),
-    }
+/// Builds, solves (counting solutions with no-good rows when `--count` is 2 or more),
+/// decodes and verifies.
+pub fn solve(z: &Zebra, run: &Run) -> Report {
+    run.count(
+        || build(z),
+        |d, x| nogood_of_ones(&d.x, x),
+        |d, v| z.answer(d.decode(v)),
+    )
 }

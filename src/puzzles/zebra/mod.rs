@@ -16,31 +16,37 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{Answer, FormulationInfo, InputError, Instance, OwnBackend, PuzzleInfo, Report};
-use crate::backends::{Backend, Heuristics, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Heuristics, Kind, SolveOptions};
 use crate::model::Model;
-use std::path::Path;
 
-/// The registry row of Zebra.
-pub const INFO: PuzzleInfo = PuzzleInfo {
+/// The registry entry of Zebra.
+pub static PUZZLE: PuzzleDef<Zebra> = PuzzleDef {
     key: "zebra",
     description: "Zebra (Einstein) puzzles: H houses, attributes with H values each, clues",
     formulations: &[
-        FormulationInfo {
+        Formulation {
             key: "ip",
             description: "x[a,v,h] = 1 iff house h has value v of attribute a; report (7.1) with ACC/DLC/ILC rows, ILC linearised",
+            kind: Kind::Mip,
+            build: |z| Ok(ip::build(z).0),
+            solve: |z, run: &Run| ip::solve(z, run),
         },
-        FormulationInfo {
+        Formulation {
             key: "cp",
-            description: "house of each value as a finite-domain variable; permutations and clue propagators; propagate backend only",
+            description: "house of each value as a finite-domain variable; permutations and clue propagators (constraint program: propagate)",
+            kind: Kind::Cp,
+            build: |_| Err("cp is a constraint program for the propagate engine; it has no MPS or LP form (export ip)".into()),
+            solve: |z, run: &Run| cp::solve(z, run),
         },
     ],
     formats: "text: 'houses H', 'attribute NAME V1 .. VH' lines, then clue lines 'same A B', 'at A I', \
               'left A B', 'right A B', 'next A B', each optionally preceded by 'not'; '#' comments",
     hidden: false,
-    load,
+    parse: |path, text| parse::parse_file(path, text).map(|z| vec![z]),
     tables: tables::tables,
     suite,
+    generator: Some(&generate::GENERATOR),
 };
 
 /// The generated puzzles of the quick suite: sizes the clue-ordered searches finish, and
@@ -53,10 +59,11 @@ pub const QUICK: [&str; 5] = [
     "zebra/generated/zebra_10x8_s1.txt",
 ];
 
-/// The 1962 puzzle and generated puzzles: `ip` on the chosen MIP backends, `cp` on
-/// `propagate` under each heuristics setting (the four of Table 7.5 and `root`). The
-/// quick suite takes five generated puzzles, runs everything once, with a 2 s limit; the
-/// full suite takes all 24 generated puzzles, three repeats, 10 s.
+/// The 1962 puzzle and generated puzzles: `ip` on the chosen engines that take integer
+/// programs, `cp` on those that take constraint programs (`propagate`) under each
+/// heuristics setting (the four of Table 7.5 and `root`). The quick suite takes five
+/// generated puzzles, runs everything once, with a 2 s limit; the full suite takes all 24
+/// generated puzzles, three repeats, 10 s.
 fn suite(quick: bool) -> super::Suite {
     let mut instances = vec!["zebra/life_1962.txt"];
     if quick {
@@ -64,18 +71,11 @@ fn suite(quick: bool) -> super::Suite {
     } else {
         instances.push("zebra/generated");
     }
+    let mut part = SuitePart::new(instances, vec!["ip", "cp"], if quick { 2.0 } else { 10.0 });
+    part.heuristics = Heuristics::EVERY.to_vec();
     super::Suite {
-        instances,
-        formulations: vec!["ip"],
+        parts: vec![part],
         repeats: if quick { 1 } else { 3 },
-        time_limit: if quick { 2.0 } else { 10.0 },
-        presolve: vec![true],
-        own_backend: vec![OwnBackend {
-            formulations: vec!["cp"],
-            backend: Backend::Propagate,
-            heuristics: Heuristics::EVERY.to_vec(),
-        }],
-        extra: vec![],
     }
 }
 
@@ -286,12 +286,6 @@ impl Zebra {
     }
 }
 
-fn load(path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError> {
-    let text = super::read_text(path)?;
-    let puzzle = parse::parse_file(path, &text)?;
-    Ok(vec![Box::new(puzzle)])
-}
-
 impl Instance for Zebra {
     fn name(&self) -> &str {
         &self.name
@@ -319,23 +313,15 @@ impl Instance for Zebra {
     }
 
     fn build(&self, formulation: &str) -> Result<Model, String> {
-        match formulation {
-            "ip" => Ok(ip::build(self).0),
-            "cp" => Err("cp is a constraint program for the propagate backend; it has no MPS or LP form (export ip)".into()),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.build(self, formulation)
     }
 
     fn solve(
         &self,
         formulation: &str,
-        backend: Backend,
+        engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String> {
-        match formulation {
-            "ip" => Ok(ip::solve(self, backend, options, |s| self.answer(s))),
-            "cp" => Ok(cp::solve(self, backend, options, |s| self.answer(s))),
-            other => Err(INFO.formulation(other).map(|_| ()).unwrap_err()),
-        }
+        PUZZLE.solve(self, formulation, engine, options)
     }
 }

@@ -4,7 +4,7 @@
 //! satisfied. The activity bounds of every row are kept up to date as bounds change, and
 //! every change is recorded on a trail so that a probe can be undone.
 
-use super::Cut;
+use crate::lazy::Cut;
 use crate::model::{Model, VarKind};
 
 /// Feasibility tolerance of a row's activity.

@@ -1,4 +1,4 @@
-//! A small branch and cut with lazy constraints, written in the project because neither
+//! `bc`: a small branch and cut with lazy constraints, written in the project because neither
 //! Rust binding nor HiGHS's MIP solver offers one: HiGHS declares a lazy-constraint
 //! callback that its MIP solver never calls, and CBC 2.10's cut callback lets incumbents
 //! found by its heuristics bypass the check (see the README, "Circuit Board").
@@ -12,7 +12,7 @@
 //!    columns rounded inwards; then the [`Separator`]'s own rules (for the lazy
 //!    constraints, which are not all rows yet) tighten more; both repeat until nothing
 //!    changes. A contradiction prunes the node.
-//! 2. **Probing** (when [`Settings::probing`] is on): every free binary column is set to 1
+//! 2. **Probing** (when [`SearchSettings::probing`] is on): every free binary column is set to 1
 //!    and to 0 in turn and propagated; a value that leads to a contradiction is excluded,
 //!    until no probe excludes anything. This is the classic probing of MIP presolve,
 //!    applied at every node.
@@ -20,7 +20,7 @@
 //!    beat the incumbent; ask the separator for violated rows (for an integral point it
 //!    must return a violated row whenever the point breaks a lazy constraint, and none
 //!    when the point is feasible); add them for the rest of the search (they are valid
-//!    everywhere) and solve again, up to [`Settings::rounds_per_node`] times for a
+//!    everywhere) and solve again, up to [`SearchSettings::rounds_per_node`] times for a
 //!    fractional point and as often as needed for an integral one. An integral point that
 //!    the separator accepts is a new incumbent.
 //! 4. **Branching**: on the column chosen by [`Separator::branch`] (by default the most
@@ -29,64 +29,83 @@
 mod domain;
 pub mod lp;
 
-use crate::backends::{gap, Outcome, SolveOptions, Status};
-use crate::model::{Model, Sense, VarId, VarKind};
+use super::{
+    gap, highs, Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status,
+};
+use crate::lazy::{Cut, SearchHints, Separator};
+use crate::model::{Model, Sense, VarKind};
 use domain::{Domain, Rows};
 use lp::{Lp, LpResult};
-use std::time::Instant;
 
-/// A row found by a separator: `lower <= Σ coef·x <= upper`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cut {
-    /// Coefficients by column.
-    pub terms: Vec<(VarId, f64)>,
-    /// Lower side (may be `f64::NEG_INFINITY`).
-    pub lower: f64,
-    /// Upper side (may be `f64::INFINITY`).
-    pub upper: f64,
-}
+/// The engine.
+pub const BC: Engine = Engine::new(&Bc);
 
-impl Cut {
-    /// How far `x` lies outside the row (0 when it satisfies it).
-    pub fn violation(&self, x: &[f64]) -> f64 {
-        let a: f64 = self.terms.iter().map(|&(v, c)| c * x[v.0]).sum();
-        (self.lower - a).max(a - self.upper).max(0.0)
-    }
-}
+/// The project's branch and cut.
+pub struct Bc;
 
-/// A bound change found by a separator's propagation: column, new lower, new upper.
-pub type Tightening = (usize, f64, f64);
+static CAPABILITIES: Capabilities = Capabilities {
+    kinds: &[Kind::LazyRows],
+    continuous: true,
+    general_integers: true,
+    fractional_coefficients: true,
+    lp_relaxation: true,
+    incumbent_at_limit: true,
+    clock: Clock::Wall,
+    presolve: false,
+    seed: true,
+    threads: false,
+    mip_gap: true,
+    heuristics: false,
+};
 
-/// The problem-specific part of a branch and cut: the lazy constraints (separation and
-/// propagation) and the branching choice.
-pub trait Separator {
-    /// Rows violated by the LP point `x` (values by column). When `integral` is true (every
-    /// integer column is integral) the answer decides feasibility: no row means `x` is a
-    /// solution, and otherwise at least one returned row must be violated by `x`.
-    fn separate(&mut self, x: &[f64], integral: bool) -> Vec<Cut>;
-
-    /// The integer column to branch on at the fractional point `x`, given the candidates
-    /// (integer columns with a fractional value). The default takes the most fractional.
-    fn branch(&mut self, x: &[f64], candidates: &[usize]) -> usize {
-        let distance = |j: usize| (x[j] - x[j].floor() - 0.5).abs();
-        *candidates
-            .iter()
-            .min_by(|&&a, &&b| distance(a).total_cmp(&distance(b)).then(a.cmp(&b)))
-            .expect("branching needs a candidate")
+impl Solver for Bc {
+    fn key(&self) -> &'static str {
+        "bc"
     }
 
-    /// Domain propagation of the lazy constraints: bound changes that every solution
-    /// within `lower`/`upper` satisfies, pushed onto `out`. False when no solution lies
-    /// within the bounds. The default finds nothing.
-    fn propagate(&mut self, lower: &[f64], upper: &[f64], out: &mut Vec<Tightening>) -> bool {
-        let _ = (lower, upper, out);
-        true
+    fn description(&self) -> &'static str {
+        "the project's branch and cut for lazy rows: propagation, probing, depth first, on HiGHS's dual simplex (one thread, no presolve)"
+    }
+
+    fn version(&self) -> String {
+        format!(
+            "puzzlebench bc {} on {}",
+            env!("CARGO_PKG_VERSION"),
+            highs::version()
+        )
+    }
+
+    fn capabilities(&self) -> &'static Capabilities {
+        &CAPABILITIES
+    }
+
+    fn solve_lazy(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        hints: SearchHints,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        let search = SearchSettings {
+            probing: hints.probing,
+            ..SearchSettings::default()
+        };
+        let (mut outcome, figures) = solve(model, separator, &search, settings, budget);
+        outcome.rounds = Some(figures.rounds);
+        outcome.cuts = Some(figures.cuts);
+        outcome
+    }
+
+    /// The relaxation goes to HiGHS, the LP solver underneath.
+    fn solve_relaxation(&self, relaxed: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        highs::solve(relaxed, settings, budget)
     }
 }
 
 /// Search settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Settings {
+pub struct SearchSettings {
     /// Separation rounds at a node whose LP point is fractional before it is branched on.
     pub rounds_per_node: u32,
     /// Separation rounds at the root node for a fractional point.
@@ -97,9 +116,9 @@ pub struct Settings {
     pub probing: bool,
 }
 
-impl Default for Settings {
+impl Default for SearchSettings {
     fn default() -> Self {
-        Settings {
+        SearchSettings {
             rounds_per_node: 3,
             rounds_at_root: 50,
             min_violation: 1e-6,
@@ -168,16 +187,28 @@ fn propagate_all(rows: &Rows, domain: &mut Domain, separator: &mut dyn Separator
     }
 }
 
+/// How probing at a node ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probed {
+    /// Nothing more to fix.
+    Done,
+    /// Both values of some column fail: the node holds no solution.
+    Infeasible,
+    /// The budget ran out before probing finished (the node is left as it was found).
+    OutOfTime,
+}
+
 /// Probing: every free binary column is set to 1 and to 0 in turn and propagated; a value
 /// that leads to a contradiction is excluded (the column is fixed to the other value),
-/// until no probe fixes anything. False when both values of some column fail.
+/// until no probe fixes anything. The clock is looked at every 64 probes.
 fn probe(
     rows: &Rows,
     domain: &mut Domain,
     separator: &mut dyn Separator,
     binary: &[usize],
     figures: &mut Figures,
-) -> bool {
+    budget: &Budget,
+) -> Probed {
     loop {
         let mut fixed_any = false;
         for &j in binary {
@@ -187,6 +218,10 @@ fn probe(
             for value in [1.0, 0.0] {
                 let mark = domain.mark();
                 figures.probes += 1;
+                if figures.probes.is_multiple_of(64) && budget.expired() {
+                    domain.undo(rows, mark);
+                    return Probed::OutOfTime;
+                }
                 let ok =
                     domain.tighten(rows, j, value, value) && propagate_all(rows, domain, separator);
                 domain.undo(rows, mark);
@@ -196,7 +231,7 @@ fn probe(
                     if !domain.tighten(rows, j, other, other)
                         || !propagate_all(rows, domain, separator)
                     {
-                        return false;
+                        return Probed::Infeasible;
                     }
                     fixed_any = true;
                     break;
@@ -204,28 +239,32 @@ fn probe(
             }
         }
         if !fixed_any {
-            return true;
+            return Probed::Done;
         }
     }
 }
 
 /// Runs the branch and cut on `model` (minimisation or maximisation, integer columns
-/// branched on) with the lazy constraints of `separator`. The time limit of `options`
-/// bounds the whole search; threads and seed go to HiGHS; the gap stops the search
-/// early when the incumbent is within it. Returns the outcome (status, objective, best
-/// bound, nodes, the incumbent's values, the search's seconds) and its figures.
+/// branched on) with the lazy constraints of `separator`. The budget bounds the whole
+/// search (nodes, LPs and probing look at the same deadline); the seed goes to HiGHS; the
+/// gap of `settings` stops the search early when the incumbent is within it, and the best
+/// bound then reported is the lowest bound of the nodes pruned that way, so the reported
+/// gap is one the search proved. Returns the outcome (status, objective, best bound,
+/// nodes, the incumbent's values, the search's seconds) and its figures.
 pub fn solve(
     model: &Model,
     separator: &mut dyn Separator,
+    search: &SearchSettings,
     settings: &Settings,
-    options: &SolveOptions,
+    budget: &Budget,
 ) -> (Outcome, Figures) {
-    let start = Instant::now();
+    let start = std::time::Instant::now();
     let mut figures = Figures::default();
-    let mut lp = match Lp::new(model, options) {
+    let mut lp = match Lp::new(model, settings.seed.unwrap_or(0)) {
         Ok(lp) => lp,
         Err(e) => return (Outcome::error(e, 0.0), figures),
     };
+    let mip_gap = settings.mip_gap.unwrap_or(0.0);
     let flip = if model.sense == Sense::Maximize {
         -1.0
     } else {
@@ -253,31 +292,36 @@ pub fn solve(
     }];
     // The incumbent in minimisation terms (objective × flip) and its values.
     let mut incumbent: Option<(f64, Vec<f64>)> = None;
-    let beats = |bound: f64, inc: &Option<(f64, Vec<f64>)>| match inc {
-        None => true,
-        Some((best, _)) => {
-            let need = if whole {
-                best - 1.0 + 1e-6
-            } else {
-                best - 1e-9 * best.abs().max(1.0)
-            };
-            let gap_ok = options.mip_gap > 0.0
-                && (best - bound).abs() / best.abs().max(1e-10) <= options.mip_gap;
-            bound <= need && !gap_ok
+    // The lowest bound of the nodes pruned only because the incumbent was within the gap.
+    let mut gap_bound = f64::INFINITY;
+    // What a node with LP bound `bound` is worth: Keep it, or prune it (and when pruned on
+    // the gap alone, its bound stays a bound of the search).
+    let judge = |bound: f64, inc: &Option<(f64, Vec<f64>)>, gap_bound: &mut f64| -> bool {
+        let Some((best, _)) = inc else {
+            return true;
+        };
+        let need = if whole {
+            best - 1.0 + 1e-6
+        } else {
+            best - 1e-9 * best.abs().max(1.0)
+        };
+        if bound > need {
+            return false;
         }
-    };
-    let time_left = |start: &Instant| {
-        options
-            .time_limit
-            .map(|l| l - start.elapsed().as_secs_f64())
+        let within_gap = mip_gap > 0.0 && (best - bound).abs() / best.abs().max(1e-10) <= mip_gap;
+        if within_gap {
+            *gap_bound = gap_bound.min(bound);
+            return false;
+        }
+        true
     };
     let mut stopped = false;
     let mut failure: Option<String> = None;
     while let Some(node) = stack.pop() {
-        if !beats(node.bound, &incumbent) {
+        if !judge(node.bound, &incumbent, &mut gap_bound) {
             continue;
         }
-        if time_left(&start).is_some_and(|t| t <= 0.0) {
+        if budget.expired() {
             stack.push(node);
             stopped = true;
             break;
@@ -285,12 +329,28 @@ pub fn solve(
         figures.nodes += 1;
         let root = figures.nodes == 1;
         let bound = node.bound;
+        let (node_lower, node_upper) = (node.lower.clone(), node.upper.clone());
         let mut domain = Domain::new(&rows, node.lower, node.upper, node.branched.is_none());
         if let Some(j) = node.branched {
             domain.touch(&rows, j);
         }
-        let feasible = propagate_all(&rows, &mut domain, separator)
-            && (!settings.probing || probe(&rows, &mut domain, separator, &binary, &mut figures));
+        let mut feasible = propagate_all(&rows, &mut domain, separator);
+        if feasible && search.probing {
+            match probe(&rows, &mut domain, separator, &binary, &mut figures, budget) {
+                Probed::Done => {}
+                Probed::Infeasible => feasible = false,
+                Probed::OutOfTime => {
+                    stack.push(Node {
+                        lower: node_lower,
+                        upper: node_upper,
+                        branched: None,
+                        bound,
+                    });
+                    stopped = true;
+                    break;
+                }
+            }
+        }
         if !feasible {
             figures.pruned_by_propagation += 1;
             continue;
@@ -300,7 +360,7 @@ pub fn solve(
         let mut rounds_here = 0;
         loop {
             figures.lps += 1;
-            let obj = match lp.solve(time_left(&start)) {
+            let obj = match lp.solve(budget.left()) {
                 LpResult::Optimal(o) => o * flip,
                 LpResult::Infeasible => {
                     figures.pruned_by_lp += 1;
@@ -321,7 +381,7 @@ pub fn solve(
                     break;
                 }
             };
-            if !beats(obj, &incumbent) {
+            if !judge(obj, &incumbent, &mut gap_bound) {
                 break;
             }
             let x = lp.values();
@@ -332,16 +392,22 @@ pub fn solve(
                 .collect();
             let integral = fractional.is_empty();
             let limit = if root {
-                settings.rounds_at_root
+                search.rounds_at_root
             } else {
-                settings.rounds_per_node
+                search.rounds_per_node
             };
             if integral || rounds_here < limit {
                 let cuts: Vec<Cut> = separator
                     .separate(&x, integral)
                     .into_iter()
-                    .filter(|c| c.violation(&x) > settings.min_violation)
+                    .filter(|c| c.is_contradiction() || c.violation(&x) > search.min_violation)
                     .collect();
+                if cuts.iter().any(|c| c.is_contradiction()) {
+                    // A row no point satisfies: the problem has no solution at all.
+                    stack.clear();
+                    incumbent = None;
+                    break;
+                }
                 if !cuts.is_empty() {
                     lp.add_rows(&cuts);
                     figures.rounds += 1;
@@ -358,6 +424,9 @@ pub fn solve(
                 for &j in &integer {
                     values[j] = values[j].round();
                 }
+                // A whole-number objective is whole at an integral point (the LP's value
+                // differs by rounding only).
+                let obj = if whole { obj.round() } else { obj };
                 incumbent = Some((obj, values));
                 break;
             }
@@ -396,18 +465,19 @@ pub fn solve(
         o.nodes = Some(figures.nodes);
         return (o, figures);
     }
-    let open_bound = stack.iter().map(|n| n.bound).fold(f64::INFINITY, f64::min);
+    let open_bound = stack.iter().map(|n| n.bound).fold(gap_bound, f64::min);
     let outcome = match (stopped, incumbent) {
-        (false, Some((obj, values))) => Outcome {
-            status: Status::Optimal,
-            objective: Some(obj * flip),
-            best_bound: Some(obj * flip),
-            gap: Some(0.0),
-            nodes: Some(figures.nodes),
-            seconds,
-            values: Some(values),
-            message: None,
-        },
+        (false, Some((obj, values))) => {
+            let bound = obj.min(gap_bound) * flip;
+            Outcome {
+                objective: Some(obj * flip),
+                best_bound: Some(bound),
+                gap: gap(Some(obj * flip), Some(bound)),
+                nodes: Some(figures.nodes),
+                values: Some(values),
+                ..Outcome::with_status(Status::Optimal, seconds)
+            }
+        }
         (false, None) => Outcome {
             nodes: Some(figures.nodes),
             ..Outcome::infeasible(seconds)
@@ -418,14 +488,12 @@ pub fn solve(
             let objective = best.map(|b| b * flip);
             let best_bound = bound.is_finite().then_some(bound * flip);
             Outcome {
-                status: Status::TimeLimit,
                 objective,
                 best_bound,
                 gap: gap(objective, best_bound),
                 nodes: Some(figures.nodes),
-                seconds,
                 values: inc.map(|i| i.1),
-                message: None,
+                ..Outcome::time_limit(seconds)
             }
         }
     };
@@ -435,7 +503,7 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::VarKind;
+    use crate::model::{VarId, VarKind};
 
     /// No two neighbouring columns of a path of `n` both at 1, as lazy rows.
     struct NoNeighbours(usize);
@@ -479,15 +547,16 @@ mod tests {
     fn lazy_rows_give_the_brute_force_optimum() {
         for probing in [false, true] {
             let (m, best) = model(0.0);
-            let settings = Settings {
+            let search = SearchSettings {
                 probing,
-                ..Settings::default()
+                ..SearchSettings::default()
             };
             let (o, f) = solve(
                 &m,
                 &mut NoNeighbours(8),
-                &settings,
-                &SolveOptions::default(),
+                &search,
+                &Settings::default(),
+                &Budget::unlimited(),
             );
             assert_eq!(o.status, Status::Optimal);
             assert_eq!(o.objective, best);
@@ -505,16 +574,18 @@ mod tests {
         let (o, _) = solve(
             &m,
             &mut NoNeighbours(8),
+            &SearchSettings::default(),
             &Settings::default(),
-            &SolveOptions::default(),
+            &Budget::unlimited(),
         );
         assert_eq!(o.status, Status::Infeasible);
         let (m, best) = model(4.0);
         let (o, _) = solve(
             &m,
             &mut NoNeighbours(8),
+            &SearchSettings::default(),
             &Settings::default(),
-            &SolveOptions::default(),
+            &Budget::unlimited(),
         );
         assert_eq!(o.objective, best);
     }
@@ -522,11 +593,13 @@ mod tests {
     #[test]
     fn an_exhausted_time_limit_is_reported() {
         let (m, _) = model(0.0);
-        let options = SolveOptions {
-            time_limit: Some(0.0),
-            ..SolveOptions::default()
-        };
-        let (o, _) = solve(&m, &mut NoNeighbours(8), &Settings::default(), &options);
+        let (o, _) = solve(
+            &m,
+            &mut NoNeighbours(8),
+            &SearchSettings::default(),
+            &Settings::default(),
+            &Budget::new(Some(0.0)),
+        );
         assert_eq!(o.status, Status::TimeLimit);
         assert!(o.objective.is_none());
     }

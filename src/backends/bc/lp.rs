@@ -3,8 +3,7 @@
 //! node before (bound changes and added rows keep the basis valid; HiGHS's dual simplex
 //! then needs few iterations).
 
-use super::Cut;
-use crate::backends::SolveOptions;
+use crate::lazy::Cut;
 use crate::model::{Model, Sense};
 use highs_sys as h;
 use std::ffi::{c_void, CString};
@@ -26,6 +25,7 @@ impl Drop for Lp {
     }
 }
 
+/// How an LP solve of the search ended.
 pub enum LpResult {
     /// Solved; the objective value.
     Optimal(f64),
@@ -39,8 +39,8 @@ pub enum LpResult {
 
 impl Lp {
     /// The LP relaxation of `model` (integrality dropped), presolve off, HiGHS's
-    /// simplex, with the threads and seed of `options`.
-    pub fn new(model: &Model, options: &SolveOptions) -> Result<Lp, String> {
+    /// simplex on one thread, with random seed `seed`.
+    pub fn new(model: &Model, seed: u64) -> Result<Lp, String> {
         // SAFETY: a fresh instance, owned by the returned value.
         let ptr = unsafe { h::Highs_create() };
         let lp = Lp {
@@ -55,8 +55,8 @@ impl Lp {
         )?;
         lp.option_str("presolve", "off")?;
         lp.option_str("solver", "simplex")?;
-        lp.option_int("threads", options.threads as i32)?;
-        lp.option_int("random_seed", (options.seed % i32::MAX as u64) as i32)?;
+        lp.option_int("threads", 1)?;
+        lp.option_int("random_seed", (seed % i32::MAX as u64) as i32)?;
         let (starts, index, value) = model.to_csc();
         let cost: Vec<f64> = model.vars.iter().map(|v| v.objective).collect();
         let row_lower: Vec<f64> = model.rows.iter().map(|r| r.lower).collect();

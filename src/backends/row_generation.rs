@@ -1,0 +1,99 @@
+//! The one row-generation loop, for every path that adds rows between solves: solve the
+//! integer program, ask the separator about the solution, add the rows it returns, solve
+//! again, until the separator accepts a solution or a round is infeasible. It serves Hashi
+//! `cuts`, Circuit Board `cm1-rowgen`, solution counting (each solution's no-good row), and
+//! CBC's lazy rows (each round a CBC solve with the separator as its cut callback, since
+//! CBC 2.10 lets some incumbents pass the callback unchecked).
+//!
+//! The run's [`Budget`] bounds the whole loop: each round's solver gets what is left, and
+//! when no time is left before a round the loop ends as `time_limit`. A round stopped by
+//! the limit ends the run as `time_limit` with the round's bound (the round's model lacks
+//! rows, so its bound is valid for the whole problem) and its incumbent only when the
+//! separator accepts it (an incumbent that breaks rows not yet added is no solution).
+
+use super::{Budget, Outcome, Status};
+use crate::lazy::Separator;
+use crate::model::{Model, Name};
+
+/// Runs the loop on `model`, adding rows named `row[ROUND,I]` to it; `solve_round` solves
+/// the model as it stands (it may itself call the separator, as a callback, and report
+/// the rows it added there in its outcome's `cuts`). The outcome's `seconds` is the whole
+/// loop (solves and separation), `nodes` the sum over the rounds, `rounds` the solves,
+/// `cuts` every row added, `values` those of the accepted solution.
+pub fn solve(
+    model: &mut Model,
+    separator: &mut dyn Separator,
+    budget: &Budget,
+    mut solve_round: impl FnMut(&Model, &mut dyn Separator) -> Outcome,
+) -> Outcome {
+    let start = std::time::Instant::now();
+    let (mut rounds, mut cuts) = (0u64, 0u64);
+    let mut nodes: Option<u64> = None;
+    let mut last_bound = None;
+    let outcome = loop {
+        if budget.expired() {
+            break Outcome {
+                best_bound: last_bound,
+                ..Outcome::time_limit(0.0)
+            };
+        }
+        rounds += 1;
+        let mut o = solve_round(model, separator);
+        if let Some(n) = o.nodes {
+            nodes = Some(nodes.unwrap_or(0) + n);
+        }
+        cuts += o.cuts.unwrap_or(0);
+        last_bound = o.best_bound.or(last_bound);
+        match o.status {
+            Status::Infeasible | Status::Error => break o,
+            Status::TimeLimit => {
+                let accepted = o
+                    .values
+                    .as_deref()
+                    .is_some_and(|v| separator.separate(v, true).is_empty());
+                if !accepted {
+                    o.values = None;
+                    o.objective = None;
+                }
+                break o;
+            }
+            Status::Optimal | Status::Feasible => {}
+        }
+        let Some(values) = o.values.as_deref() else {
+            break Outcome::error(
+                format!("round {rounds}: status {} without a solution", o.status),
+                o.seconds,
+            );
+        };
+        let rows = separator.separate(values, true);
+        if rows.is_empty() {
+            break o;
+        }
+        if rows.iter().any(|r| r.is_contradiction()) {
+            break Outcome::infeasible(0.0);
+        }
+        for (i, row) in rows.into_iter().enumerate() {
+            model.add_row(
+                Name::idx("row", &[rounds as usize, i]),
+                row.terms,
+                row.lower,
+                row.upper,
+            );
+            cuts += 1;
+        }
+    };
+    let mut outcome = Outcome {
+        seconds: start.elapsed().as_secs_f64(),
+        nodes,
+        rounds: Some(rounds),
+        cuts: Some(cuts),
+        ..outcome
+    };
+    if outcome.status != Status::Error {
+        outcome.message = None;
+    }
+    if outcome.values.is_none() {
+        outcome.objective = None;
+    }
+    outcome
+}

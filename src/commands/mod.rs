@@ -1,0 +1,174 @@
+//! What each `puzzlebench` subcommand does. The binary (`src/main.rs`) parses the command
+//! line into the configurations defined here and calls one function; everything else,
+//! including the planning of `reproduce`, the worker side of process isolation and the
+//! generators, is in the library.
+
+pub mod export;
+pub mod generate;
+pub mod list;
+pub mod report;
+pub mod reproduce;
+pub mod run;
+pub mod solve;
+pub mod worker;
+
+use crate::backends::Engine;
+use crate::puzzles::Puzzle;
+use crate::record::Record;
+use crate::runner::Loaded;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+/// A failure and its exit code: 2 for bad input, 1 for a run that failed, 130 for a stop
+/// by a signal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The process's exit code.
+    pub code: u8,
+    /// What went wrong, one line.
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure with `code`.
+    pub fn new(code: u8, message: impl Into<String>) -> Failure {
+        Failure {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// Bad input (exit code 2).
+pub fn bad_input(e: impl ToString) -> Failure {
+    Failure::new(2, e.to_string())
+}
+
+/// A failure of the work itself (exit code 1).
+pub fn failed(e: impl ToString) -> Failure {
+    Failure::new(1, e.to_string())
+}
+
+/// Parses engine keys; the error lists the valid ones.
+pub fn parse_engines(keys: &[String]) -> Result<Vec<Engine>, Failure> {
+    keys.iter()
+        .map(|b| b.parse())
+        .collect::<Result<_, _>>()
+        .map_err(bad_input)
+}
+
+/// Checks a `--time-limit`: a positive, finite number of seconds.
+pub fn check_time_limit(t: Option<f64>) -> Result<(), Failure> {
+    match t {
+        Some(t) if !(t > 0.0 && t.is_finite()) => Err(bad_input(format!(
+            "--time-limit must be a positive number of seconds, not {t}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Every instance file named: files as they are, folders as their files (not *.md), sorted.
+pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut inner: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| bad_input(format!("{}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && is_instance_file(f))
+                .collect();
+            inner.sort();
+            files.extend(inner);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            return Err(bad_input(format!(
+                "{}: no such file or folder",
+                p.display()
+            )));
+        }
+    }
+    Ok(files)
+}
+
+fn is_instance_file(f: &Path) -> bool {
+    let name = f
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    !name.starts_with('.') && !name.ends_with(".md")
+}
+
+/// Loads every instance of the named files and folders.
+pub fn load_instances(p: &dyn Puzzle, paths: &[PathBuf]) -> Result<Vec<Loaded>, Failure> {
+    let mut instances = Vec::new();
+    for f in instance_files(paths)? {
+        for instance in p.load(&f).map_err(bad_input)? {
+            instances.push(Loaded {
+                file: f.clone(),
+                instance,
+            });
+        }
+    }
+    Ok(instances)
+}
+
+/// A progress bar on standard error (hidden with `quiet`).
+pub fn progress_bar(total: u64, quiet: bool, prefix: &str) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} {elapsed_precise} [{bar:30}] {pos}/{len} eta {eta} {msg}",
+        )
+        .expect("template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar
+}
+
+/// Why a run counts as a failure for the exit code, or None when it solved or proved
+/// infeasibility.
+pub fn failure_reason(r: &Record) -> Option<String> {
+    match r.status.as_str() {
+        "infeasible" => None,
+        "optimal" | "feasible" if r.verified == Some(true) => None,
+        "optimal" | "feasible" => Some(format!(
+            "the verifier refused the solution: {}",
+            r.error.clone().unwrap_or_default()
+        )),
+        s => Some(format!(
+            "{s}{}",
+            r.error
+                .as_ref()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default()
+        )),
+    }
+}
+
+/// The flag that SIGINT and SIGTERM set (the handler is installed on first use), so that a
+/// sweep stops cleanly, keeping every row written.
+pub fn stop_flag() -> Result<&'static AtomicBool, Failure> {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst))
+                .map_err(|e| format!("cannot install the signal handler: {e}"))
+        })
+        .clone()
+        .map_err(failed)?;
+    Ok(&STOP)
+}
+
+/// The running executable, which serves as worker.
+pub fn own_executable() -> Result<PathBuf, Failure> {
+    std::env::current_exe().map_err(|e| failed(format!("cannot find my own executable: {e}")))
+}

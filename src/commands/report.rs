@@ -1,0 +1,34 @@
+//! `puzzlebench report`: every table and plot, rebuilt from result CSVs.
+
+use super::{bad_input, failed, Failure};
+use crate::record::Record;
+use crate::{puzzles, runner};
+use std::path::{Path, PathBuf};
+
+/// Writes the report of `rows` into `out` and says where it went.
+pub fn write(rows: &[Record], out: &Path, shift: f64, preamble: &str) -> Result<(), Failure> {
+    let written =
+        crate::report::write_report(rows, out, shift, preamble, &puzzles::table_functions())
+            .map_err(failed)?;
+    eprintln!(
+        "wrote {} ({} table files, {} plot files)",
+        written.index.display(),
+        written.tables.len(),
+        written.plots.len()
+    );
+    Ok(())
+}
+
+/// Reads every CSV (their rows are pooled) and writes the report into `out`.
+pub fn report(csvs: &[PathBuf], out: &Path, shift: f64) -> Result<(), Failure> {
+    let mut rows = Vec::new();
+    for f in csvs {
+        rows.extend(runner::read_results(f).map_err(bad_input)?);
+    }
+    let names: Vec<String> = csvs.iter().map(|p| p.display().to_string()).collect();
+    let preamble = format!(
+        "Rebuilt by `puzzlebench report` from {}.\n",
+        names.join(", ")
+    );
+    write(&rows, out, shift, &preamble)
+}

@@ -1,0 +1,242 @@
+//! `puzzlebench reproduce`: the main job. Each puzzle's suite ([`crate::puzzles::Suite`])
+//! is planned here: every part's formulations run on each chosen engine that takes their
+//! kind, once per presolve and heuristics setting the part names (settings an engine does
+//! not have give one run, not several), with the part's time limit; then the rows become
+//! the report with the report's figures beside ours.
+
+use super::{
+    bad_input, failed, load_instances, own_executable, parse_engines, progress_bar, stop_flag,
+    Failure,
+};
+use crate::backends::{Engine, SolveOptions};
+use crate::puzzles::{self, Puzzle, SuitePart, PUZZLES};
+use crate::record::Record;
+use crate::runner::{self, Plan, PlanRequest, RunEnv, SweepConfig};
+use std::path::{Path, PathBuf};
+
+/// The engines `reproduce` uses unless told otherwise: one for each kind of formulation
+/// (HiGHS for integer programs and row generation, the project's branch and cut for lazy
+/// rows, propagation for constraint programs).
+pub const DEFAULT_ENGINES: &str = "highs,bc,propagate";
+
+/// What to reproduce and where.
+pub struct ReproduceConfig {
+    /// The quick suite (every run once) or the full one.
+    pub quick: bool,
+    /// Engine keys.
+    pub engines: Vec<String>,
+    /// Time limit of each run, replacing every suite's own.
+    pub time_limit: Option<f64>,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Start a new results file (the old one kept under a dated name).
+    pub fresh: bool,
+    /// Only these puzzles (empty: all).
+    pub puzzles: Vec<String>,
+    /// Runs at once.
+    pub jobs: usize,
+    /// Shift of the shifted geometric mean.
+    pub shift: f64,
+    /// The folder holding the instance folders.
+    pub instances_dir: PathBuf,
+    /// No progress bars.
+    pub quiet: bool,
+}
+
+/// The plans of one puzzle's suite, each with its label for the summary.
+pub fn plan_suite(
+    p: &'static dyn Puzzle,
+    quick: bool,
+    engines: &[Engine],
+    time_limit: Option<f64>,
+    instances_dir: &Path,
+) -> Result<Vec<(String, Plan)>, Failure> {
+    let suite = p.suite(quick);
+    let mut plans = Vec::new();
+    for part in &suite.parts {
+        let paths = present(instances_dir, &part.instances);
+        if paths.is_empty() {
+            continue;
+        }
+        let instances = load_instances(p, &paths)?;
+        if instances.is_empty() {
+            continue;
+        }
+        let formulations: Vec<String> = part.formulations.iter().map(|f| f.to_string()).collect();
+        let variants = variants(part, time_limit);
+        let plan = Plan::new(
+            p,
+            instances,
+            &PlanRequest {
+                formulations: &formulations,
+                engines,
+                repeats: suite.repeats,
+                variants: &variants,
+                skip_refused: true,
+            },
+        )
+        .map_err(bad_input)?;
+        plans.push((label(p.key(), part), plan));
+    }
+    Ok(plans)
+}
+
+/// The settings a part sweeps: each presolve setting × each heuristics setting, with the
+/// part's time limit (or the one given).
+fn variants(part: &SuitePart, time_limit: Option<f64>) -> Vec<SolveOptions> {
+    let mut out = Vec::new();
+    for &presolve in &part.presolve {
+        for &heuristics in &part.heuristics {
+            out.push(SolveOptions {
+                time_limit: Some(time_limit.unwrap_or(part.time_limit)),
+                presolve,
+                heuristics,
+                ..SolveOptions::default()
+            });
+        }
+    }
+    out
+}
+
+/// "hashi (base, hdc, cuts, cuts_hdc; presolve on and off)".
+fn label(puzzle: &str, part: &SuitePart) -> String {
+    let mut s = format!("{puzzle} ({}", part.formulations.join(", "));
+    if part.presolve.len() > 1 {
+        s.push_str("; presolve on and off");
+    }
+    if part.heuristics.len() > 1 {
+        s.push_str("; every heuristics setting");
+    }
+    s.push(')');
+    s
+}
+
+/// The files or folders of a suite part that the instances folder holds.
+fn present(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
+    names
+        .iter()
+        .map(|i| dir.join(i))
+        .filter(|p| p.exists())
+        .collect()
+}
+
+/// Runs the suites, keeps every row in `out/results.csv` (resumed when it exists), draws
+/// one picture per puzzle and writes the report.
+pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
+    let engines = parse_engines(&c.engines)?;
+    let chosen: Vec<&'static dyn Puzzle> = if c.puzzles.is_empty() {
+        PUZZLES.iter().copied().filter(|p| !p.hidden()).collect()
+    } else {
+        c.puzzles
+            .iter()
+            .map(|k| puzzles::puzzle(k))
+            .collect::<Result<_, _>>()
+            .map_err(bad_input)?
+    };
+    super::check_time_limit(c.time_limit)?;
+    if !c.instances_dir.is_dir() {
+        return Err(bad_input(format!(
+            "{}: no such folder; run reproduce from the repository's root",
+            c.instances_dir.display()
+        )));
+    }
+    std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
+    let csv = c.out.join("results.csv");
+    if c.fresh && csv.exists() {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        let kept = c.out.join(format!("results-{stamp}.csv"));
+        std::fs::rename(&csv, &kept).map_err(|e| failed(format!("{}: {e}", csv.display())))?;
+        eprintln!("kept the previous results as {}", kept.display());
+    }
+    let stop = stop_flag()?;
+    let env = RunEnv::detect();
+    let exe = own_executable()?;
+    let pictures = c.out.join("pictures");
+    std::fs::create_dir_all(&pictures)
+        .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
+    for p in chosen {
+        let plans = plan_suite(p, c.quick, &engines, c.time_limit, &c.instances_dir)?;
+        if plans.is_empty() {
+            // A suite whose instances are not in this instances folder is skipped, not
+            // fatal (a test folder may hold the instances of some puzzles only).
+            eprintln!(
+                "{}: no instances of its suite under {}; skipped",
+                p.key(),
+                c.instances_dir.display()
+            );
+            continue;
+        }
+        draw_picture(p, &plans[0].1, &pictures)?;
+        let config = SweepConfig {
+            jobs: c.jobs.max(1),
+            resume: true,
+            memory_mb: None,
+            grace_seconds: 5.0,
+            in_process: false,
+            exe: exe.clone(),
+        };
+        let total: usize = plans.iter().map(|(_, plan)| plan.runs.len()).sum();
+        let bar = progress_bar(total as u64, c.quiet, p.key());
+        let on_row = |r: &Record| {
+            bar.set_message(format!(
+                "{} {} {} {}",
+                r.instance,
+                r.formulation,
+                r.backend_label(),
+                r.status
+            ));
+            bar.inc(1);
+        };
+        let mut summary = Vec::new();
+        for (label, plan) in &plans {
+            for (f, reason) in &plan.skipped {
+                summary.push(format!("{label}: {f} not run: {reason}"));
+            }
+            let outcome =
+                runner::sweep(plan, &csv, &env, &config, stop, &on_row).map_err(bad_input)?;
+            summary.push(format!(
+                "{label}: {} runs appended, {} already in {}",
+                outcome.rows.len(),
+                outcome.skipped,
+                csv.display()
+            ));
+            if outcome.stopped {
+                bar.finish_and_clear();
+                return Err(Failure::new(
+                    130,
+                    "stopped by a signal; run reproduce again to finish (finished runs are kept)",
+                ));
+            }
+        }
+        bar.finish_and_clear();
+        for line in summary {
+            eprintln!("{line}");
+        }
+    }
+    let rows = runner::read_results(&csv).map_err(bad_input)?;
+    let mode = if c.quick { "--quick" } else { "(full suite)" };
+    let preamble = format!(
+        "Made by `puzzlebench reproduce {mode} --backend {}` on {}. Raw rows: [results.csv](results.csv).\n",
+        c.engines.join(","),
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
+    );
+    super::report::write(&rows, &c.out, c.shift, &preamble)
+}
+
+/// One picture per puzzle: the first run of its first plan, solved in this process
+/// without a time limit.
+fn draw_picture(p: &dyn Puzzle, plan: &Plan, pictures: &Path) -> Result<(), Failure> {
+    let Some(first) = plan.runs.first() else {
+        return Ok(());
+    };
+    let instance = plan.instances[first.instance].instance.as_ref();
+    let report = instance
+        .solve(&first.formulation, first.engine, &SolveOptions::default())
+        .ok();
+    let answer = report.and_then(|r| r.answer);
+    if let Some(svg) = instance.svg(answer.as_ref()) {
+        let path = pictures.join(format!("{}.svg", p.key()));
+        std::fs::write(&path, svg).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
+}

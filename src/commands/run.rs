@@ -1,0 +1,150 @@
+//! `puzzlebench run`: a sweep of every instance × formulation × engine × settings ×
+//! repeat, one CSV row each, each run in its own worker process.
+
+use super::{
+    bad_input, failure_reason, load_instances, own_executable, parse_engines, progress_bar,
+    stop_flag, Failure,
+};
+use crate::backends::SolveOptions;
+use crate::puzzles;
+use crate::record::Record;
+use crate::report::summary;
+use crate::runner::{self, Plan, PlanRequest, RunEnv, SweepConfig};
+use std::path::PathBuf;
+
+/// What to sweep and how.
+pub struct RunConfig {
+    /// Puzzle key.
+    pub puzzle: String,
+    /// Formulation keys (empty: all of the puzzle's).
+    pub formulations: Vec<String>,
+    /// Engine keys (empty: each formulation on the default engine of its kind).
+    pub engines: Vec<String>,
+    /// Instance files or folders.
+    pub instances: Vec<PathBuf>,
+    /// Repeats of every combination.
+    pub repeats: u32,
+    /// Results CSV (appended to).
+    pub out: PathBuf,
+    /// Shift of the shifted geometric mean in the summary.
+    pub shift: f64,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Skip runs already in `out`.
+    pub resume: bool,
+    /// Runs at once.
+    pub jobs: usize,
+    /// Cap on each worker's address space, MiB.
+    pub memory_limit: Option<u64>,
+    /// Seconds a worker may run past its time limit before it is killed.
+    pub grace: f64,
+    /// Run in this process (no isolation).
+    pub in_process: bool,
+    /// The settings to sweep (one per `--heuristics` value).
+    pub variants: Vec<SolveOptions>,
+}
+
+/// Runs the sweep, prints a summary, and fails (exit 1) when some run did not solve, 130
+/// when stopped by a signal.
+pub fn run(c: &RunConfig) -> Result<(), Failure> {
+    let p = puzzles::puzzle(&c.puzzle).map_err(bad_input)?;
+    let formulations: Vec<String> = if c.formulations.is_empty() {
+        p.formulations().iter().map(|f| f.key.to_string()).collect()
+    } else {
+        c.formulations
+            .iter()
+            .map(|f| p.formulation(f).map(|f| f.key.to_string()))
+            .collect::<Result<_, _>>()
+            .map_err(bad_input)?
+    };
+    let engines = parse_engines(&c.engines)?;
+    if c.repeats == 0 {
+        return Err(bad_input("--repeats must be at least 1"));
+    }
+    if c.jobs == 0 {
+        return Err(bad_input("--jobs must be at least 1"));
+    }
+    if !(c.grace >= 0.0 && c.grace.is_finite()) {
+        return Err(bad_input("--grace must be 0 or more seconds"));
+    }
+    let instances = load_instances(p, &c.instances)?;
+    if instances.is_empty() {
+        return Err(bad_input("no instance files found"));
+    }
+    let plan = Plan::new(
+        p,
+        instances,
+        &PlanRequest {
+            formulations: &formulations,
+            engines: &engines,
+            repeats: c.repeats,
+            variants: &c.variants,
+            skip_refused: false,
+        },
+    )
+    .map_err(bad_input)?;
+    let config = SweepConfig {
+        jobs: c.jobs,
+        resume: c.resume,
+        memory_mb: c.memory_limit,
+        grace_seconds: c.grace,
+        in_process: c.in_process,
+        exe: own_executable()?,
+    };
+    let stop = stop_flag()?;
+    let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
+    let env = RunEnv::detect();
+    let on_row = |r: &Record| {
+        bar.set_message(format!(
+            "{} {} {} {}",
+            r.instance,
+            r.formulation,
+            r.backend_label(),
+            r.status
+        ));
+        bar.inc(1);
+    };
+    let outcome = runner::sweep(&plan, &c.out, &env, &config, stop, &on_row).map_err(bad_input)?;
+    bar.finish_and_clear();
+    let rows = &outcome.rows;
+    if outcome.repaired_bytes > 0 {
+        eprintln!(
+            "{}: cut off an incomplete last line ({} bytes) left by a killed run; that run is done again",
+            c.out.display(),
+            outcome.repaired_bytes
+        );
+    }
+    if outcome.skipped > 0 {
+        eprintln!(
+            "{} runs already in {} were skipped (--resume)",
+            outcome.skipped,
+            c.out.display()
+        );
+    }
+    eprintln!("{} runs appended to {}", rows.len(), c.out.display());
+    eprint!(
+        "{}",
+        summary::text_table(&summary::summarise(rows, c.shift), c.shift)
+    );
+    if outcome.stopped {
+        return Err(Failure::new(
+            130,
+            format!(
+                "stopped by a signal: {} runs written, {} not run; run again with --resume to finish",
+                rows.len(),
+                outcome.not_run
+            ),
+        ));
+    }
+    let failed = rows.iter().filter(|r| failure_reason(r).is_some()).count();
+    if failed > 0 {
+        return Err(Failure::new(
+            1,
+            format!(
+                "{failed} of {} runs did not solve (see the status and error columns)",
+                rows.len()
+            ),
+        ));
+    }
+    Ok(())
+}

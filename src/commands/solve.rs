@@ -1,0 +1,175 @@
+//! `puzzlebench solve`: solve every puzzle of a file and print each solution (text or
+//! JSON), optionally drawn as SVG.
+
+use super::{bad_input, failed, failure_reason, Failure};
+use crate::backends::{Engine, SolveOptions};
+use crate::puzzles::{self, Answer};
+use crate::record::Record;
+use crate::runner::{self, RunEnv, RunSpec};
+use std::path::{Path, PathBuf};
+
+/// What to solve and how to show it.
+pub struct SolveConfig {
+    /// Instance file.
+    pub file: PathBuf,
+    /// Puzzle key.
+    pub puzzle: String,
+    /// Formulation key (default: the puzzle's first).
+    pub formulation: Option<String>,
+    /// Engine key (`None`: the default engine of the formulation's kind).
+    pub engine: Option<String>,
+    /// JSON lines instead of text.
+    pub json: bool,
+    /// Also draw instance and solution as SVG here (numbered when the file holds several).
+    pub svg: Option<PathBuf>,
+    /// Settings.
+    pub options: SolveOptions,
+}
+
+/// Solves every puzzle in the file; fails (exit 1) when a run did not solve, after
+/// printing them all.
+pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
+    let p = puzzles::puzzle(&c.puzzle).map_err(bad_input)?;
+    let info = match &c.formulation {
+        Some(f) => p.formulation(f).map_err(bad_input)?,
+        None => p.formulation(p.default_formulation()).map_err(bad_input)?,
+    };
+    let engine: Engine = match &c.engine {
+        Some(key) => key.parse().map_err(bad_input)?,
+        None => info.kind.default_engine(),
+    };
+    let instances = p.load(&c.file).map_err(bad_input)?;
+    let env = RunEnv::detect();
+    let settings = engine.settings(info.kind, &c.options);
+    let mut worst: Option<Failure> = None;
+    let several = instances.len() > 1;
+    for (k, inst) in instances.iter().enumerate() {
+        let spec = RunSpec {
+            instance: k,
+            formulation: info.key.to_string(),
+            kind: info.kind,
+            engine,
+            options: c.options.clone(),
+            settings: settings.clone(),
+            repeat: 1,
+            run_id: runner::run_id(
+                p.key(),
+                &inst.canonical(),
+                info.key,
+                engine,
+                &c.options,
+                &settings,
+                1,
+            ),
+        };
+        let result = inst.solve(info.key, engine, &c.options);
+        let answer = result.as_ref().ok().and_then(|r| r.answer.clone());
+        let rec = runner::to_record(p.key(), inst.as_ref(), &spec, &env, result);
+        print_solution(c.json, &rec, answer.as_ref());
+        if let Some(path) = &c.svg {
+            let path = if several {
+                numbered(path, k + 1)
+            } else {
+                path.clone()
+            };
+            match inst.svg(answer.as_ref()) {
+                Some(svg) => std::fs::write(&path, svg)
+                    .map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))?,
+                None => return Err(bad_input(format!("{} has no picture", p.key()))),
+            }
+        }
+        if let Some(reason) = failure_reason(&rec) {
+            worst = Some(failed(format!("{}: {reason}", rec.instance)));
+        }
+    }
+    worst.map_or(Ok(()), Err)
+}
+
+/// `out.svg` with index 3 becomes `out-3.svg`.
+fn numbered(path: &Path, k: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or("picture".into(), |s| s.to_string_lossy().to_string());
+    let ext = path
+        .extension()
+        .map_or("svg".into(), |e| e.to_string_lossy().to_string());
+    path.with_file_name(format!("{stem}-{k}.{ext}"))
+}
+
+fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
+    if json {
+        let obj = serde_json::json!({
+            "puzzle": r.puzzle,
+            "instance": r.instance,
+            "formulation": r.formulation,
+            "backend": r.backend,
+            "status": r.status,
+            "seconds": r.seconds,
+            "build_seconds": r.build_seconds,
+            "objective": r.objective,
+            "best_bound": r.best_bound,
+            "gap": r.gap,
+            "lp_bound": r.lp_bound,
+            "verified": r.verified,
+            "heuristics": r.heuristics,
+            "nodes": r.nodes,
+            "rounds": r.rounds,
+            "cuts": r.cuts,
+            "fixings": r.fixings,
+            "inferences": r.inferences,
+            "solutions": r.solutions,
+            "solution": answer.map(|a| a.json.clone()),
+        });
+        println!("{obj}");
+        return;
+    }
+    let secs = r.seconds.map_or("-".into(), |s| format!("{s:.4} s"));
+    println!(
+        "{}: {} ({} / {}) in {secs}, build {:.4} s, LP bound {}, verified {}",
+        r.instance,
+        r.status,
+        r.formulation,
+        r.backend,
+        r.build_seconds.unwrap_or(0.0),
+        r.lp_bound.map_or("-".into(), |b| format!("{b}")),
+        r.verified.map_or("-".into(), |v| if v {
+            "yes".into()
+        } else {
+            "NO".to_string()
+        }),
+    );
+    let mut extra = Vec::new();
+    if let Some(h) = &r.heuristics {
+        extra.push(format!("heuristics {h}"));
+    }
+    if let (Some(n), true) = (r.nodes, r.inferences.is_some()) {
+        extra.push(format!("{n} nodes"));
+    }
+    if let Some(i) = r.inferences {
+        extra.push(format!("{i} inferences"));
+    }
+    if let (Some(rounds), Some(cuts)) = (r.rounds, r.cuts) {
+        let nodes = r.nodes.map(|n| format!(", {n} nodes")).unwrap_or_default();
+        extra.push(format!("{rounds} cut rounds, {cuts} rows added{nodes}"));
+    }
+    if let Some(f) = r.fixings {
+        extra.push(format!("{f} fixings"));
+    }
+    if let Some(n) = r.solutions.filter(|_| r.count > 1) {
+        let what = match (n, n >= u64::from(r.count)) {
+            (1, false) => "1 solution: unique".to_string(),
+            (n, false) => format!("{n} solutions, all there are"),
+            (n, true) => format!("{n} solutions found (stopped at --count {})", r.count),
+        };
+        extra.push(what);
+    }
+    if !extra.is_empty() {
+        println!("  {}", extra.join(", "));
+    }
+    if let Some(e) = &r.error {
+        println!("  reason: {e}");
+    }
+    if let Some(a) = answer {
+        println!("{}", a.text);
+    }
+}

@@ -1,0 +1,401 @@
+//! The engines against the registry: every engine × formulation pair the capabilities
+//! allow solves a tiny instance with a verified answer, and every pair they refuse says
+//! why; one time budget ends every engine's run near its limit, LP relaxation and rounds
+//! included, with its bound; a MIP gap is never reported as a proof the engine does not
+//! have; and the settings a row records are those the engine applied.
+
+use puzzlebench::backends::{
+    bc::BC, cbc::CBC, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, Engine, Heuristics,
+    Kind, SolveOptions, Status, ENGINES,
+};
+use puzzlebench::model::{Model, Sense, VarKind};
+use puzzlebench::puzzles::{self, Instance, PUZZLES};
+use puzzlebench::record::Record;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// CBC runs one solve at a time per process (a lock), and a run's budget includes the time
+/// it waits for that lock: the tests here take turns so that timings are their own.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The first instance of a committed file.
+fn first(puzzle: &str, file: &str) -> Box<dyn Instance> {
+    let p = puzzles::puzzle(puzzle).unwrap();
+    p.load(&root().join("instances").join(file))
+        .unwrap()
+        .remove(0)
+}
+
+/// A tiny instance of `puzzle` that formulation `f` can take (cm3 needs S and T, cm1-full
+/// at most 16 points). A new puzzle must add one here: the test fails until it does.
+fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
+    match (puzzle, f) {
+        ("sudoku", _) => first(puzzle, "sudoku/solo_2x2.txt"),
+        ("battleship", _) => first(puzzle, "battleship/table_4_2/6x6.txt"),
+        ("circuit", "cm3") => first(puzzle, "circuit/cm3/6x6.txt"),
+        ("circuit", _) => first(puzzle, "circuit/table_a_1/4x4.txt"),
+        ("hashi", _) => first(puzzle, "hashi/tatham/t_07x07_m3.txt"),
+        ("zebra", _) => first(puzzle, "zebra/generated/zebra_5x5_s1.txt"),
+        _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
+    }
+}
+
+fn limit(seconds: f64) -> SolveOptions {
+    SolveOptions {
+        time_limit: Some(seconds),
+        ..SolveOptions::default()
+    }
+}
+
+#[test]
+fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_reason() {
+    let _turn = serial();
+    let (mut solved, mut refused) = (0, 0);
+    for p in PUZZLES.iter().filter(|p| !p.hidden()) {
+        for f in p.formulations() {
+            let inst = tiny(p.key(), f.key);
+            for &e in ENGINES {
+                let r = inst.solve(f.key, e, &limit(60.0)).unwrap();
+                let o = &r.outcome;
+                let what = format!("{} {} on {e}: {:?}", p.key(), f.key, o.message);
+                if e.takes(f.kind) {
+                    assert_eq!(o.status, Status::Optimal, "{what}");
+                    assert_eq!(r.verified(), Some(true), "{what}");
+                    solved += 1;
+                } else {
+                    assert_eq!(o.status, Status::Error, "{what}");
+                    let why = o.message.clone().unwrap();
+                    assert!(why.starts_with("refused"), "{what}");
+                    for able in ENGINES.iter().filter(|x| x.takes(f.kind)) {
+                        assert!(why.contains(able.key()), "{what}: names {able}");
+                    }
+                    assert_eq!(r.build_seconds, 0.0, "{what}: nothing was built");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        solved >= 40 && refused >= 20,
+        "{solved} solved, {refused} refused"
+    );
+}
+
+/// A hard instance for each engine, and what it runs there.
+fn hard_runs() -> Vec<(&'static str, Box<dyn Instance>, &'static str, Engine)> {
+    let board = || first("circuit", "circuit/table_a_1/10x10.txt");
+    let big = || first("circuit", "circuit/scaling/20x20.txt");
+    vec![
+        ("circuit", board(), "cm2", HIGHS),
+        ("circuit", board(), "cm2", CBC),
+        ("circuit", board(), "cm2", MICROLP),
+        ("circuit", board(), "cm1-rowgen", HIGHS),
+        ("circuit", board(), "cm1-rowgen", CBC),
+        ("circuit", board(), "cm1", CBC),
+        ("circuit", big(), "cm1", BC),
+        ("circuit", big(), "cm1-lazy", BC),
+        (
+            "zebra",
+            first("zebra", "zebra/generated/zebra_10x8_s1.txt"),
+            "cp",
+            PROPAGATE,
+        ),
+    ]
+}
+
+/// With a 1 s limit every engine's whole run (model, LP relaxation, every round) ends
+/// within about a second and a half of wall time, recorded as `time_limit` (these
+/// instances take far longer), with the bound where the engine proves bounds.
+#[test]
+fn a_one_second_limit_ends_every_engine_near_the_limit_with_its_bound() {
+    let _turn = serial();
+    for (puzzle, inst, f, e) in hard_runs() {
+        let mut options = limit(1.0);
+        if e == PROPAGATE {
+            // The clue order of the report's first row: far more than a second.
+            options.heuristics = Heuristics::None;
+        }
+        let t = Instant::now();
+        let r = inst.solve(f, e, &options).unwrap();
+        let wall = t.elapsed().as_secs_f64();
+        let what = format!("{puzzle} {f} on {e}: {wall:.2} s, {:?}", r.outcome);
+        eprintln!(
+            "{puzzle} {f} on {e}: {wall:.3} s wall, lp {:?} s, solve {:.3} s, bound {:?}",
+            r.lp.as_ref().map(|l| l.seconds),
+            r.outcome.seconds,
+            r.outcome.best_bound
+        );
+        assert_eq!(r.outcome.status, Status::TimeLimit, "{what}");
+        // "About 1.5 s": a little slack for a loaded test machine.
+        assert!(wall < 2.0, "{what}");
+        if e != PROPAGATE {
+            assert!(r.outcome.best_bound.is_some(), "{what}: no bound");
+        }
+    }
+}
+
+/// CBC takes fractional seconds (it used to round up to whole ones) on the wall clock.
+#[test]
+fn cbc_keeps_a_limit_below_a_second() {
+    let _turn = serial();
+    let inst = first("circuit", "circuit/table_a_1/10x10.txt");
+    let t = Instant::now();
+    let r = inst.solve("cm2", CBC, &limit(0.4)).unwrap();
+    let wall = t.elapsed().as_secs_f64();
+    assert_eq!(r.outcome.status, Status::TimeLimit);
+    assert!(wall < 0.8, "{wall} s for a 0.4 s limit");
+}
+
+/// max Σ p_i x_i subject to Σ w_i x_i ≤ C over 40 binaries: the weights and profits are
+/// close, so the LP bound is near the optimum but proving it takes a search.
+fn knapsack() -> (Model, f64) {
+    let mut m = Model::new("knapsack");
+    m.sense = Sense::Maximize;
+    let (mut w, mut p) = (Vec::new(), Vec::new());
+    let mut x: u64 = 12345;
+    for _ in 0..40 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let wi = 20 + (x >> 33) % 30;
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pi = wi + (x >> 33) % 7;
+        w.push(wi as usize);
+        p.push(pi as f64);
+    }
+    let cap = w.iter().sum::<usize>() / 3;
+    let vars: Vec<_> = (0..40)
+        .map(|i| m.add_var(format!("x{i}"), VarKind::Binary, 0.0, 1.0, p[i]))
+        .collect();
+    m.add_le(
+        "cap",
+        vars.iter().zip(&w).map(|(v, &wi)| (*v, wi as f64)),
+        cap as f64,
+    );
+    // The optimum by dynamic programming over the capacity.
+    let mut best = vec![0.0f64; cap + 1];
+    for i in 0..40 {
+        for c in (w[i]..=cap).rev() {
+            best[c] = best[c].max(best[c - w[i]] + p[i]);
+        }
+    }
+    (m, best[cap])
+}
+
+/// With `--mip-gap 0.5` an engine may stop early, but the bound it reports must still be
+/// a bound (at or above the optimum of a maximisation, at or below that of a
+/// minimisation), so a gap of 0 appears only with a proof.
+#[test]
+fn a_gap_is_never_reported_that_the_engine_did_not_prove() {
+    let _turn = serial();
+    let (m, optimum) = knapsack();
+    let options = SolveOptions {
+        mip_gap: 0.5,
+        ..limit(60.0)
+    };
+    for e in puzzlebench::backends::engines_for(Kind::Mip) {
+        let o = e.solve_model(&m, &options);
+        assert!(o.status.has_solution(), "{e}: {o:?}");
+        let obj = o.objective.unwrap();
+        assert!(
+            obj <= optimum + 1e-6,
+            "{e}: objective {obj} above {optimum}"
+        );
+        if let Some(bound) = o.best_bound {
+            assert!(
+                bound >= optimum - 1e-6,
+                "{e}: bound {bound} below {optimum}"
+            );
+        }
+        if o.gap == Some(0.0) {
+            assert!((obj - optimum).abs() < 1e-6, "{e}: gap 0 claimed at {obj}");
+        }
+    }
+    // The engines for lazy rows, on a minimisation whose optimum they must prove (cm3:
+    // the shortest s-t path any tree allows), on each board of the committed file.
+    let p = puzzles::puzzle("circuit").unwrap();
+    for inst in p
+        .load(&root().join("instances/circuit/cm3/6x6.txt"))
+        .unwrap()
+    {
+        let exact = inst.solve("cm3", BC, &limit(120.0)).unwrap();
+        assert_eq!(exact.outcome.status, Status::Optimal);
+        let optimum = exact.outcome.objective.unwrap();
+        for e in [BC, CBC] {
+            let r = inst.solve("cm3", e, &options).unwrap();
+            let o = &r.outcome;
+            assert_eq!(r.verified(), Some(true), "{e}");
+            let (obj, bound) = (o.objective.unwrap(), o.best_bound.unwrap());
+            assert!(
+                bound <= optimum + 1e-6,
+                "{e}: bound {bound} above {optimum}"
+            );
+            assert!(obj >= optimum - 1e-6, "{e}");
+            assert_eq!(o.gap == Some(0.0), (bound - obj).abs() < 1e-9, "{e}: {o:?}");
+        }
+    }
+}
+
+fn rows_of(path: &Path) -> Vec<Record> {
+    puzzlebench::runner::read_results(path).unwrap()
+}
+
+fn run_cli(args: &[&str]) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The settings columns say what each engine applied: empty where it has no such setting,
+/// presolve off for CBC under its cut callback whatever was asked, and asked-for settings
+/// an engine does not have make no second run.
+#[test]
+fn the_settings_columns_are_those_the_engine_applied() {
+    let _turn = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("r.csv");
+    let board = root().join("instances/circuit/table_a_1/4x4.txt");
+    run_cli(&[
+        "run",
+        "--puzzle",
+        "circuit",
+        "--formulation",
+        "cm1,cm2",
+        "--backend",
+        "highs,cbc,microlp,bc",
+        "--instances",
+        board.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+        "--seed",
+        "7",
+        "--quiet",
+    ]);
+    let rows = rows_of(&csv);
+    let row = |f: &str, b: &str| {
+        rows.iter()
+            .find(|r| r.formulation == f && r.backend == b)
+            .unwrap_or_else(|| panic!("no row {f} {b}"))
+    };
+    let cbc_lazy = row("cm1", "cbc");
+    assert_eq!(
+        cbc_lazy.presolve,
+        Some(false),
+        "CBC's callback runs without presolve"
+    );
+    assert_eq!(cbc_lazy.status, "optimal");
+    let cbc = row("cm2", "cbc");
+    assert_eq!(
+        (cbc.presolve, cbc.seed, cbc.threads),
+        (Some(true), Some(7), Some(1))
+    );
+    let micro = row("cm2", "microlp");
+    assert_eq!(
+        (micro.presolve, micro.seed, micro.threads),
+        (None, None, None)
+    );
+    assert_eq!(micro.mip_gap, Some(0.0));
+    let bc = row("cm1", "bc");
+    assert_eq!((bc.presolve, bc.seed, bc.threads), (None, Some(7), None));
+    assert!(bc.solver_version.contains("bc") && bc.solver_version.contains("HiGHS"));
+    assert_eq!(
+        row("cm1", "highs").status,
+        "error",
+        "highs has no lazy rows"
+    );
+    let highs = row("cm2", "highs");
+    assert_eq!(
+        (highs.presolve, highs.heuristics.as_deref()),
+        (Some(true), None)
+    );
+    // Presolve off: CBC's callback run, microlp's and bc's are the same runs as before, so
+    // resuming into the same file adds only the runs that really differ (and highs's
+    // refusal of cm1, whose would-be settings changed).
+    let before = rows.len();
+    run_cli(&[
+        "run",
+        "--puzzle",
+        "circuit",
+        "--formulation",
+        "cm1,cm2",
+        "--backend",
+        "highs,cbc,microlp,bc",
+        "--instances",
+        board.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+        "--seed",
+        "7",
+        "--no-presolve",
+        "--resume",
+        "--quiet",
+    ]);
+    let rows = rows_of(&csv);
+    let added: Vec<String> = rows[before..]
+        .iter()
+        .map(|r| format!("{} {}", r.formulation, r.backend))
+        .collect();
+    let boards = p_count(&board);
+    let expected = vec![
+        "cm1 highs".to_string(),
+        "cm2 cbc".to_string(),
+        "cm2 highs".to_string(),
+    ];
+    let mut distinct: Vec<String> = added.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct, expected, "{added:?}");
+    assert_eq!(added.len(), 3 * boards, "{added:?}");
+    assert!(rows[before..].iter().all(|r| r.presolve == Some(false)));
+    // The propagate engine records its heuristics and none of the MIP settings.
+    let zebra = root().join("instances/zebra/generated/zebra_5x5_s1.txt");
+    let csv2 = dir.path().join("z.csv");
+    run_cli(&[
+        "run",
+        "--puzzle",
+        "zebra",
+        "--formulation",
+        "cp",
+        "--instances",
+        zebra.to_str().unwrap(),
+        "--out",
+        csv2.to_str().unwrap(),
+        "--heuristics",
+        "123",
+        "--quiet",
+    ]);
+    let z = &rows_of(&csv2)[0];
+    assert_eq!(
+        z.backend, "propagate",
+        "the default engine of a constraint program"
+    );
+    assert_eq!(z.heuristics.as_deref(), Some("123"));
+    assert_eq!(
+        (z.presolve, z.seed, z.threads, z.mip_gap),
+        (None, None, None, None)
+    );
+}
+
+fn p_count(file: &Path) -> usize {
+    puzzles::puzzle("circuit")
+        .unwrap()
+        .load(file)
+        .unwrap()
+        .len()
+}
