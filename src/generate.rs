@@ -34,6 +34,49 @@ pub struct Param {
     pub default: Option<&'static str>,
 }
 
+impl Param {
+    /// `--rows R`: the rows of a grid.
+    pub const ROWS: Param = Param::value("rows", "R", "Rows of the grid");
+
+    /// `--cols C`: the columns of a grid.
+    pub const COLS: Param = Param::value("cols", "C", "Columns of the grid");
+
+    /// `--NAME VALUE`, with no default.
+    pub const fn value(name: &'static str, value: &'static str, help: &'static str) -> Param {
+        Param {
+            name,
+            help,
+            value: Some(value),
+            default: None,
+        }
+    }
+
+    /// `--NAME VALUE` with a default.
+    pub const fn defaulted(
+        name: &'static str,
+        value: &'static str,
+        default: &'static str,
+        help: &'static str,
+    ) -> Param {
+        Param {
+            name,
+            help,
+            value: Some(value),
+            default: Some(default),
+        }
+    }
+
+    /// A flag `--NAME`.
+    pub const fn flag(name: &'static str, help: &'static str) -> Param {
+        Param {
+            name,
+            help,
+            value: None,
+            default: None,
+        }
+    }
+}
+
 /// The values given to a generator: every parameter given or defaulted, by name (a flag
 /// given has the value `true`).
 #[derive(Clone, Debug, Default, PartialEq)]

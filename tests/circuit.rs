@@ -551,11 +551,13 @@ fn cm2_uses_a_big_m_of_the_board_size() {
     assert_eq!(coef, -(p.points() as f64 - 1.0), "M = |V| - 1, not 99");
 }
 
-/// Whatever a 1 s limit leaves on the largest report board, the row says what happened:
-/// a run that stops at the limit keeps its bound, and an incumbent is reported only when
-/// the verifier has seen it. CM2's incumbents are connected but may have more links than a
-/// tree until the optimum; the verifier accepts exactly those with |V| − 1 links. Row
-/// generation keeps an incumbent only when the separator accepts it (then it is a tree).
+/// Whatever a 1 s limit leaves on the largest report board, the row says what happened
+/// and claims nothing more: a bound is at most the optimum (|V| − 1; a minimisation), a
+/// gap appears only with both an objective and a bound, and an incumbent is reported only
+/// when the verifier has seen it. CM2's incumbents are connected but may have more links
+/// than a tree until the optimum; the verifier accepts exactly those with |V| − 1 links.
+/// Row generation keeps an incumbent only when the separator accepts it (then it is a
+/// tree). Which of these happens depends on the machine, so each is allowed.
 #[test]
 fn a_limited_run_is_recorded_honestly_whatever_the_outcome() {
     let p = boards("table_a_1").into_iter().last().unwrap();
@@ -563,31 +565,31 @@ fn a_limited_run_is_recorded_honestly_whatever_the_outcome() {
     for (f, b) in [("cm2", HIGHS), ("cm2", CBC), ("cm1-rowgen", HIGHS)] {
         let r = p.solve(f, b, &opts(1.0)).unwrap();
         let o = &r.outcome;
-        assert!(o.seconds < 3.0, "{f} {b}: {}", o.seconds);
-        match o.status {
-            Status::Optimal => {
-                assert_eq!(r.verified(), Some(true), "{f} {b}");
-                assert_eq!(o.objective, Some(points - 1.0), "{f} {b}");
-                assert_eq!(o.gap, Some(0.0), "{f} {b}");
+        let what = format!("{f} {b}: {o:?}");
+        assert!(o.seconds < 3.0, "{what}");
+        if let Some(bound) = o.best_bound {
+            assert!(bound <= points - 1.0 + 1e-6, "{what}");
+        }
+        assert_eq!(
+            o.gap.is_some(),
+            o.objective.is_some() && o.best_bound.is_some(),
+            "{what}"
+        );
+        match (o.status, o.objective) {
+            (Status::Optimal, obj) => {
+                assert_eq!(r.verified(), Some(true), "{what}");
+                assert_eq!(obj, Some(points - 1.0), "{what}");
+                assert_eq!(o.gap, Some(0.0), "{what}");
             }
-            Status::TimeLimit => {
-                assert!(
-                    o.best_bound.is_some(),
-                    "{f} {b}: a stopped search keeps its bound"
-                );
-                match o.objective {
-                    Some(obj) => {
-                        let tree = obj.round() == points - 1.0;
-                        assert_eq!(r.verified(), Some(tree), "{f} {b}: {:?}", r.answer);
-                        assert!(o.gap.is_some(), "{f} {b}");
-                        if f == "cm1-rowgen" {
-                            assert_eq!(r.verified(), Some(true), "{f} {b}");
-                        }
-                    }
-                    None => assert_eq!(r.verified(), None, "{f} {b}"),
+            (Status::TimeLimit, Some(obj)) => {
+                let tree = obj.round() == points - 1.0;
+                assert_eq!(r.verified(), Some(tree), "{what}: {:?}", r.answer);
+                if f == "cm1-rowgen" {
+                    assert_eq!(r.verified(), Some(true), "{what}");
                 }
             }
-            s => panic!("{f} {b}: {s} {:?}", o.message),
+            (Status::TimeLimit, None) => assert_eq!(r.verified(), None, "{what}"),
+            (s, _) => panic!("{what}: {s}"),
         }
     }
 }

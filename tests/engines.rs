@@ -271,22 +271,27 @@ fn the_settings_columns_are_those_the_engine_applied() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("r.csv");
     let board = root().join("instances/circuit/table_a_1/4x4.txt");
-    run_cli(&[
-        "run",
-        "--puzzle",
-        "circuit",
-        "--formulation",
-        "cm1,cm2",
-        "--backend",
-        "highs,cbc,microlp,bc",
-        "--instances",
-        board.to_str().unwrap(),
-        "--out",
-        csv.to_str().unwrap(),
-        "--seed",
-        "7",
-        "--quiet",
-    ]);
+    let sweep = |more: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--puzzle",
+            "circuit",
+            "--formulation",
+            "cm1,cm2",
+            "--backend",
+            "highs,cbc,microlp,bc",
+            "--instances",
+            board.to_str().unwrap(),
+            "--out",
+            csv.to_str().unwrap(),
+            "--seed",
+            "7",
+            "--quiet",
+        ];
+        args.extend_from_slice(more);
+        run_cli(&args);
+    };
+    sweep(&[]);
     let rows = rows_of(&csv);
     let row = |f: &str, b: &str| {
         rows.iter()
@@ -328,24 +333,7 @@ fn the_settings_columns_are_those_the_engine_applied() {
     // resuming into the same file adds only the runs that really differ (and highs's
     // refusal of cm1, whose would-be settings changed).
     let before = rows.len();
-    run_cli(&[
-        "run",
-        "--puzzle",
-        "circuit",
-        "--formulation",
-        "cm1,cm2",
-        "--backend",
-        "highs,cbc,microlp,bc",
-        "--instances",
-        board.to_str().unwrap(),
-        "--out",
-        csv.to_str().unwrap(),
-        "--seed",
-        "7",
-        "--no-presolve",
-        "--resume",
-        "--quiet",
-    ]);
+    sweep(&["--no-presolve", "--resume"]);
     let rows = rows_of(&csv);
     let added: Vec<String> = rows[before..]
         .iter()

@@ -19,8 +19,8 @@
 //! escaped the callback), `cuts` every row added, by the callback or after a solve.
 
 use super::{
-    row_generation, Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, SolveOptions,
-    Solver, Status,
+    row_generation, Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings,
+    SolveOptions, Solver, Status,
 };
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Sense, VarKind};
@@ -62,41 +62,28 @@ pub const CBC: Engine = Engine::new(&Cbc);
 /// CBC's branch and cut.
 pub struct Cbc;
 
-static CAPABILITIES: Capabilities = Capabilities {
-    kinds: &[Kind::Mip, Kind::RowGeneration, Kind::LazyRows],
-    continuous: true,
-    general_integers: true,
-    fractional_coefficients: true,
-    lp_relaxation: true,
-    incumbent_at_limit: true,
-    clock: Clock::Wall,
-    presolve: true,
-    seed: true,
-    threads: true,
-    mip_gap: true,
-    heuristics: false,
+static DECLARATION: Declaration = Declaration {
+    key: "cbc",
+    description:
+        "COIN-OR CBC, system library, serialised in process; lazy rows through its cut callback",
+    capabilities: Capabilities {
+        kinds: &[Kind::Mip, Kind::RowGeneration, Kind::LazyRows],
+        ..Capabilities::MIP
+    },
 };
 
 impl Solver for Cbc {
-    fn key(&self) -> &'static str {
-        "cbc"
-    }
-
-    fn description(&self) -> &'static str {
-        "COIN-OR CBC, system library, serialised in process; lazy rows through its cut callback"
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
     }
 
     fn version(&self) -> String {
         version()
     }
 
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
-    }
-
     /// Under the cut callback presolve is off, whatever was asked.
     fn applied(&self, kind: Kind, options: &SolveOptions) -> Settings {
-        let mut s = Settings::from_capabilities(&CAPABILITIES, options);
+        let mut s = Settings::from_capabilities(&DECLARATION.capabilities, options);
         if kind == Kind::LazyRows {
             s.presolve = Some(false);
         }

@@ -4,7 +4,7 @@
 //! callback, so lazy-row formulations run on `bc` (the project's branch and cut on HiGHS's
 //! simplex) instead.
 
-use super::{Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status};
+use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
 use crate::model::{Model, Sense, VarKind};
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus};
 use std::ffi::CStr;
@@ -23,36 +23,19 @@ pub const HIGHS: Engine = Engine::new(&Highs);
 /// HiGHS's MIP solver.
 pub struct Highs;
 
-static CAPABILITIES: Capabilities = Capabilities {
-    kinds: &[Kind::Mip, Kind::RowGeneration],
-    continuous: true,
-    general_integers: true,
-    fractional_coefficients: true,
-    lp_relaxation: true,
-    incumbent_at_limit: true,
-    clock: Clock::Wall,
-    presolve: true,
-    seed: true,
-    threads: true,
-    mip_gap: true,
-    heuristics: false,
+static DECLARATION: Declaration = Declaration {
+    key: "highs",
+    description: "HiGHS MIP solver, embedded (default for integer programs)",
+    capabilities: Capabilities::MIP,
 };
 
 impl Solver for Highs {
-    fn key(&self) -> &'static str {
-        "highs"
-    }
-
-    fn description(&self) -> &'static str {
-        "HiGHS MIP solver, embedded (default)"
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
     }
 
     fn version(&self) -> String {
         version()
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
     }
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {

@@ -4,7 +4,7 @@
 //! those settings empty. It keeps its incumbent at the time limit. Integer bounds must fit
 //! in i32.
 
-use super::{Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status};
+use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
 use crate::model::{Model, Sense, VarKind};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome};
 use std::time::{Duration, Instant};
@@ -15,36 +15,24 @@ pub const MICROLP: Engine = Engine::new(&Microlp);
 /// microlp's branch and bound.
 pub struct Microlp;
 
-static CAPABILITIES: Capabilities = Capabilities {
-    kinds: &[Kind::Mip, Kind::RowGeneration],
-    continuous: true,
-    general_integers: true,
-    fractional_coefficients: true,
-    lp_relaxation: true,
-    incumbent_at_limit: true,
-    clock: Clock::Wall,
-    presolve: false,
-    seed: false,
-    threads: false,
-    mip_gap: true,
-    heuristics: false,
+static DECLARATION: Declaration = Declaration {
+    key: "microlp",
+    description: "microlp, pure Rust branch and bound (no presolve, threads or seed)",
+    capabilities: Capabilities {
+        presolve: false,
+        seed: false,
+        threads: false,
+        ..Capabilities::MIP
+    },
 };
 
 impl Solver for Microlp {
-    fn key(&self) -> &'static str {
-        "microlp"
-    }
-
-    fn description(&self) -> &'static str {
-        "microlp, pure Rust branch and bound (no presolve, threads or seed)"
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
     }
 
     fn version(&self) -> String {
         "microlp 0.6".to_string()
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
     }
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {

@@ -143,6 +143,25 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
+    /// A MIP solver with everything: integer programs and row generation, every variable
+    /// and coefficient, LP relaxations, an incumbent at the limit, the wall clock, and
+    /// presolve, seed, threads and gap settings. Engines start from it and say what they
+    /// lack.
+    pub const MIP: Capabilities = Capabilities {
+        kinds: &[Kind::Mip, Kind::RowGeneration],
+        continuous: true,
+        general_integers: true,
+        fractional_coefficients: true,
+        lp_relaxation: true,
+        incumbent_at_limit: true,
+        clock: Clock::Wall,
+        presolve: true,
+        seed: true,
+        threads: true,
+        mip_gap: true,
+        heuristics: false,
+    };
+
     /// One line for `list`: what it takes and which settings it applies.
     pub fn summary(&self) -> String {
         let kinds: Vec<&str> = self.kinds.iter().map(|k| k.key()).collect();
@@ -265,27 +284,33 @@ impl Settings {
     }
 }
 
+/// What an engine declares of itself, once: its key, a description and its capabilities.
+pub struct Declaration {
+    /// The key on the command line and in result rows.
+    pub key: &'static str,
+    /// One line describing the engine.
+    pub description: &'static str,
+    /// What it can do.
+    pub capabilities: Capabilities,
+}
+
 /// What an engine file implements. Methods for kinds the engine does not declare are
 /// never called (the [`Engine`] refuses first); their defaults say so.
 pub trait Solver: Sync {
-    /// The key on the command line and in result rows.
-    fn key(&self) -> &'static str;
-    /// One line describing the engine.
-    fn description(&self) -> &'static str;
+    /// Its key, description and capabilities.
+    fn declaration(&self) -> &'static Declaration;
     /// The engine's name and version (and the LP solver underneath, where it has one), as
     /// written into result rows.
     fn version(&self) -> String;
-    /// What it can do.
-    fn capabilities(&self) -> &'static Capabilities;
     /// The settings it applies to a problem of `kind` (default: those its capabilities name).
     fn applied(&self, kind: Kind, options: &SolveOptions) -> Settings {
         let _ = kind;
-        Settings::from_capabilities(self.capabilities(), options)
+        Settings::from_capabilities(&self.declaration().capabilities, options)
     }
     /// Solves one integer program (or LP) within `budget`.
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         let _ = (model, settings, budget);
-        not_declared(self.key(), Kind::Mip)
+        not_declared(self.declaration().key, Kind::Mip)
     }
     /// Row generation: by default the shared loop of [`row_generation`], each round a
     /// fresh [`Solver::solve_mip`]; an engine that can add rows to a live solver may do
@@ -312,12 +337,12 @@ pub trait Solver: Sync {
         budget: &Budget,
     ) -> Outcome {
         let _ = (model, separator, hints, settings, budget);
-        not_declared(self.key(), Kind::LazyRows)
+        not_declared(self.declaration().key, Kind::LazyRows)
     }
     /// A constraint program.
     fn solve_cp(&self, model: &CpModel, settings: &Settings, budget: &Budget) -> Outcome {
         let _ = (model, settings, budget);
-        not_declared(self.key(), Kind::Cp)
+        not_declared(self.declaration().key, Kind::Cp)
     }
     /// The LP relaxation `relaxed` (integrality already dropped); by default
     /// [`Solver::solve_mip`].
@@ -388,12 +413,12 @@ impl Engine {
 
     /// The key used on the command line and in result rows.
     pub fn key(self) -> &'static str {
-        self.0.key()
+        self.0.declaration().key
     }
 
     /// One line describing the engine.
     pub fn description(self) -> &'static str {
-        self.0.description()
+        self.0.declaration().description
     }
 
     /// The engine's name and version, as written into result rows.
@@ -403,7 +428,7 @@ impl Engine {
 
     /// What it can do.
     pub fn capabilities(self) -> &'static Capabilities {
-        self.0.capabilities()
+        &self.0.declaration().capabilities
     }
 
     /// True when it takes problems of `kind`.

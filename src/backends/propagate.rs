@@ -36,7 +36,7 @@
 //! status `time_limit` (or `feasible` when a solution was found but the count not
 //! finished). Threads, MIP gap, presolve and seed do not apply.
 
-use super::{Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status};
+use super::{Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings, Solver, Status};
 use crate::cp_model::{check, Class, Constraint, CpModel};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -49,36 +49,30 @@ pub const PROPAGATE: Engine = Engine::new(&Propagate);
 /// The project's constraint propagation and search.
 pub struct Propagate;
 
-static CAPABILITIES: Capabilities = Capabilities {
-    kinds: &[Kind::Cp],
-    continuous: false,
-    general_integers: true,
-    fractional_coefficients: false,
-    lp_relaxation: false,
-    incumbent_at_limit: true,
-    clock: Clock::Wall,
-    presolve: false,
-    seed: false,
-    threads: false,
-    mip_gap: false,
-    heuristics: true,
+static DECLARATION: Declaration = Declaration {
+    key: "propagate",
+    description: "the project's finite-domain propagation and depth-first search, constraint programs only (--heuristics, --count)",
+    capabilities: Capabilities {
+        kinds: &[Kind::Cp],
+        continuous: false,
+        fractional_coefficients: false,
+        lp_relaxation: false,
+        presolve: false,
+        seed: false,
+        threads: false,
+        mip_gap: false,
+        heuristics: true,
+        ..Capabilities::MIP
+    },
 };
 
 impl Solver for Propagate {
-    fn key(&self) -> &'static str {
-        "propagate"
-    }
-
-    fn description(&self) -> &'static str {
-        "the project's finite-domain propagation and depth-first search, CP formulations only (--heuristics, --count)"
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
     }
 
     fn version(&self) -> String {
         format!("puzzlebench propagate {}", env!("CARGO_PKG_VERSION"))
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
     }
 
     fn solve_cp(&self, model: &CpModel, settings: &Settings, budget: &Budget) -> Outcome {

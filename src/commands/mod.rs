@@ -133,6 +133,19 @@ pub fn progress_bar(total: u64, quiet: bool, prefix: &str) -> ProgressBar {
     bar
 }
 
+/// What a sweep's progress bar shows after each row: the run that ended, and one more
+/// step.
+pub fn show_row(bar: &ProgressBar, r: &Record) {
+    bar.set_message(format!(
+        "{} {} {} {}",
+        r.instance,
+        r.formulation,
+        r.backend_label(),
+        r.status
+    ));
+    bar.inc(1);
+}
+
 /// Why a run counts as a failure for the exit code, or None when it solved or proved
 /// infeasibility.
 pub fn failure_reason(r: &Record) -> Option<String> {

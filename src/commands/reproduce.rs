@@ -177,16 +177,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         };
         let total: usize = plans.iter().map(|(_, plan)| plan.runs.len()).sum();
         let bar = progress_bar(total as u64, c.quiet, p.key());
-        let on_row = |r: &Record| {
-            bar.set_message(format!(
-                "{} {} {} {}",
-                r.instance,
-                r.formulation,
-                r.backend_label(),
-                r.status
-            ));
-            bar.inc(1);
-        };
+        let on_row = |r: &Record| super::show_row(&bar, r);
         let mut summary = Vec::new();
         for (label, plan) in &plans {
             for (f, reason) in &plan.skipped {

@@ -94,16 +94,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     let stop = stop_flag()?;
     let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
     let env = RunEnv::detect();
-    let on_row = |r: &Record| {
-        bar.set_message(format!(
-            "{} {} {} {}",
-            r.instance,
-            r.formulation,
-            r.backend_label(),
-            r.status
-        ));
-        bar.inc(1);
-    };
+    let on_row = |r: &Record| super::show_row(&bar, r);
     let outcome = runner::sweep(&plan, &c.out, &env, &config, stop, &on_row).map_err(bad_input)?;
     bar.finish_and_clear();
     let rows = &outcome.rows;

@@ -170,18 +170,7 @@ impl<'a> Run<'a> {
         build: impl FnOnce() -> (Model, D, S),
         decode: impl FnOnce(&D, &[f64]) -> Answer,
     ) -> Report {
-        let ((mut model, d, mut sep), build_seconds, lp) = match self.prepare(build, |b| &b.0) {
-            Ok(p) => p,
-            Err(r) => return *r,
-        };
-        let outcome = self.engine.solve(
-            Problem::RowGeneration(&mut model, &mut sep),
-            &self.settings,
-            &self.budget,
-        );
-        Self::report(outcome, lp, build_seconds, model.counts(), |v| {
-            decode(&d, v)
-        })
+        self.with_separator(build, None, decode)
     }
 
     /// Lazy rows: build the model without them, with its separator; the engine's search
@@ -193,15 +182,25 @@ impl<'a> Run<'a> {
         hints: SearchHints,
         decode: impl FnOnce(&D, &[f64]) -> Answer,
     ) -> Report {
+        self.with_separator(build, Some(hints), decode)
+    }
+
+    /// Row generation (`hints` `None`) or lazy rows (the hints of the search).
+    fn with_separator<D, S: Separator>(
+        &self,
+        build: impl FnOnce() -> (Model, D, S),
+        hints: Option<SearchHints>,
+        decode: impl FnOnce(&D, &[f64]) -> Answer,
+    ) -> Report {
         let ((mut model, d, mut sep), build_seconds, lp) = match self.prepare(build, |b| &b.0) {
             Ok(p) => p,
             Err(r) => return *r,
         };
-        let outcome = self.engine.solve(
-            Problem::LazyRows(&mut model, &mut sep, hints),
-            &self.settings,
-            &self.budget,
-        );
+        let problem = match hints {
+            None => Problem::RowGeneration(&mut model, &mut sep),
+            Some(h) => Problem::LazyRows(&mut model, &mut sep, h),
+        };
+        let outcome = self.engine.solve(problem, &self.settings, &self.budget);
         Self::report(outcome, lp, build_seconds, model.counts(), |v| {
             decode(&d, v)
         })

@@ -30,7 +30,7 @@ mod domain;
 pub mod lp;
 
 use super::{
-    gap, highs, Budget, Capabilities, Clock, Engine, Kind, Outcome, Settings, Solver, Status,
+    gap, highs, Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings, Solver, Status,
 };
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Sense, VarKind};
@@ -43,28 +43,20 @@ pub const BC: Engine = Engine::new(&Bc);
 /// The project's branch and cut.
 pub struct Bc;
 
-static CAPABILITIES: Capabilities = Capabilities {
-    kinds: &[Kind::LazyRows],
-    continuous: true,
-    general_integers: true,
-    fractional_coefficients: true,
-    lp_relaxation: true,
-    incumbent_at_limit: true,
-    clock: Clock::Wall,
-    presolve: false,
-    seed: true,
-    threads: false,
-    mip_gap: true,
-    heuristics: false,
+static DECLARATION: Declaration = Declaration {
+    key: "bc",
+    description: "the project's branch and cut for lazy rows: propagation, probing, depth first, on HiGHS's dual simplex (one thread, no presolve; default for lazy rows)",
+    capabilities: Capabilities {
+        kinds: &[Kind::LazyRows],
+        presolve: false,
+        threads: false,
+        ..Capabilities::MIP
+    },
 };
 
 impl Solver for Bc {
-    fn key(&self) -> &'static str {
-        "bc"
-    }
-
-    fn description(&self) -> &'static str {
-        "the project's branch and cut for lazy rows: propagation, probing, depth first, on HiGHS's dual simplex (one thread, no presolve)"
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
     }
 
     fn version(&self) -> String {
@@ -73,10 +65,6 @@ impl Solver for Bc {
             env!("CARGO_PKG_VERSION"),
             highs::version()
         )
-    }
-
-    fn capabilities(&self) -> &'static Capabilities {
-        &CAPABILITIES
     }
 
     fn solve_lazy(

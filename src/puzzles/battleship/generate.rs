@@ -29,42 +29,12 @@ pub static GENERATOR: Generator = Generator {
             Levels: `hard` drops every given that is not needed for uniqueness; `easy` keeps the \
             revealed cells and adds --extra more.",
     params: &[
-        Param {
-            name: "rows",
-            help: "Rows of the grid",
-            value: Some("R"),
-            default: None,
-        },
-        Param {
-            name: "cols",
-            help: "Columns of the grid",
-            value: Some("C"),
-            default: None,
-        },
-        Param {
-            name: "fleet",
-            help: "Ships of each length, comma-separated, from length 1: `4,3,2,1` is four one-cell ships, three of length 2, two of length 3 and one of length 4",
-            value: Some("N,N,.."),
-            default: None,
-        },
-        Param {
-            name: "level",
-            help: "Difficulty, which givens are kept: easy or hard",
-            value: Some("LEVEL"),
-            default: Some("hard"),
-        },
-        Param {
-            name: "extra",
-            help: "Extra random givens of an easy puzzle (default: one cell in ten)",
-            value: Some("N"),
-            default: None,
-        },
-        Param {
-            name: "name",
-            help: "Name prefix (default: LEVEL_RxC); puzzles are named PREFIX_SEED",
-            value: Some("PREFIX"),
-            default: None,
-        },
+        Param::ROWS,
+        Param::COLS,
+        Param::value("fleet", "N,N,..", "Ships of each length, comma-separated, from length 1: `4,3,2,1` is four one-cell ships, three of length 2, two of length 3 and one of length 4"),
+        Param::defaulted("level", "LEVEL", "hard", "Difficulty, which givens are kept: easy or hard"),
+        Param::value("extra", "N", "Extra random givens of an easy puzzle (default: one cell in ten)"),
+        Param::value("name", "PREFIX", "Name prefix (default: LEVEL_RxC); puzzles are named PREFIX_SEED"),
     ],
     make,
 };

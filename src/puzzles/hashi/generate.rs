@@ -22,42 +22,12 @@ pub static GENERATOR: Generator = Generator {
             --extra bridges between existing ones) and print its labels. Solvable by \
             construction, not always uniquely.",
     params: &[
-        Param {
-            name: "rows",
-            help: "Rows of the grid",
-            value: Some("R"),
-            default: None,
-        },
-        Param {
-            name: "cols",
-            help: "Columns of the grid (default: as many as rows)",
-            value: Some("C"),
-            default: None,
-        },
-        Param {
-            name: "islands",
-            help: "Islands wanted (fewer when no more fit)",
-            value: Some("N"),
-            default: None,
-        },
-        Param {
-            name: "max-bridges",
-            help: "Most bridges per pair, 1 to 4",
-            value: Some("M"),
-            default: Some("2"),
-        },
-        Param {
-            name: "extra",
-            help: "Probability of joining two existing islands instead of laying a new one (makes cycles)",
-            value: Some("P"),
-            default: Some("0.2"),
-        },
-        Param {
-            name: "format",
-            help: "Output format: id (Tatham game IDs, one per line) or has (the .has format: one board, at most 2 bridges per pair)",
-            value: Some("FORMAT"),
-            default: Some("id"),
-        },
+        Param::ROWS,
+        Param::value("cols", "C", "Columns of the grid (default: as many as rows)"),
+        Param::value("islands", "N", "Islands wanted (fewer when no more fit)"),
+        Param::defaulted("max-bridges", "M", "2", "Most bridges per pair, 1 to 4"),
+        Param::defaulted("extra", "P", "0.2", "Probability of joining two existing islands instead of laying a new one (makes cycles)"),
+        Param::defaulted("format", "FORMAT", "id", "Output format: id (Tatham game IDs, one per line) or has (the .has format: one board, at most 2 bridges per pair)"),
     ],
     make,
 };

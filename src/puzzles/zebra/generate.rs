@@ -23,18 +23,8 @@ use crate::generate::{Generator, Param, Params};
 pub static GENERATOR: Generator = Generator {
     about: "Zebra: a random puzzle with a unique solution and no redundant clue.",
     params: &[
-        Param {
-            name: "houses",
-            help: "Houses (2 to 10)",
-            value: Some("H"),
-            default: None,
-        },
-        Param {
-            name: "attributes",
-            help: "Attributes (1 to 8)",
-            value: Some("A"),
-            default: None,
-        },
+        Param::value("houses", "H", "Houses (2 to 10)"),
+        Param::value("attributes", "A", "Attributes (1 to 8)"),
     ],
     make,
 };
