@@ -288,3 +288,40 @@ fn all_failures_still_plot_time_but_no_cactus() {
     let plots = write_plots(&rows, dir.path()).unwrap();
     assert_eq!(stems(&plots), ["sudoku_time_vs_size"]);
 }
+
+/// Formulations that each ran on an engine of their own (the Circuit Board's `cm1` on `bc`,
+/// `cm2` on `highs`) are still compared: a scatter of the two and a profile over both.
+#[test]
+fn formulations_on_engines_of_their_own_are_compared() {
+    let mut rows = Vec::new();
+    for (i, inst) in ["c1", "c2", "c3"].iter().enumerate() {
+        let size = 10.0 * (i + 1) as f64;
+        rows.push(row(
+            "circuit",
+            inst,
+            size,
+            "cm1",
+            "bc",
+            1,
+            "optimal",
+            0.01 * size,
+        ));
+        rows.push(row(
+            "circuit",
+            inst,
+            size,
+            "cm2",
+            "highs",
+            1,
+            "optimal",
+            0.1 * size,
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&rows, dir.path()).unwrap();
+    let svg = svg_text(find(&plots, "circuit_scatter_cm1_bc_vs_cm2_highs"));
+    assert!(has_text(&svg, "cm1 on bc: time (s)"), "{:?}", texts(&svg));
+    assert!(has_text(&svg, "cm2 on highs: time (s)"));
+    let svg = svg_text(find(&plots, "circuit_profile_engines"));
+    assert!(has_text(&svg, "cm1 on bc") && has_text(&svg, "cm2 on highs"));
+}

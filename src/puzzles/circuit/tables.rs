@@ -287,12 +287,22 @@ struct Relaxations {
     points: u32,
 }
 
-/// Table A.3: LP relaxations of CM1 and CM2 per size, beside the report's.
+/// The LP solver of a row: what its engine solves LP relaxations with (the part of the
+/// solver version after " on ", for an engine on another's LP: `bc` on HiGHS).
+fn lp_solver(r: &Record) -> &str {
+    r.solver_version
+        .split_once(" on ")
+        .map_or(r.solver_version.as_str(), |(_, lp)| lp)
+}
+
+/// Table A.3: LP relaxations of CM1 and CM2 per size, beside the report's. The two
+/// relaxations of a board are paired by LP solver, since CM1 runs on an engine of its own
+/// (`bc`) whose LPs are HiGHS's, as CM2's are on `highs`.
 fn table_a_3(rows: &[&Record]) -> Table {
     let mut lp: BTreeMap<(&str, u32, &str), Relaxations> = BTreeMap::new();
     for r in rows.iter().filter(|r| side(&r.size_label) <= 10) {
         let e = lp
-            .entry((&r.backend, side(&r.size_label), &r.instance))
+            .entry((lp_solver(r), side(&r.size_label), &r.instance))
             .or_default();
         e.points = info_num(r, "points");
         match r.formulation.as_str() {
@@ -355,7 +365,7 @@ fn table_a_3(rows: &[&Record]) -> Table {
             "report z*CM1",
             "report z*CM2",
             "report ratio",
-            "backend",
+            "LP solver",
             "boards",
             "median |V|",
             "median z*CM1",

@@ -309,6 +309,26 @@ impl Puzzle<'_> {
     }
 
     /// The formulations run on `backend`, in key order.
+    /// The formulations that ran on exactly one engine, each with its engine, in key order,
+    /// when those engines are at least two (the Circuit Board's `cm1` on `bc` and `cm2` on
+    /// `highs`); empty otherwise.
+    fn own_engines(&self) -> Vec<(&str, &str)> {
+        let mut engines: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (f, b) in self.cells.keys() {
+            engines.entry(f.as_str()).or_default().push(b.as_str());
+        }
+        let single: Vec<(&str, &str)> = engines
+            .iter()
+            .filter(|(_, bs)| bs.len() == 1)
+            .map(|(f, bs)| (*f, bs[0]))
+            .collect();
+        let distinct: BTreeSet<&str> = single.iter().map(|(_, b)| *b).collect();
+        if distinct.len() < 2 {
+            return Vec::new();
+        }
+        single
+    }
+
     fn formulations_on(&self, backend: &str) -> Vec<&str> {
         self.cells
             .keys()

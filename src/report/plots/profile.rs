@@ -1,4 +1,5 @@
-//! Dolan–Moré performance profiles (`<p>_profile_<backend>`, `<p>_profile_<formulation>`).
+//! Dolan–Moré performance profiles (`<p>_profile_<backend>`, `<p>_profile_<formulation>`,
+//! and `<p>_profile_engines` for formulations that each ran on an engine of their own).
 
 use super::{sanitize, Axis, Cell, Chart, Marker, Puzzle, Scale, Series, MIN_SECONDS};
 use std::collections::{BTreeMap, BTreeSet};
@@ -6,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 impl Puzzle<'_> {
     /// Every performance profile of the puzzle: `<p>_profile_<backend>` compares the
     /// formulations run on one backend, `<p>_profile_<formulation>` the backends that ran one
-    /// formulation; only where there are at least two to compare.
+    /// formulation, and `<p>_profile_engines` formulations that each ran on one engine of
+    /// their own (no engine ran two of them); only where there are at least two to compare.
     pub(super) fn profiles(&self) -> Vec<Chart> {
         let backends: BTreeSet<&str> = self.cells.keys().map(|(_, b)| b.as_str()).collect();
         let formulations: BTreeSet<&str> = self.cells.keys().map(|(f, _)| f.as_str()).collect();
@@ -24,6 +26,21 @@ impl Puzzle<'_> {
                 &format!("profile_{}", sanitize(b)),
                 format!(
                     "{} on {b}: performance profile of the formulations",
+                    self.key
+                ),
+                &series,
+            ));
+        }
+        let own = self.own_engines();
+        if !own.is_empty() {
+            let series = own
+                .iter()
+                .map(|(f, b)| (format!("{f} on {b}"), *f, *b))
+                .collect::<Vec<_>>();
+            out.extend(self.profile(
+                "profile_engines",
+                format!(
+                    "{}: performance profile of the formulations, each on its engine",
                     self.key
                 ),
                 &series,

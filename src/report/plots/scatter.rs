@@ -1,5 +1,7 @@
 //! Scatter plots of one formulation's time against another's, per instance
-//! (`<p>_scatter_<backend>_<f1>_vs_<f2>`).
+//! (`<p>_scatter_<backend>_<f1>_vs_<f2>` on one backend; `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>`
+//! for two formulations that each ran on one engine of their own, such as the Circuit
+//! Board's `cm1` on `bc` and `cm2` on `highs`).
 
 use super::{
     log_axis, min_max, sanitize, Axis, Chart, Marker, Puzzle, Scale, Series, GREY, PALETTE,
@@ -8,7 +10,8 @@ use std::collections::BTreeSet;
 
 impl Puzzle<'_> {
     /// Every scatter plot of the puzzle: one per backend and pair of formulations run on it
-    /// (in key order).
+    /// (in key order), then one per pair of formulations that ran on one engine each, the
+    /// two engines different.
     pub(super) fn scatters(&self) -> Vec<Chart> {
         let backends: BTreeSet<&str> = self.cells.keys().map(|(_, b)| b.as_str()).collect();
         let mut out = Vec::new();
@@ -16,19 +19,26 @@ impl Puzzle<'_> {
             let fs = self.formulations_on(b);
             for (i, f1) in fs.iter().enumerate() {
                 for f2 in &fs[i + 1..] {
-                    out.extend(self.scatter(b, f1, f2));
+                    out.extend(self.scatter((f1, b), (f2, b)));
                 }
+            }
+        }
+        let own = self.own_engines();
+        for (i, (f1, b1)) in own.iter().enumerate() {
+            for (f2, b2) in own[i + 1..].iter().filter(|(_, b2)| b2 != b1) {
+                out.extend(self.scatter((f1, b1), (f2, b2)));
             }
         }
         out
     }
 
-    /// `<p>_scatter_<b>_<f1>_vs_<f2>`: the time of `f1` (x) against that of `f2` (y) on
-    /// backend `b`, one point per instance both ran (a cross when either failed), with the
-    /// diagonal y = x; both axes logarithmic over the same range. `None` without points.
-    fn scatter(&self, b: &str, f1: &str, f2: &str) -> Option<Chart> {
-        let c1 = self.cells.get(&(f1.to_string(), b.to_string()))?;
-        let c2 = self.cells.get(&(f2.to_string(), b.to_string()))?;
+    /// `<p>_scatter_<b>_<f1>_vs_<f2>` (or `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>` for two
+    /// engines): the time of `f1` on `b1` (x) against that of `f2` on `b2` (y), one point
+    /// per instance both ran (a cross when either failed), with the diagonal y = x; both
+    /// axes logarithmic over the same range. `None` without points.
+    fn scatter(&self, (f1, b1): (&str, &str), (f2, b2): (&str, &str)) -> Option<Chart> {
+        let c1 = self.cells.get(&(f1.to_string(), b1.to_string()))?;
+        let c2 = self.cells.get(&(f2.to_string(), b2.to_string()))?;
         let mut points = Vec::new();
         let mut failed = Vec::new();
         for (instance, a) in c1 {
@@ -44,27 +54,54 @@ impl Puzzle<'_> {
         }
         let (lo, hi) = min_max(points.iter().chain(&failed).flat_map(|&(x, y)| [x, y]))?;
         let (lo, hi) = log_axis(lo, hi, 10.0);
-        let axis = |f: &str| Axis {
-            label: format!("{f}: time (s)"),
+        let same = b1 == b2;
+        let name = |f: &str, b: &str| {
+            if same {
+                f.to_string()
+            } else {
+                format!("{f} on {b}")
+            }
+        };
+        let axis = |label: String| Axis {
+            label: format!("{label}: time (s)"),
             lo,
             hi,
             scale: Scale::Log(10.0),
             integer: false,
         };
+        let (n1, n2) = (name(f1, b1), name(f2, b2));
+        let (stem, title) = if same {
+            (
+                format!(
+                    "{}_scatter_{}_{}_vs_{}",
+                    self.stem,
+                    sanitize(b1),
+                    sanitize(f1),
+                    sanitize(f2)
+                ),
+                format!("{} on {b1}: {f1} against {f2}, time per instance", self.key),
+            )
+        } else {
+            (
+                format!(
+                    "{}_scatter_{}_{}_vs_{}_{}",
+                    self.stem,
+                    sanitize(f1),
+                    sanitize(b1),
+                    sanitize(f2),
+                    sanitize(b2)
+                ),
+                format!("{}: {n1} against {n2}, time per instance", self.key),
+            )
+        };
         Some(Chart {
-            stem: format!(
-                "{}_scatter_{}_{}_vs_{}",
-                self.stem,
-                sanitize(b),
-                sanitize(f1),
-                sanitize(f2)
-            ),
-            title: format!("{} on {b}: {f1} against {f2}, time per instance", self.key),
-            x: axis(f1),
-            y: axis(f2),
+            stem,
+            title,
+            x: axis(n1.clone()),
+            y: axis(n2),
             series: vec![
                 Series {
-                    name: format!("y = x (above: {f1} faster)"),
+                    name: format!("y = x (above: {n1} faster)"),
                     color: GREY,
                     marker: Marker::None,
                     points: vec![],
