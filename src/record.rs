@@ -112,13 +112,38 @@ fn one() -> u32 {
 }
 
 impl Record {
-    /// The backend with its search setting where it has one, for grouping rows in
-    /// summaries and plots: `highs`, or `propagate-h123` for propagate with heuristics 123.
+    /// The engine with every search setting that differs from the usual one, for grouping
+    /// rows in summaries, tables and plots, so that runs that differ in a setting are never
+    /// pooled: `highs`, `highs-nopresolve`, `highs-t4-gap0.01`, `propagate-h123`,
+    /// `bc-count2`. The parts, in this order: `h<heuristics>`, `nopresolve` (presolve
+    /// applied off), `t<threads>` (more than one), `gap<mip gap>` (above 0), `count<n>`
+    /// (more than one solution asked for). The seed is not part of it (seeds are what
+    /// repeats vary), nor the time limit (each table states its limits).
     pub fn backend_label(&self) -> String {
+        let mut label = self.backend.clone();
+        let mut add = |part: String| {
+            label.push('-');
+            label.push_str(&part);
+        };
         match &self.heuristics {
-            Some(h) if !h.is_empty() => format!("{}-h{h}", self.backend),
-            _ => self.backend.clone(),
+            Some(h) if !h.is_empty() => add(format!("h{h}")),
+            _ => {}
         }
+        if self.presolve == Some(false) {
+            add("nopresolve".into());
+        }
+        match self.threads {
+            Some(t) if t > 1 => add(format!("t{t}")),
+            _ => {}
+        }
+        match self.mip_gap {
+            Some(g) if g > 0.0 => add(format!("gap{g}")),
+            _ => {}
+        }
+        if self.count > 1 {
+            add(format!("count{}", self.count));
+        }
+        label
     }
 
     /// The CSV header, in column order.
@@ -180,6 +205,37 @@ mod tests {
         ] {
             assert!(h.iter().any(|c| c == col), "missing column {col}");
         }
+    }
+
+    #[test]
+    fn backend_label_names_every_setting_that_differs_from_the_usual() {
+        let usual = Record {
+            backend: "highs".into(),
+            presolve: Some(true),
+            threads: Some(1),
+            mip_gap: Some(0.0),
+            count: 1,
+            ..Record::default()
+        };
+        assert_eq!(usual.backend_label(), "highs");
+        let off = Record {
+            presolve: Some(false),
+            ..usual.clone()
+        };
+        assert_eq!(off.backend_label(), "highs-nopresolve");
+        let all = Record {
+            threads: Some(4),
+            mip_gap: Some(0.01),
+            count: 2,
+            ..off.clone()
+        };
+        assert_eq!(all.backend_label(), "highs-nopresolve-t4-gap0.01-count2");
+        let cp = Record {
+            backend: "propagate".into(),
+            heuristics: Some("123".into()),
+            ..Record::default()
+        };
+        assert_eq!(cp.backend_label(), "propagate-h123");
     }
 
     #[test]

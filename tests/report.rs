@@ -2,7 +2,9 @@
 //! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), `report` from a CSV, and
 //! `reproduce --quick` on a tiny suite.
 
+use puzzlebench::record::Record;
 use puzzlebench::report::all_tables;
+use puzzlebench::report::tables::repeat_variation;
 use puzzlebench::runner::read_results;
 use std::path::PathBuf;
 use std::process::Command;
@@ -31,6 +33,52 @@ fn summary_counts_the_time_limit_as_unsolved() {
     assert_eq!(cbc[3], "1");
     assert_eq!(cbc[4], "0");
     assert_eq!(cbc[5], "61.2");
+}
+
+/// Rows of one run on one instance, solved in `seconds`, with the given presolve and repeat.
+fn hashi_row(presolve: bool, repeat: u32, seconds: f64) -> Record {
+    Record {
+        puzzle: "hashi".into(),
+        instance: "board".into(),
+        formulation: "hdc".into(),
+        backend: "highs".into(),
+        repeat,
+        presolve: Some(presolve),
+        threads: Some(1),
+        time_limit: Some(10.0),
+        seed: Some(0),
+        count: 1,
+        status: "optimal".into(),
+        verified: Some(true),
+        seconds: Some(seconds),
+        ..Record::default()
+    }
+}
+
+#[test]
+fn presolve_on_and_off_are_not_repeats_of_each_other() {
+    // One repeat each with presolve on and off: no variation to report, and two summary
+    // rows, one per setting.
+    let rows = [hashi_row(true, 1, 0.1), hashi_row(false, 1, 1.0)];
+    assert!(repeat_variation(&rows).is_empty());
+    let summary = &all_tables(&rows, 1.0, &[])[0];
+    let labels: Vec<&str> = summary.rows.iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(labels, ["highs", "highs-nopresolve"]);
+    assert!(
+        summary.rows.iter().all(|r| r[7] == "–"),
+        "{:?}",
+        summary.rows
+    );
+    // Two repeats with presolve off: their variation, and none for presolve on.
+    let rows = [
+        hashi_row(true, 1, 0.1),
+        hashi_row(false, 1, 1.0),
+        hashi_row(false, 2, 3.0),
+    ];
+    let cv = repeat_variation(&rows);
+    let key = |b: &str| ("hashi".to_string(), "hdc".to_string(), b.to_string());
+    assert_eq!(cv.len(), 1);
+    assert!((cv[&key("highs-nopresolve")] - 2f64.sqrt() / 2.0).abs() < 1e-12);
 }
 
 #[test]

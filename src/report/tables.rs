@@ -131,9 +131,12 @@ pub fn secs(x: Option<f64>) -> String {
 }
 
 /// The coefficient of variation (standard deviation / mean) of seconds over the repeats
-/// of each (instance, formulation, backend), and its median per (formulation, backend).
+/// of each run (instance, formulation, backend with its settings, time limit and seed:
+/// everything but the repeat number), and its median per (puzzle, formulation, backend
+/// label).
 pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f64> {
-    let mut per_run: BTreeMap<(String, String, String, String), Vec<f64>> = BTreeMap::new();
+    type RunKey = (String, String, String, String, Option<u64>, Option<u64>);
+    let mut per_run: BTreeMap<RunKey, Vec<f64>> = BTreeMap::new();
     for r in rows.iter().filter(|r| summary::succeeded(r)) {
         if let Some(t) = r.seconds {
             per_run
@@ -142,13 +145,15 @@ pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f
                     r.formulation.clone(),
                     r.backend_label(),
                     r.instance.clone(),
+                    r.time_limit.map(f64::to_bits),
+                    r.seed,
                 ))
                 .or_default()
                 .push(t);
         }
     }
     let mut cvs: BTreeMap<(String, String, String), Vec<f64>> = BTreeMap::new();
-    for ((p, f, b, _), ts) in per_run {
+    for ((p, f, b, ..), ts) in per_run {
         if ts.len() < 2 {
             continue;
         }
