@@ -25,6 +25,7 @@ pub mod generate;
 pub mod isolation;
 pub mod lazy;
 pub mod model;
+pub mod progress;
 pub mod puzzles;
 pub mod record;
 pub mod report;

@@ -49,14 +49,17 @@ enum Command {
 #[derive(Args, Clone)]
 struct SolverArgs {
     /// Time limit of each run in seconds: model building, LP relaxation and every solve
-    /// (all rounds of row generation) draw on it. Default: none.
-    #[arg(long, value_name = "S")]
+    /// (all rounds of row generation) draw on it. Default: none, so a run goes on until it
+    /// ends, which can take many minutes on a hard instance or a slow engine; on a terminal
+    /// `solve` shows the elapsed time (and the incumbent, bound and nodes where the engine
+    /// reports them) once a solve has run for a second.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Threads per solve.
     #[arg(long, default_value_t = 1)]
     threads: u32,
     /// Relative MIP gap at which a solver may stop (0 = prove optimality).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     mip_gap: f64,
     /// Switch presolve off.
     #[arg(long)]
@@ -174,7 +177,7 @@ struct RunArgs {
     #[arg(long, default_value = "results.csv")]
     out: PathBuf,
     /// Shift in seconds of the shifted geometric mean in the summary.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     shift: f64,
     /// No progress bar.
     #[arg(long)]
@@ -189,7 +192,7 @@ struct RunArgs {
     #[arg(long, value_name = "MB")]
     memory_limit: Option<u64>,
     /// Seconds a worker may run past its solver time limits before it is killed.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     grace: f64,
     /// Run in this process, without isolation (a crashing solver ends the sweep).
     #[arg(long, hide = true)]
@@ -210,7 +213,7 @@ struct ReproduceArgs {
     #[arg(long, value_delimiter = ',', default_value = commands::reproduce::DEFAULT_ENGINES)]
     backend: Vec<String>,
     /// Time limit of each run in seconds (default: each suite's own).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Output folder.
     #[arg(long, default_value = "reports")]
@@ -225,7 +228,7 @@ struct ReproduceArgs {
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Shift in seconds of the shifted geometric mean.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     shift: f64,
     /// Folder holding the instance folders.
     #[arg(long, default_value = "instances", hide = true)]
@@ -244,7 +247,7 @@ struct ReportArgs {
     #[arg(long, default_value = "report")]
     out: PathBuf,
     /// Shift in seconds of the shifted geometric mean.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     shift: f64,
 }
 

@@ -146,6 +146,24 @@ impl Record {
         label
     }
 
+    /// The columns a results file must have for its rows to be read; the others (empty
+    /// cells, "not known") may be missing, as in files of older versions.
+    pub const REQUIRED: [&'static str; 13] = [
+        "run_id",
+        "puzzle",
+        "instance",
+        "size_label",
+        "instance_info",
+        "formulation",
+        "backend",
+        "repeat",
+        "status",
+        "solver_version",
+        "git_commit",
+        "host",
+        "timestamp",
+    ];
+
     /// The CSV header, in column order.
     pub fn header() -> Vec<String> {
         let mut w = csv::Writer::from_writer(vec![]);
@@ -236,6 +254,25 @@ mod tests {
             ..Record::default()
         };
         assert_eq!(cp.backend_label(), "propagate-h123");
+    }
+
+    #[test]
+    fn the_required_columns_are_exactly_those_a_row_cannot_be_read_without() {
+        let read = |columns: &[&str]| {
+            let text = format!(
+                "{}\n{}\n",
+                columns.join(","),
+                vec!["1"; columns.len()].join(",")
+            );
+            let mut rd = csv::Reader::from_reader(text.as_bytes());
+            rd.deserialize::<Record>().next().unwrap().is_ok()
+        };
+        assert!(read(&Record::REQUIRED));
+        for k in 0..Record::REQUIRED.len() {
+            let mut fewer = Record::REQUIRED.to_vec();
+            fewer.remove(k);
+            assert!(!read(&fewer), "{} is not needed", Record::REQUIRED[k]);
+        }
     }
 
     #[test]

@@ -335,9 +335,11 @@ impl ResultsFile {
                 existing,
             ));
         }
-        if text.lines().next() != Some(header.as_str()) {
+        let first = text.lines().next().unwrap_or("");
+        if first != header {
+            let why = header_problem(first).unwrap_or_else(|| "columns in another order".into());
             return Err(format!(
-                "{shown}:1: the header is not puzzlebench's (an older version, or another file); write to a new file"
+                "{shown}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file"
             ));
         }
         // Keep only complete lines.
@@ -407,11 +409,44 @@ impl ResultsFile {
 /// Reads every row of a results CSV.
 pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
     let mut rd = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = rd
+        .headers()
+        .map_err(|e| format!("{}:1: {e}", path.display()))?
+        .iter()
+        .collect::<Vec<_>>()
+        .join(",");
+    if let Some(why) = header_problem(&first) {
+        return Err(format!(
+            "{}:1: not a puzzlebench results file ({why})",
+            path.display()
+        ));
+    }
     let mut rows = Vec::new();
     for (i, rec) in rd.deserialize().enumerate() {
         rows.push(rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?);
     }
     Ok(rows)
+}
+
+/// What is wrong with a results file's header line, as far as reading its rows goes: the
+/// columns of [`Record::REQUIRED`] it lacks, or None.
+pub fn header_problem(line: &str) -> Option<String> {
+    let have: Vec<&str> = line.split(',').map(|c| c.trim_matches('"')).collect();
+    let missing: Vec<&str> = Record::REQUIRED
+        .iter()
+        .copied()
+        .filter(|c| !have.contains(c))
+        .collect();
+    match missing.len() {
+        0 => None,
+        1 => Some(format!("missing column {}", missing[0])),
+        n if n <= 5 => Some(format!("missing columns {}", missing.join(", "))),
+        n => Some(format!(
+            "missing columns {} and {} more",
+            missing[..5].join(", "),
+            n - 5
+        )),
+    }
 }
 
 /// How a sweep runs its runs.

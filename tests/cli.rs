@@ -123,6 +123,124 @@ fn malformed_files_name_file_and_line_and_exit_nonzero() {
 }
 
 #[test]
+fn negative_numbers_are_read_and_refused_like_other_bad_values() {
+    let file = "instances/sudoku/solo_2x2.txt";
+    for (args, message) in [
+        (
+            vec!["solve", file, "--puzzle", "sudoku", "--time-limit", "-5"],
+            "--time-limit must be a positive number of seconds, not -5",
+        ),
+        (
+            vec!["solve", file, "--puzzle", "sudoku", "--time-limit", "0"],
+            "--time-limit must be a positive number of seconds, not 0",
+        ),
+        (
+            vec!["solve", file, "--puzzle", "sudoku", "--mip-gap", "-0.1"],
+            "--mip-gap must be 0 or more, not -0.1",
+        ),
+        (
+            vec!["reproduce", "--time-limit", "-1", "--out", "/nonexistent"],
+            "--time-limit must be a positive number of seconds, not -1",
+        ),
+        (
+            vec!["report", "tests/data/report/results.csv", "--shift", "-1"],
+            "--shift must be 0 or more seconds, not -1",
+        ),
+    ] {
+        let o = pb(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o).trim(),
+            format!("puzzlebench: {message}"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_results_file_without_a_column_is_named_with_the_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join("tests/data/report/results.csv")).unwrap();
+    // Drop the `status` column from every line (no cell before it holds a comma).
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let k = header.iter().position(|c| *c == "status").unwrap();
+    let cut: String = text
+        .lines()
+        .map(|l| {
+            let mut cells: Vec<&str> = l.splitn(k + 2, ',').collect();
+            cells.remove(k);
+            cells.join(",") + "\n"
+        })
+        .collect();
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, cut).unwrap();
+    let bad = bad.to_str().unwrap();
+    let o = pb(&[
+        "report",
+        bad,
+        "--out",
+        dir.path().join("r").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{bad}:1: not a puzzlebench results file (missing column status)"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let o = pb(&[
+        "run",
+        "--puzzle",
+        "sudoku",
+        "--instances",
+        "instances/sudoku/solo_2x2.txt",
+        "--out",
+        bad,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("(missing column status: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_svg_that_cannot_be_written_fails_before_solving() {
+    let o = pb(&[
+        "solve",
+        "instances/sudoku/solo_2x2.txt",
+        "--puzzle",
+        "sudoku",
+        "--svg",
+        "/nonexistent/folder/x.svg",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty(), "solved before failing");
+    assert!(
+        stderr(&o).contains("/nonexistent/folder/x-1.svg: cannot write"),
+        "{}",
+        stderr(&o)
+    );
+    // A writable one is written, and the check leaves no stray files behind.
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("one.svg");
+    let o = pb(&[
+        "solve",
+        "instances/sudoku/blog_003.txt",
+        "--puzzle",
+        "sudoku",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}
+
+#[test]
 fn unknown_keys_list_the_valid_ones() {
     let o = pb(&[
         "solve",

@@ -9,6 +9,7 @@ use puzzlebench::backends::{
     Kind, SolveOptions, Status, ENGINES,
 };
 use puzzlebench::model::{Model, Sense, VarKind};
+use puzzlebench::progress;
 use puzzlebench::puzzles::{self, Instance, PUZZLES};
 use puzzlebench::record::Record;
 use std::path::{Path, PathBuf};
@@ -243,6 +244,34 @@ fn a_gap_is_never_reported_that_the_engine_did_not_prove() {
             assert!(obj >= optimum - 1e-6, "{e}");
             assert_eq!(o.gap == Some(0.0), (bound - obj).abs() < 1e-9, "{e}: {o:?}");
         }
+    }
+}
+
+/// While someone watches, HiGHS (through its MIP callback) and the branch and cut report
+/// how their search stands, and what they report is true of the model: an incumbent no
+/// better than the optimum, a bound no worse; unwatched, they report nothing.
+#[test]
+fn engines_report_their_search_only_while_watched() {
+    let _turn = serial();
+    let (m, optimum) = knapsack();
+    let options = SolveOptions {
+        presolve: false,
+        ..limit(60.0)
+    };
+    for e in [HIGHS, BC] {
+        progress::watch(true);
+        let o = e.solve_model(&m, &options);
+        let live = progress::live();
+        progress::watch(false);
+        assert_eq!(o.status, Status::Optimal, "{e}");
+        assert!(live.nodes.is_some(), "{e}: {live:?}");
+        let incumbent = live.incumbent.expect("an incumbent");
+        assert!(incumbent <= optimum + 1e-6, "{e}: {live:?} vs {optimum}");
+        if let Some(bound) = live.bound {
+            assert!(bound >= optimum - 1e-6, "{e}: {live:?} vs {optimum}");
+        }
+        e.solve_model(&m, &options);
+        assert_eq!(progress::live(), progress::Live::default(), "{e}");
     }
 }
 

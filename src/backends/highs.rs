@@ -6,6 +6,7 @@
 
 use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
 use crate::model::{Model, Sense, VarKind};
+use crate::progress;
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus};
 use std::ffi::CStr;
 use std::time::Instant;
@@ -134,6 +135,15 @@ pub fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
             return Outcome::error(format!("HiGHS option solver: {e:?}"), 0.0);
         }
     }
+    if model.has_integers() && progress::watching() {
+        // SAFETY: the pointer is a live Highs instance; the callback reads only the data
+        // HiGHS hands it and needs no user data.
+        unsafe {
+            let ptr = hm.as_mut_ptr();
+            highs_sys::Highs_setCallback(ptr, Some(report_progress), std::ptr::null_mut());
+            highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt);
+        }
+    }
     let start = Instant::now();
     let solved = match hm.try_solve() {
         Ok(s) => s,
@@ -187,6 +197,25 @@ pub fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         // At the time limit the incumbent, if any, is kept so that it can be verified.
         values: if keep { values } else { None },
         ..Outcome::with_status(status, seconds)
+    }
+}
+
+/// HiGHS's MIP callback, called often during the search: hands incumbent, bound and node
+/// count to [`progress`] for `solve`'s progress line.
+unsafe extern "C" fn report_progress(
+    _kind: std::os::raw::c_int,
+    _message: *const std::os::raw::c_char,
+    out: *const highs_sys::HighsCallbackDataOut,
+    _input: *mut highs_sys::HighsCallbackDataIn,
+    _data: *mut std::os::raw::c_void,
+) {
+    // SAFETY: HiGHS passes a valid pointer (or null) for the duration of the call.
+    if let Some(out) = unsafe { out.as_ref() } {
+        progress::report(
+            Some(out.mip_primal_bound),
+            Some(out.mip_dual_bound),
+            Some(out.mip_node_count.max(0) as u64),
+        );
     }
 }
 

@@ -69,6 +69,17 @@ pub fn check_time_limit(t: Option<f64>) -> Result<(), Failure> {
     }
 }
 
+/// Checks a `--shift` of the shifted geometric mean: a finite number, 0 or more.
+pub fn check_shift(shift: f64) -> Result<(), Failure> {
+    if shift >= 0.0 && shift.is_finite() {
+        Ok(())
+    } else {
+        Err(bad_input(format!(
+            "--shift must be 0 or more seconds, not {shift}"
+        )))
+    }
+}
+
 /// Every instance file named: files as they are, folders as their files (not *.md), sorted.
 pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();

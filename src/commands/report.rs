@@ -21,6 +21,7 @@ pub fn write(rows: &[Record], out: &Path, shift: f64, preamble: &str) -> Result<
 
 /// Reads every CSV (their rows are pooled) and writes the report into `out`.
 pub fn report(csvs: &[PathBuf], out: &Path, shift: f64) -> Result<(), Failure> {
+    super::check_shift(shift)?;
     let mut rows = Vec::new();
     for f in csvs {
         rows.extend(runner::read_results(f).map_err(bad_input)?);

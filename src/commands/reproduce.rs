@@ -134,6 +134,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             .map_err(bad_input)?
     };
     super::check_time_limit(c.time_limit)?;
+    super::check_shift(c.shift)?;
     if !c.instances_dir.is_dir() {
         return Err(bad_input(format!(
             "{}: no such folder; run reproduce from the repository's root",

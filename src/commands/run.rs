@@ -67,6 +67,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     if !(c.grace >= 0.0 && c.grace.is_finite()) {
         return Err(bad_input("--grace must be 0 or more seconds"));
     }
+    super::check_shift(c.shift)?;
     let instances = load_instances(p, &c.instances)?;
     if instances.is_empty() {
         return Err(bad_input("no instance files found"));

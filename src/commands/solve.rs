@@ -3,10 +3,15 @@
 
 use super::{bad_input, failed, failure_reason, Failure};
 use crate::backends::{Engine, SolveOptions};
+use crate::progress;
 use crate::puzzles::{self, Answer};
 use crate::record::Record;
 use crate::runner::{self, RunEnv, RunSpec};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What to solve and how to show it.
 pub struct SolveConfig {
@@ -43,6 +48,34 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
     let settings = engine.settings(info.kind, &c.options);
     let mut worst: Option<Failure> = None;
     let several = instances.len() > 1;
+    let svg_path = |k: usize| {
+        c.svg.as_ref().map(|path| {
+            if several {
+                numbered(path, k + 1)
+            } else {
+                path.clone()
+            }
+        })
+    };
+    // Every picture can be drawn and its file written, or nothing is solved. A file that
+    // did not exist is created to try and removed again.
+    if c.svg.is_some() && instances.first().is_some_and(|i| i.svg(None).is_none()) {
+        return Err(bad_input(format!("{} has no picture", p.key())));
+    }
+    for k in 0..instances.len() {
+        if let Some(path) = svg_path(k) {
+            let existed = path.exists();
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| bad_input(format!("{}: cannot write: {e}", path.display())))?;
+            if !existed {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
     for (k, inst) in instances.iter().enumerate() {
         let spec = RunSpec {
             instance: k,
@@ -62,16 +95,14 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
                 1,
             ),
         };
-        let result = inst.solve(info.key, engine, &c.options);
+        let what = format!("{} with {} on {engine}", inst.name(), info.key);
+        let result = with_progress(&what, c.options.time_limit, || {
+            inst.solve(info.key, engine, &c.options)
+        });
         let answer = result.as_ref().ok().and_then(|r| r.answer.clone());
         let rec = runner::to_record(p.key(), inst.as_ref(), &spec, &env, result);
         print_solution(c.json, &rec, answer.as_ref());
-        if let Some(path) = &c.svg {
-            let path = if several {
-                numbered(path, k + 1)
-            } else {
-                path.clone()
-            };
+        if let Some(path) = svg_path(k) {
             match inst.svg(answer.as_ref()) {
                 Some(svg) => std::fs::write(&path, svg)
                     .map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))?,
@@ -83,6 +114,57 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
         }
     }
     worst.map_or(Ok(()), Err)
+}
+
+/// Runs `work` with a progress line on standard error (on a terminal only) from its
+/// first second on: what runs, the elapsed time against the limit (or that there is
+/// none), and the incumbent, bound and nodes where the engine reports them.
+fn with_progress<T>(what: &str, limit: Option<f64>, work: impl FnOnce() -> T) -> T {
+    let done = Arc::new(AtomicBool::new(false));
+    let shown = {
+        let done = done.clone();
+        let what = what.to_string();
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            let wait = |d: Duration| {
+                let until = Instant::now() + d;
+                while Instant::now() < until && !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                !done.load(Ordering::Relaxed)
+            };
+            if !wait(Duration::from_secs(1)) {
+                return;
+            }
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("template"));
+            let limit = match limit {
+                Some(l) => format!(" of {l} s"),
+                None => " (no time limit; --time-limit S sets one)".into(),
+            };
+            loop {
+                let live = progress::live().describe();
+                let live = if live.is_empty() {
+                    live
+                } else {
+                    format!(": {live}")
+                };
+                let t = start.elapsed().as_secs_f64();
+                bar.set_message(format!("{what}: {t:.0} s{limit}{live}"));
+                bar.tick();
+                if !wait(Duration::from_millis(250)) {
+                    break;
+                }
+            }
+            bar.finish_and_clear();
+        })
+    };
+    progress::watch(true);
+    let out = work();
+    progress::watch(false);
+    done.store(true, Ordering::Relaxed);
+    let _ = shown.join();
+    out
 }
 
 /// `out.svg` with index 3 becomes `out-3.svg`.

@@ -34,6 +34,7 @@ use super::{
 };
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Sense, VarKind};
+use crate::progress;
 use domain::{Domain, Rows};
 use lp::{Lp, LpResult};
 
@@ -317,6 +318,16 @@ pub fn solve(
         figures.nodes += 1;
         let root = figures.nodes == 1;
         let bound = node.bound;
+        if progress::watching() {
+            let best = incumbent.as_ref().map(|i| i.0);
+            let open = stack.iter().map(|n| n.bound).fold(bound, f64::min);
+            let open = open.min(gap_bound).min(best.unwrap_or(f64::INFINITY));
+            progress::report(
+                best.map(|b| b * flip),
+                Some(open * flip),
+                Some(figures.nodes),
+            );
+        }
         let (node_lower, node_upper) = (node.lower.clone(), node.upper.clone());
         let mut domain = Domain::new(&rows, node.lower, node.upper, node.branched.is_none());
         if let Some(j) = node.branched {
