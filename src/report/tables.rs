@@ -94,8 +94,8 @@ impl Table {
     }
 }
 
-/// Escapes LaTeX's special characters and writes ×, –, µ and the footnote marks †, ‡, §
-/// as math/text commands.
+/// Escapes LaTeX's special characters and writes ×, –, µ, ², ³ and the footnote marks
+/// †, ‡, § as math/text commands.
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
     for c in t.chars() {
@@ -114,6 +114,8 @@ pub fn latex(t: &str) -> String {
             '≥' => s.push_str("$\\ge$"),
             '|' => s.push_str("$|$"),
             'µ' | 'μ' => s.push_str("$\\mu$"),
+            '²' => s.push_str("$^2$"),
+            '³' => s.push_str("$^3$"),
             '†' => s.push_str("\\textdagger{}"),
             '‡' => s.push_str("\\textdaggerdbl{}"),
             '§' => s.push_str("\\S{}"),
@@ -283,6 +285,7 @@ mod tests {
     #[test]
     fn latex_writes_micro_and_footnote_marks() {
         assert_eq!(latex("30.0 µs"), "30.0 $\\mu$s");
+        assert_eq!(latex("4n² + n³"), "4n$^2$ + n$^3$");
         assert_eq!(
             latex("77† 79§ 41‡"),
             "77\\textdagger{} 79\\S{} 41\\textdaggerdbl{}"
