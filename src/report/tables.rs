@@ -94,7 +94,8 @@ impl Table {
     }
 }
 
-/// Escapes LaTeX's special characters and writes × and – as math/text commands.
+/// Escapes LaTeX's special characters and writes ×, –, µ, ², ³ and the footnote marks
+/// †, ‡, § as math/text commands.
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
     for c in t.chars() {
@@ -112,22 +113,46 @@ pub fn latex(t: &str) -> String {
             '≤' => s.push_str("$\\le$"),
             '≥' => s.push_str("$\\ge$"),
             '|' => s.push_str("$|$"),
+            'µ' | 'μ' => s.push_str("$\\mu$"),
+            '²' => s.push_str("$^2$"),
+            '³' => s.push_str("$^3$"),
+            '†' => s.push_str("\\textdagger{}"),
+            '‡' => s.push_str("\\textdaggerdbl{}"),
+            '§' => s.push_str("\\S{}"),
             _ => s.push(c),
         }
     }
     s
 }
 
-/// Seconds with three significant figures ("–" when unknown).
+/// Seconds for tables, with three significant figures at every magnitude: in seconds
+/// from a millisecond up ("0.00250", "14.1", "1800"), in microseconds below ("30.0 µs"),
+/// so that no positive time prints as zero; "0" for zero and "–" when unknown.
 pub fn secs(x: Option<f64>) -> String {
-    match x {
-        None => "–".into(),
-        Some(v) if v >= 100.0 => format!("{v:.0}"),
-        Some(v) if v >= 10.0 => format!("{v:.1}"),
-        Some(v) if v >= 1.0 => format!("{v:.2}"),
-        Some(v) if v >= 0.1 => format!("{v:.3}"),
-        Some(v) => format!("{v:.4}"),
+    let Some(v) = x else {
+        return "–".into();
+    };
+    if v == 0.0 {
+        return "0".into();
     }
+    // Round first, so that 0.0009996 s counts as the 1.00 ms it prints as.
+    let rounded: f64 = format!("{v:.2e}").parse().unwrap_or(v);
+    if rounded.abs() < 1e-3 {
+        format!("{} µs", significant(v * 1e6))
+    } else {
+        significant(v)
+    }
+}
+
+/// `v` with three significant figures in fixed notation (no exponent): "0.0300", "1.23",
+/// "45.6"; all integer digits from 1000 up ("1800").
+fn significant(v: f64) -> String {
+    let exponent: i32 = format!("{v:.2e}")
+        .split_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    let decimals = (2 - exponent).max(0) as usize;
+    format!("{v:.decimals$}")
 }
 
 /// The coefficient of variation (standard deviation / mean) of seconds over the repeats
@@ -235,6 +260,41 @@ mod tests {
         assert!(l.contains("x\\_1 & n$\\times$n \\\\"));
         assert!(l.contains("a$|$b & 50\\% \\\\"));
         assert!(l.contains("\\toprule") && l.contains("\\bottomrule"));
+    }
+
+    #[test]
+    fn small_times_keep_three_significant_figures() {
+        assert_eq!(secs(None), "–");
+        assert_eq!(secs(Some(0.0)), "0");
+        assert_eq!(secs(Some(3e-5)), "30.0 µs");
+        assert_eq!(secs(Some(1.234e-6)), "1.23 µs");
+        assert_eq!(secs(Some(0.000_999_6)), "0.00100");
+        assert_eq!(secs(Some(0.0025)), "0.00250");
+        assert_eq!(secs(Some(0.016)), "0.0160");
+        assert_eq!(secs(Some(0.099_96)), "0.100");
+        assert_eq!(secs(Some(10.957)), "11.0");
+        assert_eq!(secs(Some(1800.0)), "1800");
+        // Every positive time from a nanosecond to an hour reads back within rounding.
+        let mut v = 1e-9;
+        while v < 3600.0 {
+            let text = secs(Some(v));
+            let back = match text.strip_suffix(" µs") {
+                Some(us) => us.parse::<f64>().unwrap() * 1e-6,
+                None => text.parse::<f64>().unwrap(),
+            };
+            assert!((back - v).abs() <= 0.005 * v, "{v} printed as {text}");
+            v *= 1.37;
+        }
+    }
+
+    #[test]
+    fn latex_writes_micro_and_footnote_marks() {
+        assert_eq!(latex("30.0 µs"), "30.0 $\\mu$s");
+        assert_eq!(latex("4n² + n³"), "4n$^2$ + n$^3$");
+        assert_eq!(
+            latex("77† 79§ 41‡"),
+            "77\\textdagger{} 79\\S{} 41\\textdaggerdbl{}"
+        );
     }
 
     #[test]

@@ -52,12 +52,17 @@ fn timing(rs: &[&Record]) -> (String, String) {
 }
 
 fn table_4_3(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, &'a str, &'a str, &'a str);
+    type Key<'a> = (u64, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key<'_>, BTreeMap<&str, Vec<&Record>>> = BTreeMap::new();
     for r in rows {
         let level = info_value(&r.instance_info, "level").unwrap_or("–");
         groups
-            .entry((cells(&r.size_label), &r.size_label, level, &r.backend))
+            .entry((
+                cells(&r.size_label),
+                &r.size_label,
+                level,
+                r.backend_label(),
+            ))
             .or_default()
             .entry(&r.formulation)
             .or_default()
@@ -114,7 +119,7 @@ fn table_4_3(rows: &[&Record]) -> Table {
 }
 
 fn models(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, &'a str, &'a str, &'a str);
+    type Key<'a> = (u64, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         groups
@@ -122,7 +127,7 @@ fn models(rows: &[&Record]) -> Table {
                 cells(&r.size_label),
                 &r.size_label,
                 &r.formulation,
-                &r.backend,
+                r.backend_label(),
             ))
             .or_default()
             .push(r);
@@ -175,5 +180,44 @@ fn models(rows: &[&Record]) -> Table {
         notes: vec![
             "Medians over the instances of a size. Both models have the objective 0, so the LP bound is 0 whenever the relaxation is feasible; 'LP solved' counts runs whose relaxation was solved to optimality (an infeasible relaxation proves the puzzle infeasible), and the LP time shows how hard each relaxation is.".into(),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_that_differ_in_a_setting_are_not_pooled() {
+        let run = |formulation: &str, heuristics: Option<&str>| Record {
+            puzzle: "battleship".into(),
+            instance: "b6".into(),
+            size_label: "6x6".into(),
+            instance_info: "level=hard".into(),
+            formulation: formulation.into(),
+            backend: "highs".into(),
+            heuristics: heuristics.map(String::from),
+            repeat: 1,
+            status: "optimal".into(),
+            seconds: Some(0.01),
+            verified: Some(true),
+            ..Record::default()
+        };
+        let rows = [
+            run("gbm", None),
+            run("gbm", Some("1")),
+            run("cbm", None),
+            run("cbm", Some("1")),
+        ];
+        let t = tables(&rows);
+        let backends = |t: &Table, column: usize| -> Vec<String> {
+            t.rows.iter().map(|r| r[column].clone()).collect()
+        };
+        assert_eq!(backends(&t[0], 4), ["highs", "highs-h1"]);
+        assert!(t[0].rows.iter().all(|r| r[8] == "1/1" && r[9] == "1/1"));
+        assert_eq!(
+            backends(&t[1], 2),
+            ["highs", "highs-h1", "highs", "highs-h1"]
+        );
     }
 }

@@ -164,13 +164,30 @@ fn info_num(r: &Record, key: &str) -> u32 {
         .unwrap_or(0)
 }
 
+/// Marks an upper bound taken from an incumbent the verifier refused.
+const REFUSED: &str = "†";
+/// Marks an upper bound taken from an incumbent the verifier did not check.
+const UNCHECKED: &str = "‡";
+/// Marks a row of the report printed with its lower bound above its upper bound.
+const AS_PRINTED: &str = "§";
+
 /// Upper bound, lower bound, gap (%), median seconds (charged at the limit for runs that
-/// did not solve, marked ≥) over the runs of one board.
+/// did not solve, marked ≥) over the runs of one board. The upper bound is the best
+/// objective of a solution the verifier accepted; without one, that of an incumbent it
+/// refused (marked †) or did not check (‡, rows from before limited runs were checked),
+/// and the gap measured from it carries the same mark.
 fn figures(rs: &[&Record]) -> [String; 4] {
-    let ub = rs
-        .iter()
-        .filter_map(|r| r.objective)
-        .fold(f64::INFINITY, f64::min);
+    let best = |verdict: Option<bool>| {
+        rs.iter()
+            .filter(|r| r.verified == verdict)
+            .filter_map(|r| r.objective)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (ub, mark) = [(Some(true), ""), (Some(false), REFUSED), (None, UNCHECKED)]
+        .into_iter()
+        .map(|(verdict, mark)| (best(verdict), mark))
+        .find(|(ub, _)| ub.is_finite())
+        .unwrap_or((f64::INFINITY, ""));
     let lb = rs
         .iter()
         .filter_map(|r| r.best_bound)
@@ -183,7 +200,12 @@ fn figures(rs: &[&Record]) -> [String; 4] {
         }
     };
     let gap = if ub.is_finite() && lb.is_finite() {
-        format!("{:.2}", 100.0 * (ub - lb).abs() / ub.abs().max(1e-10))
+        format!("{:.2}{mark}", 100.0 * (ub - lb).abs() / ub.abs().max(1e-10))
+    } else {
+        "–".into()
+    };
+    let ub = if ub.is_finite() {
+        format!("{ub:.0}{mark}")
     } else {
         "–".into()
     };
@@ -193,7 +215,7 @@ fn figures(rs: &[&Record]) -> [String; 4] {
     if 2 * solved < rs.len() {
         time = format!("≥{time}");
     }
-    [num(ub), num(lb), gap, time]
+    [ub, num(lb), gap, time]
 }
 
 /// Tables A.1 / A.2: our boards of 3×3 … 10×10, in order of size, points and links, the
@@ -205,7 +227,7 @@ fn board_table(
     report: &[(u32, u32, f64, f64, f64, f64); 40],
     what: &str,
 ) -> Table {
-    type Key<'a> = (&'a str, u32, u32, u32, &'a str);
+    type Key<'a> = (String, u32, u32, u32, &'a str);
     let mut boards: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
     for r in rows
         .iter()
@@ -213,7 +235,7 @@ fn board_table(
     {
         boards
             .entry((
-                &r.backend,
+                r.backend_label(),
                 side(&r.size_label),
                 info_num(r, "points"),
                 info_num(r, "links"),
@@ -225,7 +247,7 @@ fn board_table(
     let mut body = Vec::new();
     let mut index: BTreeMap<(&str, u32), usize> = BTreeMap::new();
     for ((backend, side, points, links, _), rs) in &boards {
-        let k = index.entry((backend, *side)).or_default();
+        let k = index.entry((backend.as_str(), *side)).or_default();
         let rep = (*side >= 3)
             .then(|| report.get(5 * (*side as usize - 3) + *k))
             .flatten();
@@ -240,9 +262,12 @@ fn board_table(
             pair(*points, rep.map(|r| r.0)),
             pair(*links, rep.map(|r| r.1)),
             rep.map_or("–".into(), |r| format!("{:.0}", r.2)),
-            rep.map_or("–".into(), |r| format!("{:.0}", r.3)),
+            rep.map_or("–".into(), |r| {
+                let mark = if r.3 > r.2 { AS_PRINTED } else { "" };
+                format!("{:.0}{mark}", r.3)
+            }),
             rep.map_or("–".into(), |r| format!("{:.2}", r.4)),
-            rep.map_or("–".into(), |r| secs(Some(r.5))),
+            rep.map_or("–".into(), |r| format!("{:.3}", r.5)),
             backend.to_string(),
             ub,
             lb,
@@ -251,6 +276,24 @@ fn board_table(
         ]);
     }
     let table = if formulation == "cm1" { "A.1" } else { "A.2" };
+    let mut notes = vec![
+        format!("Report Table {table}: five boards per size designed by the report's authors, Gurobi, 1800 s limit. Those boards are not published; ours are generated with the same point counts (instances/circuit/README.md), so the k-th board of a size faces the report's k-th. |E| is the number of possible links."),
+        "UB: best objective (number of links) of a solution the puzzle's verifier accepted; LB: best proven bound; gap = (UB − LB)/UB. Time: median over the repeats; ≥ marks runs stopped at the time limit, with their bound and gap. The report's times are copied as printed, to the millisecond (0.000: under half a millisecond).".into(),
+    ];
+    let marked =
+        |column: usize, mark: &str| body.iter().any(|r: &Vec<String>| r[column].ends_with(mark));
+    if marked(4, AS_PRINTED) {
+        notes.push(format!("{AS_PRINTED} Printed so in the report: the lower bound is above the upper bound. Copied as printed, not corrected."));
+    }
+    if marked(8, REFUSED) {
+        notes.push(format!("{REFUSED} Objective of an incumbent the verifier refused (not a tree: CM2 allows cycles, and an incumbent held at the time limit can have more than |V| − 1 links; the reason is in the CSV's error column): not a solution, so not an upper bound of the puzzle's. The gap beside it is measured from it."));
+    }
+    if marked(8, UNCHECKED) {
+        notes.push(format!("{UNCHECKED} Objective of an incumbent the verifier did not check (rows recorded before time-limited incumbents were checked): not shown as a plain upper bound, since it may not be a tree. The gap beside it is measured from it."));
+    }
+    if formulation == "cm1" {
+        notes.push("Our cm1 is a branch and cut written in the project on HiGHS's simplex (lazy subtour rows, row and tree propagation, probing at every node); the report's used Gurobi's lazy-constraint callback. See the README, Circuit Board.".into());
+    }
     Table {
         stem: stem.into(),
         title: format!("Circuit Board: {what} beside the report's Table {table}"),
@@ -271,11 +314,7 @@ fn board_table(
         .map(String::from)
         .to_vec(),
         rows: body,
-        notes: vec![
-            format!("Report Table {table}: five boards per size designed by the report's authors, Gurobi, 1800 s limit. Those boards are not published; ours are generated with the same point counts (instances/circuit/README.md), so the k-th board of a size faces the report's k-th. |E| is the number of possible links."),
-            "UB: best solution's objective (number of links); LB: best proven bound; gap = (UB − LB)/UB. Time: median over the repeats; ≥ marks runs stopped at the time limit, with their bound and gap.".into(),
-            "Our cm1 is a branch and cut written in the project on HiGHS's simplex (lazy subtour rows, row and tree propagation, probing at every node); the report's used Gurobi's lazy-constraint callback. See the README, Circuit Board.".into(),
-        ],
+        notes,
     }
 }
 
@@ -384,7 +423,7 @@ fn table_a_3(rows: &[&Record]) -> Table {
 
 /// Every formulation by size: boards, runs, solved, median time, nodes, cut rounds, rows.
 fn by_size(rows: &[&Record]) -> Table {
-    type Key<'a> = (u32, &'a str, &'a str, &'a str);
+    type Key<'a> = (u32, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         groups
@@ -392,7 +431,7 @@ fn by_size(rows: &[&Record]) -> Table {
                 side(&r.size_label),
                 &r.size_label,
                 &r.formulation,
-                &r.backend,
+                r.backend_label(),
             ))
             .or_default()
             .push(r);
@@ -416,7 +455,7 @@ fn by_size(rows: &[&Record]) -> Table {
             vec![
                 size.to_string(),
                 f.to_string(),
-                b.to_string(),
+                b,
                 boards.len().to_string(),
                 format!("{solved}/{}", rs.len()),
                 secs(median(&t)),
@@ -448,5 +487,126 @@ fn by_size(rows: &[&Record]) -> Table {
         notes: vec![
             "Times count unsolved runs at their limit. rounds: LP solves after which rows were added (cm1, cm3) or integer solves (cm1-rowgen); rows added: subtour rows (and s–t cut rows for cm3). 12×12, 15×15 and 20×20 are beyond the report.".into(),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run on board `instance` of side `side` with `points` points.
+    fn run(instance: &str, side: u32, points: u32, formulation: &str) -> Record {
+        Record {
+            puzzle: "circuit".into(),
+            instance: instance.into(),
+            size_label: format!("{side}x{side}"),
+            instance_info: format!("points={points};links={}", 2 * points),
+            formulation: formulation.into(),
+            backend: "highs".into(),
+            repeat: 1,
+            status: "optimal".into(),
+            seconds: Some(0.5),
+            objective: Some(points as f64 - 1.0),
+            best_bound: Some(points as f64 - 1.0),
+            verified: Some(true),
+            ..Record::default()
+        }
+    }
+
+    /// A run stopped at the time limit with an incumbent of `objective` links.
+    fn limited(mut r: Record, objective: f64, verified: Option<bool>) -> Record {
+        r.status = "time_limit".into();
+        r.time_limit = Some(2.0);
+        r.seconds = Some(2.0);
+        r.objective = Some(objective);
+        r.best_bound = Some(46.0);
+        r.verified = verified;
+        r
+    }
+
+    /// The five 9×9 boards of the report's Table A.2 (76, 76, 78, 78, 78 points).
+    fn nine_by_nine(formulation: &str) -> Vec<Record> {
+        [76, 76, 78, 78, 78]
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| run(&format!("c9x9_{}", k + 1), 9, p, formulation))
+            .collect()
+    }
+
+    fn table(rows: &[Record], stem: &str) -> Table {
+        tables(rows).into_iter().find(|t| t.stem == stem).unwrap()
+    }
+
+    #[test]
+    fn a_refused_incumbent_is_marked_not_shown_as_an_upper_bound() {
+        let mut rows = nine_by_nine("cm2");
+        rows[0] = limited(rows[0].clone(), 79.0, Some(false));
+        // Board 2: one repeat refused, one accepted: the accepted one is the UB.
+        let mut accepted = rows[1].clone();
+        accepted.repeat = 2;
+        rows[1] = limited(rows[1].clone(), 81.0, Some(false));
+        rows.push(accepted);
+        rows[2] = limited(rows[2].clone(), 79.0, None);
+        let t = table(&rows, "circuit_table_a_2");
+        assert_eq!(t.rows[0][8], "79†");
+        assert_eq!(t.rows[0][10], "41.77†");
+        assert_eq!(t.rows[1][8], "75");
+        assert_eq!(t.rows[2][8], "79‡");
+        assert_eq!(t.rows[3][8], "77");
+        assert!(t.notes.iter().any(|n| n.starts_with("† ")
+            && n.contains("verifier refused")
+            && n.contains("not an upper bound")));
+        assert!(t.notes.iter().any(|n| n.starts_with("‡ ")));
+        assert!(t.to_latex().contains("79\\textdagger{}"));
+        // Without refused or unchecked incumbents there is no mark and no note for them.
+        let t = table(&nine_by_nine("cm2"), "circuit_table_a_2");
+        assert!(t.rows.iter().all(|r| !r[8].contains(['†', '‡'])));
+        assert!(!t.notes.iter().any(|n| n.starts_with(['†', '‡'])));
+    }
+
+    #[test]
+    fn the_reports_lower_bound_above_its_upper_bound_carries_a_footnote() {
+        let t = table(&nine_by_nine("cm2"), "circuit_table_a_2");
+        let last = t.rows.last().unwrap();
+        assert_eq!(
+            (last[1].as_str(), last[2].as_str()),
+            ("78 / 78", "135 / 156")
+        );
+        assert_eq!((last[3].as_str(), last[4].as_str()), ("77", "79§"));
+        let marked: Vec<_> = t.rows.iter().filter(|r| r[4].contains('§')).collect();
+        assert_eq!(marked.len(), 1);
+        assert!(t
+            .notes
+            .iter()
+            .any(|n| n.starts_with("§ Printed so in the report")));
+        let a1 = table(&nine_by_nine("cm1"), "circuit_table_a_1");
+        assert!(a1.rows.iter().all(|r| !r[4].contains('§')));
+        assert!(!a1.notes.iter().any(|n| n.starts_with('§')));
+    }
+
+    #[test]
+    fn the_branch_and_cut_note_is_under_table_a_1_only() {
+        let mut rows = nine_by_nine("cm1");
+        rows.extend(nine_by_nine("cm2"));
+        let bc = |t: &Table| t.notes.iter().any(|n| n.contains("branch and cut"));
+        assert!(bc(&table(&rows, "circuit_table_a_1")));
+        assert!(!bc(&table(&rows, "circuit_table_a_2")));
+    }
+
+    #[test]
+    fn runs_that_differ_in_a_setting_are_not_pooled() {
+        let mut rows = nine_by_nine("cm2");
+        let mut other = rows[0].clone();
+        other.heuristics = Some("1".into());
+        other.objective = Some(77.0);
+        rows.push(other);
+        let t = table(&rows, "circuit_table_a_2");
+        let first: Vec<_> = t.rows.iter().filter(|r| r[2] == "127 / 152").collect();
+        assert_eq!(first.len(), 2, "{:?}", t.rows);
+        assert_eq!(first[0][7], "highs");
+        assert_eq!(first[1][7], "highs-h1");
+        let by_size = table(&rows, "circuit_by_size");
+        let backends: Vec<&str> = by_size.rows.iter().map(|r| r[2].as_str()).collect();
+        assert_eq!(backends, ["highs", "highs-h1"]);
     }
 }

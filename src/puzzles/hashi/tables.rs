@@ -100,6 +100,64 @@ fn facts<'a>(rows: &[&'a Record]) -> BTreeMap<&'a str, Facts> {
     out
 }
 
+/// Where an instance comes in its file: the file part of its name and the line after
+/// `:` (0 without one), so that line 10 sorts after line 9.
+fn file_order(instance: &str) -> (&str, u32) {
+    match instance.rsplit_once(':') {
+        Some((file, line)) => (file, line.parse().unwrap_or(0)),
+        None => (instance, 0),
+    }
+}
+
+/// Pairs the report's boards (indices into [`REPORT_TABLE_A_4`]) with ours of the same
+/// side n, nearest island count first and each board used once; ties go to the report's
+/// board printed first and to ours first in its file. This is the rule by which our boards
+/// were picked (instances/hashi/README.md). Returns (report board, our board) with `None`
+/// on the side that has no partner.
+fn pair_boards<'a>(facts: &BTreeMap<&'a str, Facts>) -> Vec<(Option<usize>, Option<&'a str>)> {
+    let mut ours: Vec<(&str, &Facts)> = facts.iter().map(|(i, f)| (*i, f)).collect();
+    ours.sort_by_key(|(i, f)| (f.side, f.islands, file_order(i)));
+    let mut candidates: Vec<(u32, usize, usize)> = Vec::new();
+    for (r, &(n, k, ..)) in REPORT_TABLE_A_4.iter().enumerate() {
+        for (o, (_, f)) in ours.iter().enumerate() {
+            if f.side == n {
+                candidates.push((k.abs_diff(f.islands), r, o));
+            }
+        }
+    }
+    candidates.sort();
+    let mut report_partner: Vec<Option<usize>> = vec![None; REPORT_TABLE_A_4.len()];
+    let mut taken = vec![false; ours.len()];
+    for (_, r, o) in candidates {
+        if report_partner[r].is_none() && !taken[o] {
+            report_partner[r] = Some(o);
+            taken[o] = true;
+        }
+    }
+    let mut pairs: Vec<(Option<usize>, Option<&str>)> = report_partner
+        .iter()
+        .enumerate()
+        .map(|(r, o)| (Some(r), o.map(|o| ours[o].0)))
+        .collect();
+    pairs.extend(
+        ours.iter()
+            .zip(&taken)
+            .filter(|(_, t)| !**t)
+            .map(|((i, _), _)| (None, Some(*i))),
+    );
+    pairs
+}
+
+/// "report / ours", with – for a side that is missing.
+fn beside(report: Option<String>, ours: Option<String>) -> String {
+    let dash = || "–".to_string();
+    format!(
+        "{} / {}",
+        report.unwrap_or_else(dash),
+        ours.unwrap_or_else(dash)
+    )
+}
+
 fn table_a_4(rows: &[&Record]) -> Table {
     let ours: Vec<&Record> = rows
         .iter()
@@ -109,43 +167,46 @@ fn table_a_4(rows: &[&Record]) -> Table {
     let med = medians(&ours);
     let facts = facts(&ours);
     let backends: BTreeSet<&str> = ours.iter().map(|r| r.backend.as_str()).collect();
-    // (side, islands, order) → row; order 0 for the report, 1 for ours.
-    let mut body: Vec<((u32, u32, u32), Vec<String>)> = REPORT_TABLE_A_4
-        .iter()
-        .map(|&(n, k, b, h, t, th)| {
-            (
-                (n, k, 0),
-                vec![
-                    "report, Gurobi".to_string(),
-                    n.to_string(),
-                    k.to_string(),
-                    b.to_string(),
-                    h.to_string(),
-                    secs(Some(t)),
-                    secs(Some(th)),
-                    "–".into(),
-                    "–".into(),
-                ],
-            )
-        })
-        .collect();
-    for (inst, f) in &facts {
-        for b in &backends {
+    // (side, island count, report row) → row; ours without a partner after the report's.
+    let mut body: Vec<((u32, u32, usize), Vec<String>)> = Vec::new();
+    for (report, inst) in pair_boards(&facts) {
+        let rep = report.map(|i| REPORT_TABLE_A_4[i]);
+        let f = inst.map(|i| &facts[i]);
+        let side = rep.map_or_else(|| f.map_or(0, |f| f.side), |r| r.0);
+        let order = (
+            side,
+            rep.map_or_else(|| f.map_or(0, |f| f.islands), |r| r.1),
+            report.unwrap_or(usize::MAX),
+        );
+        let on: Vec<Option<&str>> = match inst {
+            Some(_) => backends.iter().map(|b| Some(*b)).collect(),
+            None => vec![None],
+        };
+        for b in on {
             let t = |form: &str, presolve: bool| {
-                med.get(&(*inst, form, *b, Some(presolve)))
-                    .or_else(|| med.get(&(*inst, form, *b, None)))
+                let (inst, b) = (inst?, b?);
+                med.get(&(inst, form, b, Some(presolve)))
+                    .or_else(|| med.get(&(inst, form, b, None)))
                     .copied()
             };
+            let time = |x: Option<f64>| x.map(|x| secs(Some(x)));
             body.push((
-                (f.side, f.islands, 1),
+                order,
                 vec![
-                    format!("{inst}, {b}"),
-                    f.side.to_string(),
-                    f.islands.to_string(),
-                    f.pairs.to_string(),
-                    f.fixings.map_or("–".into(), |x| x.to_string()),
-                    secs(t("base", false)),
-                    secs(t("hdc", false)),
+                    side.to_string(),
+                    inst.unwrap_or("–").to_string(),
+                    b.unwrap_or("–").to_string(),
+                    beside(
+                        rep.map(|r| r.1.to_string()),
+                        f.map(|f| f.islands.to_string()),
+                    ),
+                    beside(rep.map(|r| r.2.to_string()), f.map(|f| f.pairs.to_string())),
+                    beside(
+                        rep.map(|r| r.3.to_string()),
+                        f.and_then(|f| f.fixings).map(|x| x.to_string()),
+                    ),
+                    beside(rep.and_then(|r| time(Some(r.4))), time(t("base", false))),
+                    beside(rep.and_then(|r| time(Some(r.5))), time(t("hdc", false))),
                     secs(t("base", true)),
                     secs(t("hdc", true)),
                 ],
@@ -157,13 +218,14 @@ fn table_a_4(rows: &[&Record]) -> Table {
         stem: "hashi_table_a_4".into(),
         title: "Hashi: model (6.1) without and with the human-deduced fixings, beside the report's Table A.4".into(),
         columns: [
-            "board",
             "n",
-            "k",
-            "|B|",
-            "fixings",
-            "base (s)",
-            "hdc (s)",
+            "our board",
+            "backend",
+            "k report / ours",
+            "|B| report / ours",
+            "fixings report / ours",
+            "base report / ours (s)",
+            "hdc report / ours (s)",
             "base, presolve on (s)",
             "hdc, presolve on (s)",
         ]
@@ -171,7 +233,8 @@ fn table_a_4(rows: &[&Record]) -> Table {
         .to_vec(),
         rows: body.into_iter().map(|(_, r)| r).collect(),
         notes: vec![
-            "Report Table A.4: boards from puzzle-bridges.com (not public), model (6.1) on Gurobi with presolve off; its column \"Number of HDC\" is given under fixings. Ours: Simon Tatham's Bridges boards of the same sides and similar island counts (instances/hashi/report_range), presolve off in the base and hdc columns as in the report, and on in the last two.".into(),
+            "Report Table A.4: boards from puzzle-bridges.com (not public), model (6.1) on Gurobi with presolve off; its column \"Number of HDC\" is given under fixings. Ours: Simon Tatham's Bridges boards of the same sides and similar island counts (instances/hashi/report_range; the 5×5 boards of 8 and 11 islands are from our generator, as Tatham's lays at most 7 on 5×5), presolve off in the base and hdc columns as in the report, and on in the last two.".into(),
+            "Each row puts one report board beside the one of ours it faces: of the same n, nearest island count first, each board used once; where island counts tie, the report's boards in printed order face ours in file order (our board is named file:line). – on one side: no partner.".into(),
             "Our fixings are the variable bounds the deductions (6.2)–(6.11) tighten, each counted once. A pair can take several (x^1 = 1 from one end, x^0 = 0 from the other), so the count can exceed |B|, as it does on some of the report's boards; the report does not say how it counted.".into(),
             "Times are the solver call's wall-clock seconds, median over repeats; – means no successful run.".into(),
         ],
@@ -247,5 +310,63 @@ fn formulations(rows: &[&Record]) -> Table {
             "Each time cell is the median solve seconds with presolve on / off; – means no successful run (time limit, error or not run). For cuts and cuts_hdc the time is the whole row-generation loop. An engine without presolve (microlp) runs once and shows that run on both sides.".into(),
             "cuts rounds/rows: median solves and connectivity rows added by the cuts formulation, with presolve on; off.".into(),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solved run of model (6.1) with presolve off on board `instance` of side `n`.
+    fn run(instance: &str, n: u32, islands: u32) -> Record {
+        Record {
+            puzzle: "hashi".into(),
+            instance: instance.into(),
+            size_label: format!("{n}x{n}"),
+            instance_info: format!("islands={islands};pairs={}", 2 * islands),
+            formulation: "base".into(),
+            backend: "highs".into(),
+            presolve: Some(false),
+            repeat: 1,
+            status: "optimal".into(),
+            seconds: Some(0.001),
+            verified: Some(true),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn each_report_board_faces_one_of_ours_even_where_island_counts_tie() {
+        let rows = [
+            run("a4_07x07:3", 7, 10),
+            run("a4_07x07:4", 7, 12),
+            run("a4_07x07:5", 7, 13),
+            // Two boards of 14 islands facing the report's two; line 10 after line 9.
+            run("a4_07x07:10", 7, 14),
+            run("a4_07x07:9", 7, 14),
+            // A board with no report partner.
+            run("a4_07x07:11", 7, 30),
+            run("a4_10x10:3", 10, 25),
+            run("a4_10x10:4", 10, 26),
+        ];
+        let t = &tables(&rows)[0];
+        // Every report board once, plus our board without a partner.
+        assert_eq!(t.rows.len(), REPORT_TABLE_A_4.len() + 1);
+        let facing = |board: &str| -> Vec<&str> {
+            let rs: Vec<&Vec<String>> = t.rows.iter().filter(|r| r[1] == board).collect();
+            assert_eq!(rs.len(), 1, "{board} in one row");
+            rs[0][3..6].iter().map(|c| c.as_str()).collect()
+        };
+        // The report's 7×7 boards of 14 islands: |B| 17 with 11 and with 24 HDC, in
+        // printed order.
+        assert_eq!(facing("a4_07x07:9"), ["14 / 14", "17 / 28", "11 / –"]);
+        assert_eq!(facing("a4_07x07:10"), ["14 / 14", "17 / 28", "24 / –"]);
+        assert_eq!(facing("a4_07x07:3"), ["10 / 10", "11 / 20", "9 / –"]);
+        assert_eq!(facing("a4_07x07:11"), ["– / 30", "– / 60", "– / –"]);
+        // The report's 10×10 boards of 25 islands: the first faces our 25, the second 26.
+        assert_eq!(facing("a4_10x10:3"), ["25 / 25", "34 / 50", "26 / –"]);
+        assert_eq!(facing("a4_10x10:4"), ["25 / 26", "32 / 52", "15 / –"]);
+        let ours = t.rows.iter().find(|r| r[1] == "a4_10x10:3").unwrap();
+        assert_eq!(ours[6], "0.0114 / 0.00100");
     }
 }

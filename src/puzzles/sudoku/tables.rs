@@ -21,12 +21,13 @@ pub const REPORT_TABLE_3_1: [(u32, f64); 10] = [
     (22, 0.03841),
 ];
 
-/// Median seconds per (instance, formulation, backend) over repeats, successful runs only.
-fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<(&'a str, &'a str, &'a str), f64> {
-    let mut m: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
+/// Median seconds per (instance, formulation, backend label) over repeats, successful
+/// runs only.
+fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<(&'a str, &'a str, String), f64> {
+    let mut m: BTreeMap<(&str, &str, String), Vec<f64>> = BTreeMap::new();
     for r in rows.iter().filter(|r| succeeded(r)) {
         if let Some(t) = r.seconds {
-            m.entry((&r.instance, &r.formulation, &r.backend))
+            m.entry((&r.instance, &r.formulation, r.backend_label()))
                 .or_default()
                 .push(t);
         }
@@ -52,7 +53,7 @@ fn table_3_1(rows: &[&Record]) -> Table {
         .filter(|r| r.size_label == "9x9")
         .collect();
     let med = medians(&nine);
-    let mut series: Vec<(&str, &str)> = med.keys().map(|(_, f, b)| (*f, *b)).collect();
+    let mut series: Vec<(&str, &str)> = med.keys().map(|(_, f, b)| (*f, b.as_str())).collect();
     series.sort();
     series.dedup();
     let (rep_min, rep_max) = REPORT_TABLE_3_1
@@ -76,7 +77,7 @@ fn table_3_1(rows: &[&Record]) -> Table {
         let mut solved = 0;
         for r in nine
             .iter()
-            .filter(|r| r.formulation == *f && r.backend == *b)
+            .filter(|r| r.formulation == *f && r.backend_label() == *b)
         {
             runs += 1;
             solved += succeeded(r) as usize;
@@ -124,13 +125,23 @@ fn table_3_1(rows: &[&Record]) -> Table {
     }
 }
 
+/// "a" when every count is a, "a–b" for a range, "–" when none is known.
+fn range(counts: impl Iterator<Item = usize>) -> String {
+    let counts: Vec<usize> = counts.collect();
+    match (counts.iter().min(), counts.iter().max()) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}–{b}"),
+        _ => "–".into(),
+    }
+}
+
 fn sizes(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, &'a str, &'a str, &'a str);
+    type Key<'a> = (u64, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         let cells = r.size.unwrap_or(0.0) as u64;
         groups
-            .entry((cells, &r.size_label, &r.formulation, &r.backend))
+            .entry((cells, &r.size_label, &r.formulation, r.backend_label()))
             .or_default()
             .push(r);
     }
@@ -144,17 +155,16 @@ fn sizes(rows: &[&Record]) -> Table {
                 (Some(bu), Some(so)) if so > 0.0 => format!("{:.1}%", 100.0 * bu / so),
                 _ => "–".into(),
             };
-            let first = rs[0];
             vec![
                 label.to_string(),
                 f.to_string(),
-                b.to_string(),
+                b,
                 format!("{}/{}", ok.len(), rs.len()),
                 secs(median(&solve)),
                 secs(median(&build)),
                 ratio,
-                first.variables.map_or("–".into(), |v| v.to_string()),
-                first.constraints.map_or("–".into(), |v| v.to_string()),
+                range(rs.iter().filter_map(|r| r.variables)),
+                range(rs.iter().filter_map(|r| r.constraints)),
             ]
         })
         .collect();
@@ -166,7 +176,74 @@ fn sizes(rows: &[&Record]) -> Table {
             .to_vec(),
         rows: body,
         notes: vec![
-            "Solved counts runs; a time-limited run counts as unsolved. Variables and rows are those of the first instance of the group (they depend on n only).".into(),
+            "Solved counts runs; a time-limited run counts as unsolved. Variables and rows are those of the model as built (before any presolve), as a range over the group's puzzles where they differ.".into(),
+            "binary writes each given as a row of its own, x[i,j,c[i,j]] = 1 (3.1f), so its rows are 4n² plus the number of givens and differ between puzzles of one grid; values fixes each given by the bounds of v[i,j], so its rows (5n²) depend on n only. The variables of both (n³ for binary, n³ + n² for values) depend on n only.".into(),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solved 9×9 run of `instance` with a model of `rows` rows.
+    fn run(instance: &str, formulation: &str, rows: usize) -> Record {
+        Record {
+            puzzle: "sudoku".into(),
+            instance: instance.into(),
+            size_label: "9x9".into(),
+            size: Some(81.0),
+            instance_info: "clues=30".into(),
+            formulation: formulation.into(),
+            backend: "highs".into(),
+            repeat: 1,
+            status: "optimal".into(),
+            seconds: Some(0.01),
+            build_seconds: Some(3e-5),
+            variables: Some(729),
+            constraints: Some(rows),
+            verified: Some(true),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn the_size_table_shows_the_rows_givens_add() {
+        let rows = [
+            run("a", "binary", 4 * 81 + 28),
+            run("b", "binary", 4 * 81 + 30),
+            run("a", "values", 5 * 81),
+            run("b", "values", 5 * 81),
+        ];
+        let t = &tables(&rows)[1];
+        assert_eq!(t.rows[0][1], "binary");
+        assert_eq!(t.rows[0][8], "352–354");
+        assert_eq!(t.rows[1][8], "405");
+        assert_eq!(t.rows[0][5], "30.0 µs", "a build time of 3e-5 s");
+        assert!(t
+            .notes
+            .iter()
+            .any(|n| n.contains("4n² plus the number of givens")));
+        assert!(!t.notes.iter().any(|n| n.contains("depend on n only).")));
+    }
+
+    #[test]
+    fn runs_that_differ_in_a_setting_are_not_pooled() {
+        let mut other = run("a", "binary", 352);
+        other.heuristics = Some("1".into());
+        let rows = [run("a", "binary", 352), other];
+        let t = tables(&rows);
+        let labels: Vec<&str> = t[1].rows.iter().map(|r| r[2].as_str()).collect();
+        assert_eq!(labels, ["highs", "highs-h1"]);
+        let series: Vec<&str> = t[0].rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(
+            series,
+            [
+                "report (3.1), Gurobi 11.0.3",
+                "ours: binary, highs",
+                "ours: binary, highs-h1"
+            ]
+        );
+        assert_eq!(t[0].rows[1][5], "1/1");
     }
 }
