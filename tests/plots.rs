@@ -325,3 +325,33 @@ fn formulations_on_engines_of_their_own_are_compared() {
     let svg = svg_text(find(&plots, "circuit_profile_engines"));
     assert!(has_text(&svg, "cm1 on bc") && has_text(&svg, "cm2 on highs"));
 }
+
+/// An objective the verifier refused (or never checked) says nothing about the relaxation:
+/// such rows are left out of the LP-ratio plot, though they still show as failures in the
+/// time plot.
+#[test]
+fn lp_ratio_leaves_out_unverified_objectives() {
+    let mut rows = rows();
+    for (f, verified) in [("cuts", Some(false)), ("cuts_hdc", None)] {
+        let mut r = row("hashi", "h10", 100.0, f, "highs", 1, "time_limit", 10.0);
+        r.verified = verified;
+        r.objective = Some(50.0);
+        r.lp_bound = Some(5.0);
+        rows.push(r);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&rows, dir.path()).unwrap();
+    let lp = svg_text(find(&plots, "hashi_lp_ratio"));
+    assert!(has_text(&lp, "base / highs") && has_text(&lp, "hdc / highs"));
+    for name in ["cuts / highs", "cuts_hdc / highs"] {
+        assert!(!has_text(&lp, name), "{name} in {:?}", texts(&lp));
+    }
+    // The verified ratios are 0.6 and 0.9; the refused one (0.1) would widen the axis.
+    assert!(
+        !has_text(&lp, "0.1") && !has_text(&lp, "0.2"),
+        "{:?}",
+        texts(&lp)
+    );
+    let time = svg_text(find(&plots, "hashi_time_vs_size"));
+    assert!(has_text(&time, "cuts / highs") && has_text(&time, "cuts_hdc / highs"));
+}

@@ -5,7 +5,7 @@
 //! * `<p>_time_vs_size`: solve time against instance size, one series per
 //!   `formulation / backend`, points plus a line through the per-size medians;
 //! * `<p>_lp_ratio`: LP bound / objective against instance size (only when some rows have a
-//!   nonzero objective and an LP bound);
+//!   nonzero objective the verifier accepted and an LP bound);
 //! * `<p>_profile_<backend>` and `<p>_profile_<formulation>`: Dolan–Moré performance
 //!   profiles comparing the formulations on one backend, or the backends on one formulation;
 //! * `<p>_cactus`: instances solved against time;
@@ -172,7 +172,8 @@ struct Cell {
     seconds: f64,
     /// More than half of the repeats succeeded.
     ok: bool,
-    /// Median LP bound / objective over the repeats that have both.
+    /// Median LP bound / objective over the repeats that have both and whose solution the
+    /// verifier accepted.
     lp_ratio: Option<f64>,
 }
 
@@ -209,8 +210,11 @@ fn cells(rows: &[&Record]) -> Cells {
                 .map(|(instance, rs)| {
                     let times: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
                     let ok = 2 * rs.iter().filter(|r| succeeded(r)).count() > rs.len();
+                    // Only objectives the verifier accepted: an unchecked or refused
+                    // solution's objective says nothing about the relaxation.
                     let ratios: Vec<f64> = rs
                         .iter()
+                        .filter(|r| r.verified == Some(true))
                         .filter_map(|r| match (r.objective, r.lp_bound) {
                             (Some(obj), Some(lp))
                                 if obj.is_finite() && lp.is_finite() && obj.abs() > 1e-9 =>
