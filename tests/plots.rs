@@ -102,6 +102,16 @@ fn texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The y axis' tick labels (plotters anchors them at their end, every other text at its
+/// start or middle), bottom to top.
+fn y_ticks(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter(|t| t[..t.find('>').unwrap_or(0)].contains(r#"text-anchor="end""#))
+        .flat_map(|t| texts(&format!("<text{t}")))
+        .collect()
+}
+
 fn has_text(svg: &str, text: &str) -> bool {
     texts(svg).iter().any(|t| t == text)
 }
@@ -354,4 +364,32 @@ fn lp_ratio_leaves_out_unverified_objectives() {
     );
     let time = svg_text(find(&plots, "hashi_time_vs_size"));
     assert!(has_text(&time, "cuts / highs") && has_text(&time, "cuts_hdc / highs"));
+}
+
+/// Times under a millisecond are read off labelled ticks: the time axis starts at a
+/// labelled power at or below the fastest run, and small ticks read 0.0001, not 1e-4 or
+/// 0.000.
+#[test]
+fn time_axis_is_labelled_below_a_millisecond() {
+    let rows: Vec<Record> = [(10.0, 0.0003), (20.0, 0.002), (30.0, 0.05)]
+        .iter()
+        .map(|&(size, t)| {
+            row(
+                "hashi",
+                &format!("h{size}"),
+                size,
+                "base",
+                "highs",
+                1,
+                "optimal",
+                t,
+            )
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&rows, dir.path()).unwrap();
+    let svg = svg_text(find(&plots, "hashi_time_vs_size"));
+    assert_eq!(y_ticks(&svg), ["0.0001", "0.001", "0.01"]);
+    let svg = svg_text(find(&plots, "hashi_cactus"));
+    assert!(has_text(&svg, "0.0001"), "{:?}", texts(&svg));
 }

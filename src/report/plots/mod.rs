@@ -366,23 +366,19 @@ fn linear_axis(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-/// A log range around [lo, hi] (values clamped to [`MIN_SECONDS`]): padded by a factor
-/// 1.25, and widened to whole powers of `base` when it would otherwise hold fewer than two
-/// of them (plotters puts log ticks only on powers of the base).
+/// A log range around [lo, hi] (values clamped to [`MIN_SECONDS`]) that starts at or below
+/// the power of `base` at or below `lo`, so that the lowest value has a labelled tick at or
+/// under it (plotters puts log ticks only on powers of the base): padded by a factor 1.25,
+/// and reaching the next power up at least, so that it holds two labelled powers.
 fn log_axis(lo: f64, hi: f64, base: f64) -> (f64, f64) {
     let lo = lo.max(MIN_SECONDS);
     let hi = hi.max(lo);
-    let (a, b) = (lo / 1.25, hi * 1.25);
     let log = |v: f64| v.ln() / base.ln();
-    if (log(b) - 1e-9).floor() - (log(a) + 1e-9).ceil() >= 1.0 {
-        (a, b)
-    } else {
-        // Just outside the powers, so that rounding keeps them inside the axis.
-        (
-            base.powf((log(a) + 1e-9).floor()) * 0.999,
-            base.powf((log(b) - 1e-9).ceil()) * 1.001,
-        )
-    }
+    let bottom = (log(lo) + 1e-9).floor();
+    // Just outside the powers, so that rounding keeps them inside the axis.
+    let a = (lo / 1.25).min(base.powf(bottom) * 0.999);
+    let b = (hi * 1.25).max(base.powf(bottom + 1.0) * 1.001);
+    (a, b)
 }
 
 #[cfg(test)]
@@ -390,11 +386,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn log_axis_holds_two_powers() {
+    fn log_axis_starts_at_a_power_and_holds_two() {
         let (a, b) = log_axis(0.3, 0.6, 10.0);
         assert!(a < 0.1 && a > 0.09 && b > 1.0 && b < 1.01, "{a} {b}");
         let (a, b) = log_axis(0.002, 5.0, 10.0);
-        assert!((a - 0.0016).abs() < 1e-12 && (b - 6.25).abs() < 1e-12);
+        assert!((a - 0.000999).abs() < 1e-12 && (b - 6.25).abs() < 1e-12);
+        // A power at the lowest value: padded below it, not a whole power further.
+        let (a, _) = log_axis(0.01, 5.0, 10.0);
+        assert!((a - 0.008).abs() < 1e-12, "{a}");
         let (a, _) = log_axis(0.0, 0.0, 10.0);
         assert!(a > 0.0);
     }
