@@ -393,3 +393,42 @@ fn time_axis_is_labelled_below_a_millisecond() {
     let svg = svg_text(find(&plots, "hashi_cactus"));
     assert!(has_text(&svg, "0.0001"), "{:?}", texts(&svg));
 }
+
+const CLAMP_NOTE: &str = "times below 0.0001 s are drawn at 0.0001 s";
+
+/// A time under the floor of the log axes (10⁻⁴ s) is drawn at the floor, and each plot
+/// that draws one says so; plots without such a time say nothing.
+#[test]
+fn times_drawn_at_the_floor_are_noted() {
+    let fast = |mut rows: Vec<Record>| {
+        let r = rows
+            .iter_mut()
+            .find(|r| r.puzzle == "hashi" && r.formulation == "hdc")
+            .unwrap();
+        r.seconds = Some(1e-5);
+        rows
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&fast(rows()), dir.path()).unwrap();
+    for stem in [
+        "hashi_time_vs_size",
+        "hashi_cactus",
+        "hashi_scatter_highs_base_vs_hdc",
+    ] {
+        let svg = svg_text(find(&plots, stem));
+        assert!(has_text(&svg, CLAMP_NOTE), "{stem}: {:?}", texts(&svg));
+    }
+    // Neither the LP ratio nor the other puzzle draws that time.
+    for stem in [
+        "hashi_lp_ratio",
+        "hashi_profile_highs",
+        "sudoku_time_vs_size",
+    ] {
+        let svg = svg_text(find(&plots, stem));
+        assert!(!svg.contains("drawn at"), "{stem}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for p in write_plots(&rows(), dir.path()).unwrap() {
+        assert!(!svg_text(&p).contains("drawn at"), "{}", p.stem);
+    }
+}

@@ -15,8 +15,9 @@
 //! Runs are first reduced to one value per (instance, formulation, backend): the median of
 //! the charged seconds over the repeats ([`charged_seconds`]); the instance counts as solved
 //! when more than half of its repeats succeeded ([`succeeded`]). Times are clamped to at
-//! least 10⁻⁴ s so that log axes stay finite; a failed run with no known time is left out of
-//! the time plots (it still counts as a failure in the profiles).
+//! least 10⁻⁴ s so that log axes stay finite, and a plot that draws a time so clamped says
+//! so under its axes; a failed run with no known time is left out of the time plots (it
+//! still counts as a failure in the profiles).
 //!
 //! The code follows the same cut: this module holds the chart description shared by every
 //! kind (`Chart`, `Series`, `Axis`), the reduction of rows to cells and the list of charts
@@ -160,6 +161,8 @@ struct Chart {
     series: Vec<Series>,
     /// Legend text for the crosses of failed runs, shown when there are any.
     failed_label: String,
+    /// A line of text under the axes (what the reader must know to read the chart).
+    note: Option<String>,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -187,6 +190,17 @@ impl Cell {
             Some(self.seconds.max(MIN_SECONDS))
         }
     }
+
+    /// Its time is drawn, at [`MIN_SECONDS`], although it was shorter.
+    fn clamped(&self) -> bool {
+        self.plot_seconds().is_some() && self.seconds < MIN_SECONDS
+    }
+}
+
+/// The note of a chart that drew some time at [`MIN_SECONDS`] although it was shorter
+/// (`clamped`); `None` otherwise.
+fn clamp_note(clamped: bool) -> Option<String> {
+    clamped.then(|| format!("times below {MIN_SECONDS} s are drawn at {MIN_SECONDS} s"))
 }
 
 /// (formulation, backend) → instance → cell.

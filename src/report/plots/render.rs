@@ -1,6 +1,6 @@
 //! Drawing a `Chart` with `plotters`, the same for every plot kind and for both backends
-//! (SVG and PNG): the title, the axes and their ticks, the series (lines and markers) and the
-//! legend to the right of the plotting area.
+//! (SVG and PNG): the title, the axes and their ticks, the series (lines and markers), the
+//! legend to the right of the plotting area and the note, if any, on a line at the bottom.
 
 use super::{Axis, Chart, Marker, Scale, GREY};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
@@ -196,6 +196,8 @@ where
     }
     // The legend sits to the right of the plotting area, so it never covers data.
     let legend_w = if entries.is_empty() { 0 } else { text_w + 58 };
+    // The note has a line of its own at the bottom, under the axis label.
+    let note_h = if c.note.is_some() { 22 } else { 0 };
 
     // The title, centred over the whole image and made smaller until it fits.
     let mut size = 24.0;
@@ -218,6 +220,7 @@ where
         .margin(14)
         .margin_top(46)
         .margin_right(legend_w + 24)
+        .margin_bottom(14 + note_h)
         .x_label_area_size(46)
         .y_label_area_size(78)
         .build_cartesian_2d(xs, ys)
@@ -252,6 +255,14 @@ where
         mesh.x_max_light_lines(light_lines(&c.x))
             .y_max_light_lines(light_lines(&c.y));
         mesh.draw().map_err(err)?;
+    }
+
+    if let Some(note) = &c.note {
+        let style = TextStyle::from((FONT, 14).into_font())
+            .color(&GREY)
+            .pos(Pos::new(HPos::Left, VPos::Bottom));
+        root.draw(&Text::new(note.as_str(), (14, HEIGHT as i32 - 8), style))
+            .map_err(err)?;
     }
 
     for s in &c.series {
