@@ -54,8 +54,15 @@ pub struct PlotFile {
 
 /// Writes every plot that `rows` support into `dir` (created if missing), each as SVG and PNG
 /// (same stem). Returns the plots written, in a stable order. Plots without data are skipped.
-pub fn write_plots(rows: &[Record], dir: &Path) -> Result<Vec<PlotFile>, String> {
-    let charts = charts(rows);
+/// `size_units` name what each puzzle's instance size counts, as (puzzle key, unit) pairs
+/// such as `("hashi", "islands")`: its size axis reads `size (islands)`, or `size` for a
+/// puzzle not named there.
+pub fn write_plots(
+    rows: &[Record],
+    dir: &Path,
+    size_units: &[(&str, &str)],
+) -> Result<Vec<PlotFile>, String> {
+    let charts = charts(rows, size_units);
     if charts.is_empty() {
         return Ok(Vec::new());
     }
@@ -253,7 +260,7 @@ fn cells(rows: &[&Record]) -> Cells {
 }
 
 /// Every chart the rows support, per puzzle in key order.
-fn charts(rows: &[Record]) -> Vec<Chart> {
+fn charts(rows: &[Record], size_units: &[(&str, &str)]) -> Vec<Chart> {
     let mut puzzles: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         puzzles.entry(r.puzzle.as_str()).or_default().push(r);
@@ -261,9 +268,14 @@ fn charts(rows: &[Record]) -> Vec<Chart> {
     let mut out = Vec::new();
     for (puzzle, rs) in puzzles {
         let cells = cells(&rs);
+        let unit = size_units
+            .iter()
+            .find(|(key, unit)| *key == puzzle && !unit.is_empty())
+            .map(|(_, unit)| *unit);
         let p = Puzzle {
             key: puzzle,
             stem: sanitize(puzzle),
+            size_label: unit.map_or("size".into(), |u| format!("size ({u})")),
             cells: &cells,
         };
         out.extend(p.time_vs_size());
@@ -298,6 +310,8 @@ fn sanitize(key: &str) -> String {
 struct Puzzle<'a> {
     key: &'a str,
     stem: String,
+    /// The label of its size axis, with what the size counts: `size (islands)`.
+    size_label: String,
     cells: &'a Cells,
 }
 
@@ -317,16 +331,6 @@ impl Puzzle<'_> {
         )
     }
 
-    /// What the instance size of this puzzle counts, for the size axis.
-    fn size_unit(&self) -> &'static str {
-        if self.key == "sudoku" {
-            "cells"
-        } else {
-            "size"
-        }
-    }
-
-    /// The formulations run on `backend`, in key order.
     /// The formulations that ran on exactly one engine, each with its engine, in key order,
     /// when those engines are at least two (the Circuit Board's `cm1` on `bc` and `cm2` on
     /// `highs`); empty otherwise.
@@ -347,6 +351,7 @@ impl Puzzle<'_> {
         single
     }
 
+    /// The formulations run on `backend`, in key order.
     fn formulations_on(&self, backend: &str) -> Vec<&str> {
         self.cells
             .keys()

@@ -67,7 +67,7 @@ impl Puzzle<'_> {
             stem: format!("{}_{stem}", self.stem),
             title,
             x: Axis {
-                label: format!("instance size ({})", self.size_unit()),
+                label: self.size_label.clone(),
                 lo: x.0,
                 hi: x.1,
                 scale: if x_log {
