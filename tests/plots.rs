@@ -1,6 +1,7 @@
 //! The report plots: which plots are written for which rows, and that the files are real
 //! SVG and PNG images carrying the titles, labels and series names.
 
+use puzzlebench::puzzles::size_units;
 use puzzlebench::record::Record;
 use puzzlebench::report::plots::{write_plots, PlotFile};
 
@@ -102,6 +103,16 @@ fn texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The y axis' tick labels (plotters anchors them at their end, every other text at its
+/// start or middle), bottom to top.
+fn y_ticks(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter(|t| t[..t.find('>').unwrap_or(0)].contains(r#"text-anchor="end""#))
+        .flat_map(|t| texts(&format!("<text{t}")))
+        .collect()
+}
+
 fn has_text(svg: &str, text: &str) -> bool {
     texts(svg).iter().any(|t| t == text)
 }
@@ -117,7 +128,7 @@ fn find<'a>(plots: &'a [PlotFile], stem: &str) -> &'a PlotFile {
 fn writes_the_expected_plots_in_a_stable_order() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plots");
-    let plots = write_plots(&rows(), &out).unwrap();
+    let plots = write_plots(&rows(), &out, &size_units()).unwrap();
     assert_eq!(
         stems(&plots),
         [
@@ -158,7 +169,7 @@ fn writes_the_expected_plots_in_a_stable_order() {
 #[test]
 fn files_are_svg_and_png_images() {
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path()).unwrap();
+    let plots = write_plots(&rows(), dir.path(), &size_units()).unwrap();
     assert!(!plots.is_empty());
     for p in &plots {
         let svg = svg_text(p);
@@ -183,7 +194,7 @@ fn files_are_svg_and_png_images() {
 #[test]
 fn time_vs_size_names_every_series_and_its_axes() {
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path()).unwrap();
+    let plots = write_plots(&rows(), dir.path(), &size_units()).unwrap();
     let p = find(&plots, "sudoku_time_vs_size");
     assert_eq!(p.title, "sudoku: solve time against instance size");
     let svg = svg_text(p);
@@ -192,7 +203,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
         "binary / cbc",
         "values / highs",
         "values / cbc",
-        "instance size (cells)",
+        "size (cells)",
         "time (s)",
         // The time-limit failure is marked and explained in the legend.
         "failed (charged the time limit)",
@@ -204,7 +215,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
         );
     }
     let hashi = svg_text(find(&plots, "hashi_time_vs_size"));
-    assert!(hashi.contains("instance size (size)"));
+    assert!(has_text(&hashi, "size (islands)"), "{:?}", texts(&hashi));
     assert!(hashi.contains("base / highs") && hashi.contains("hdc / highs"));
     assert!(!hashi.contains("failed (charged"), "hashi has no failure");
 }
@@ -212,7 +223,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
 #[test]
 fn profiles_scatter_and_cactus_carry_their_series() {
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path()).unwrap();
+    let plots = write_plots(&rows(), dir.path(), &size_units()).unwrap();
     let by_backend = svg_text(find(&plots, "sudoku_profile_cbc"));
     assert!(has_text(&by_backend, "binary") && has_text(&by_backend, "values"));
     assert!(!has_text(&by_backend, "highs"), "cbc profile shows highs");
@@ -235,8 +246,8 @@ fn output_is_deterministic() {
     let b = tempfile::tempdir().unwrap();
     let mut shuffled = rows();
     shuffled.reverse();
-    let pa = write_plots(&rows(), a.path()).unwrap();
-    let pb = write_plots(&shuffled, b.path()).unwrap();
+    let pa = write_plots(&rows(), a.path(), &size_units()).unwrap();
+    let pb = write_plots(&shuffled, b.path(), &size_units()).unwrap();
     assert_eq!(stems(&pa), stems(&pb));
     for (x, y) in pa.iter().zip(&pb) {
         assert_eq!(
@@ -252,7 +263,7 @@ fn output_is_deterministic() {
 fn no_rows_no_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plots");
-    let plots = write_plots(&[], &out).unwrap();
+    let plots = write_plots(&[], &out, &size_units()).unwrap();
     assert!(plots.is_empty());
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }
@@ -264,7 +275,7 @@ fn one_series_gives_no_comparisons_and_no_lp_ratio_for_zero_objectives() {
         .into_iter()
         .filter(|r| r.puzzle == "sudoku" && r.formulation == "binary" && r.backend == "highs")
         .collect();
-    let plots = write_plots(&rows, dir.path()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
     assert_eq!(stems(&plots), ["sudoku_time_vs_size", "sudoku_cactus"]);
     assert!(!dir.path().join("sudoku_lp_ratio.svg").exists());
 }
@@ -285,7 +296,7 @@ fn all_failures_still_plot_time_but_no_cactus() {
         ),
         row("sudoku", "y", 256.0, "binary", "highs", 1, "error", 0.0),
     ];
-    let plots = write_plots(&rows, dir.path()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
     assert_eq!(stems(&plots), ["sudoku_time_vs_size"]);
 }
 
@@ -318,10 +329,147 @@ fn formulations_on_engines_of_their_own_are_compared() {
         ));
     }
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
     let svg = svg_text(find(&plots, "circuit_scatter_cm1_bc_vs_cm2_highs"));
     assert!(has_text(&svg, "cm1 on bc: time (s)"), "{:?}", texts(&svg));
     assert!(has_text(&svg, "cm2 on highs: time (s)"));
     let svg = svg_text(find(&plots, "circuit_profile_engines"));
     assert!(has_text(&svg, "cm1 on bc") && has_text(&svg, "cm2 on highs"));
+}
+
+/// An objective the verifier refused (or never checked) says nothing about the relaxation:
+/// such rows are left out of the LP-ratio plot, though they still show as failures in the
+/// time plot.
+#[test]
+fn lp_ratio_leaves_out_unverified_objectives() {
+    let mut rows = rows();
+    for (f, verified) in [("cuts", Some(false)), ("cuts_hdc", None)] {
+        let mut r = row("hashi", "h10", 100.0, f, "highs", 1, "time_limit", 10.0);
+        r.verified = verified;
+        r.objective = Some(50.0);
+        r.lp_bound = Some(5.0);
+        rows.push(r);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let lp = svg_text(find(&plots, "hashi_lp_ratio"));
+    assert!(has_text(&lp, "base / highs") && has_text(&lp, "hdc / highs"));
+    for name in ["cuts / highs", "cuts_hdc / highs"] {
+        assert!(!has_text(&lp, name), "{name} in {:?}", texts(&lp));
+    }
+    // The verified ratios are 0.6 and 0.9; the refused one (0.1) would widen the axis.
+    assert!(
+        !has_text(&lp, "0.1") && !has_text(&lp, "0.2"),
+        "{:?}",
+        texts(&lp)
+    );
+    let time = svg_text(find(&plots, "hashi_time_vs_size"));
+    assert!(has_text(&time, "cuts / highs") && has_text(&time, "cuts_hdc / highs"));
+}
+
+/// Times under a millisecond are read off labelled ticks: the time axis starts at a
+/// labelled power at or below the fastest run, and small ticks read 0.0001, not 1e-4 or
+/// 0.000.
+#[test]
+fn time_axis_is_labelled_below_a_millisecond() {
+    let rows: Vec<Record> = [(10.0, 0.0003), (20.0, 0.002), (30.0, 0.05)]
+        .iter()
+        .map(|&(size, t)| {
+            row(
+                "hashi",
+                &format!("h{size}"),
+                size,
+                "base",
+                "highs",
+                1,
+                "optimal",
+                t,
+            )
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let svg = svg_text(find(&plots, "hashi_time_vs_size"));
+    assert_eq!(y_ticks(&svg), ["0.0001", "0.001", "0.01"]);
+    let svg = svg_text(find(&plots, "hashi_cactus"));
+    assert!(has_text(&svg, "0.0001"), "{:?}", texts(&svg));
+}
+
+const CLAMP_NOTE: &str = "times below 0.0001 s are drawn at 0.0001 s";
+
+/// A time under the floor of the log axes (10⁻⁴ s) is drawn at the floor, and each plot
+/// that draws one says so; plots without such a time say nothing.
+#[test]
+fn times_drawn_at_the_floor_are_noted() {
+    let fast = |mut rows: Vec<Record>| {
+        let r = rows
+            .iter_mut()
+            .find(|r| r.puzzle == "hashi" && r.formulation == "hdc")
+            .unwrap();
+        r.seconds = Some(1e-5);
+        rows
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&fast(rows()), dir.path(), &size_units()).unwrap();
+    for stem in [
+        "hashi_time_vs_size",
+        "hashi_cactus",
+        "hashi_scatter_highs_base_vs_hdc",
+    ] {
+        let svg = svg_text(find(&plots, stem));
+        assert!(has_text(&svg, CLAMP_NOTE), "{stem}: {:?}", texts(&svg));
+    }
+    // Neither the LP ratio nor the other puzzle draws that time.
+    for stem in [
+        "hashi_lp_ratio",
+        "hashi_profile_highs",
+        "sudoku_time_vs_size",
+    ] {
+        let svg = svg_text(find(&plots, stem));
+        assert!(!svg.contains("drawn at"), "{stem}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for p in write_plots(&rows(), dir.path(), &size_units()).unwrap() {
+        assert!(!svg_text(&p).contains("drawn at"), "{}", p.stem);
+    }
+}
+
+/// The size axis names what each puzzle's size counts, as the puzzle declares it; a puzzle
+/// the registry does not know gets a bare `size`.
+#[test]
+fn size_axis_names_the_unit_of_each_puzzle() {
+    let puzzles = [
+        ("sudoku", "size (cells)"),
+        ("battleship", "size (cells)"),
+        ("circuit", "size (points)"),
+        ("hashi", "size (islands)"),
+        ("zebra", "size (houses × attributes)"),
+        ("kakuro", "size"),
+    ];
+    let mut rows = Vec::new();
+    for (puzzle, _) in puzzles {
+        for (i, size) in [10.0, 20.0].iter().enumerate() {
+            let mut r = row(
+                puzzle,
+                &format!("i{i}"),
+                *size,
+                "f",
+                "highs",
+                1,
+                "optimal",
+                0.1,
+            );
+            r.objective = Some(*size);
+            r.lp_bound = Some(0.5 * size);
+            rows.push(r);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    for (puzzle, label) in puzzles {
+        for kind in ["time_vs_size", "lp_ratio"] {
+            let svg = svg_text(find(&plots, &format!("{puzzle}_{kind}")));
+            assert!(has_text(&svg, label), "{puzzle} {kind}: {:?}", texts(&svg));
+        }
+    }
 }

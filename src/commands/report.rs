@@ -7,9 +7,15 @@ use std::path::{Path, PathBuf};
 
 /// Writes the report of `rows` into `out` and says where it went.
 pub fn write(rows: &[Record], out: &Path, shift: f64, preamble: &str) -> Result<(), Failure> {
-    let written =
-        crate::report::write_report(rows, out, shift, preamble, &puzzles::table_functions())
-            .map_err(failed)?;
+    let written = crate::report::write_report(
+        rows,
+        out,
+        shift,
+        preamble,
+        &puzzles::table_functions(),
+        &puzzles::size_units(),
+    )
+    .map_err(failed)?;
     eprintln!(
         "wrote {} ({} table files, {} plot files)",
         written.index.display(),

@@ -66,6 +66,9 @@ pub struct PuzzleDef<P: 'static> {
     pub hidden: bool,
     /// Reads every instance in a file's text (the path names errors and instances).
     pub parse: fn(&Path, &str) -> Result<Vec<P>, InputError>,
+    /// What [`Instance::size`] counts (`islands`, `houses × attributes`), for the size axis
+    /// of the plots; empty when it counts nothing worth naming.
+    pub size_unit: &'static str,
     /// The tables this puzzle contributes to reports, from the rows of any CSV.
     pub tables: fn(&[Record]) -> Vec<Table>,
     /// What `reproduce` runs for this puzzle (`true`: the quick suite).
@@ -136,6 +139,8 @@ pub trait Puzzle: Sync {
     fn formulations(&self) -> Vec<FormulationInfo>;
     /// Reads every instance in a file.
     fn load(&self, path: &Path) -> Result<Vec<Box<dyn Instance>>, InputError>;
+    /// What an instance's size counts, for the size axis of the plots (may be empty).
+    fn size_unit(&self) -> &'static str;
     /// Its report tables.
     fn tables(&self) -> fn(&[Record]) -> Vec<Table>;
     /// What `reproduce` runs (`true`: the quick suite).
@@ -192,6 +197,10 @@ impl<P: Instance + 'static> Puzzle for PuzzleDef<P> {
             .into_iter()
             .map(|p| Box::new(p) as Box<dyn Instance>)
             .collect())
+    }
+
+    fn size_unit(&self) -> &'static str {
+        self.size_unit
     }
 
     fn tables(&self) -> fn(&[Record]) -> Vec<Table> {
@@ -268,6 +277,12 @@ pub fn table_functions() -> Vec<crate::report::TableFn> {
     PUZZLES.iter().map(|p| p.tables()).collect()
 }
 
+/// What the instance size of every puzzle counts, as (puzzle key, unit) pairs, for
+/// [`crate::report::write_report`].
+pub fn size_units() -> Vec<(&'static str, &'static str)> {
+    PUZZLES.iter().map(|p| (p.key(), p.size_unit())).collect()
+}
+
 /// Looks a puzzle up by key; the error lists the valid keys.
 pub fn puzzle(key: &str) -> Result<&'static dyn Puzzle, String> {
     PUZZLES
@@ -331,7 +346,8 @@ pub trait Instance: Send + Sync {
     fn canonical(&self) -> String;
     /// A size label for tables, e.g. `9x9`.
     fn size_label(&self) -> String;
-    /// A number that orders instances by size (cells, islands, ...), for plots.
+    /// A number that orders instances by size, for plots: it counts the puzzle's
+    /// [`PuzzleDef::size_unit`] (cells, islands, ...).
     fn size(&self) -> f64;
     /// Puzzle-specific facts for tables, as `key=value` pairs joined by `;` (e.g. `clues=29`).
     fn info(&self) -> String {

@@ -1,7 +1,7 @@
 //! Reports: tables (Markdown and LaTeX), plots (SVG and PNG) and the index
 //! `README.md`, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
-//! same report. The puzzles' own tables come in as functions ([`TableFn`]), so this module
-//! knows no puzzle.
+//! same report. The puzzles' own tables come in as functions ([`TableFn`]) and what their
+//! instance sizes count as (puzzle key, unit) pairs, so this module knows no puzzle.
 
 pub mod plots;
 pub mod summary;
@@ -38,13 +38,15 @@ pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec
 
 /// Writes tables into `dir/tables`, plots into `dir/plots` and the index `dir/README.md`.
 /// `preamble` is Markdown placed under the index's title (how the rows were made);
-/// `puzzle_tables` make the puzzles' own tables.
+/// `puzzle_tables` make the puzzles' own tables; `size_units` name what each puzzle's
+/// instance size counts, (puzzle key, unit), for the size axis of its plots.
 pub fn write_report(
     rows: &[Record],
     dir: &Path,
     shift: f64,
     preamble: &str,
     puzzle_tables: &[TableFn],
+    size_units: &[(&str, &str)],
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
@@ -57,7 +59,7 @@ pub fn write_report(
             written.tables.push(p);
         }
     }
-    let plots = plots::write_plots(rows, &dir.join("plots"))?;
+    let plots = plots::write_plots(rows, &dir.join("plots"), size_units)?;
     for p in &plots {
         written.plots.push(p.svg.clone());
         written.plots.push(p.png.clone());

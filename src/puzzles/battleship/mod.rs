@@ -44,6 +44,7 @@ pub static PUZZLE: PuzzleDef<Battleship> = PuzzleDef {
               one-cell ship); optional 'puzzle NAME', 'level L', 'solution' block; '#' comments",
     hidden: false,
     parse: parse::parse_file,
+    size_unit: "cells",
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),

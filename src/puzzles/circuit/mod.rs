@@ -82,6 +82,7 @@ pub static PUZZLE: PuzzleDef<Circuit> = PuzzleDef {
               'puzzle NAME', 'unique yes|no', 'solution' block in the same drawing; '#' comments at line start",
     hidden: false,
     parse: parse::parse_file,
+    size_unit: "points",
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),

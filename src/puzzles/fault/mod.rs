@@ -85,6 +85,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
     formats: "one instance name per line",
     hidden: true,
     parse,
+    size_unit: "",
     tables: |_| Vec::new(),
     suite: |_| super::Suite {
         parts: vec![],

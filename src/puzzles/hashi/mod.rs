@@ -75,6 +75,7 @@ pub static PUZZLE: PuzzleDef<Hashi> = PuzzleDef {
               or the .has format of Coelho et al. (first line 'rows cols islands', then the grid, 0 for water)",
     hidden: false,
     parse: parse::parse_file,
+    size_unit: "islands",
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),

@@ -41,6 +41,7 @@ pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
               or Simon Tatham's Solo game IDs such as '3x3:a4_9_7h...'",
     hidden: false,
     parse: parse::parse_file,
+    size_unit: "cells",
     tables: tables::tables,
     suite,
     generator: None,

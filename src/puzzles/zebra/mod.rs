@@ -44,6 +44,7 @@ pub static PUZZLE: PuzzleDef<Zebra> = PuzzleDef {
               'left A B', 'right A B', 'next A B', each optionally preceded by 'not'; '#' comments",
     hidden: false,
     parse: |path, text| parse::parse_file(path, text).map(|z| vec![z]),
+    size_unit: "houses × attributes",
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),

@@ -1,15 +1,18 @@
 //! Cactus plot: instances solved against time (`<p>_cactus`).
 
-use super::{log_axis, min_max, Axis, Cell, Chart, Puzzle, Scale, Series};
+use super::{clamp_note, log_axis, min_max, Axis, Cell, Chart, Puzzle, Scale, Series};
 
 impl Puzzle<'_> {
     /// `<p>_cactus`: for each `formulation / backend`, the number of instances solved
     /// against time: its solved instances sorted by time, one step (and marker) each. The
-    /// time axis is logarithmic. `None` when no instance was solved.
+    /// time axis is logarithmic; a note under the axes says when a time was drawn at the
+    /// axis floor. `None` when no instance was solved.
     pub(super) fn cactus(&self) -> Option<Chart> {
         let mut series = Vec::new();
         let mut all = Vec::new();
+        let mut clamped = false;
         for ((f, b), instances) in self.cells {
+            clamped |= instances.values().any(|c| c.ok && c.clamped());
             let mut times: Vec<f64> = instances
                 .values()
                 .filter(|c| c.ok)
@@ -63,6 +66,7 @@ impl Puzzle<'_> {
             },
             series,
             failed_label: String::new(),
+            note: clamp_note(clamped),
         })
     }
 }

@@ -5,7 +5,7 @@
 //! * `<p>_time_vs_size`: solve time against instance size, one series per
 //!   `formulation / backend`, points plus a line through the per-size medians;
 //! * `<p>_lp_ratio`: LP bound / objective against instance size (only when some rows have a
-//!   nonzero objective and an LP bound);
+//!   nonzero objective the verifier accepted and an LP bound);
 //! * `<p>_profile_<backend>` and `<p>_profile_<formulation>`: Dolan–Moré performance
 //!   profiles comparing the formulations on one backend, or the backends on one formulation;
 //! * `<p>_cactus`: instances solved against time;
@@ -15,8 +15,9 @@
 //! Runs are first reduced to one value per (instance, formulation, backend): the median of
 //! the charged seconds over the repeats ([`charged_seconds`]); the instance counts as solved
 //! when more than half of its repeats succeeded ([`succeeded`]). Times are clamped to at
-//! least 10⁻⁴ s so that log axes stay finite; a failed run with no known time is left out of
-//! the time plots (it still counts as a failure in the profiles).
+//! least 10⁻⁴ s so that log axes stay finite, and a plot that draws a time so clamped says
+//! so under its axes; a failed run with no known time is left out of the time plots (it
+//! still counts as a failure in the profiles).
 //!
 //! The code follows the same cut: this module holds the chart description shared by every
 //! kind (`Chart`, `Series`, `Axis`), the reduction of rows to cells and the list of charts
@@ -53,8 +54,15 @@ pub struct PlotFile {
 
 /// Writes every plot that `rows` support into `dir` (created if missing), each as SVG and PNG
 /// (same stem). Returns the plots written, in a stable order. Plots without data are skipped.
-pub fn write_plots(rows: &[Record], dir: &Path) -> Result<Vec<PlotFile>, String> {
-    let charts = charts(rows);
+/// `size_units` name what each puzzle's instance size counts, as (puzzle key, unit) pairs
+/// such as `("hashi", "islands")`: its size axis reads `size (islands)`, or `size` for a
+/// puzzle not named there.
+pub fn write_plots(
+    rows: &[Record],
+    dir: &Path,
+    size_units: &[(&str, &str)],
+) -> Result<Vec<PlotFile>, String> {
+    let charts = charts(rows, size_units);
     if charts.is_empty() {
         return Ok(Vec::new());
     }
@@ -160,6 +168,8 @@ struct Chart {
     series: Vec<Series>,
     /// Legend text for the crosses of failed runs, shown when there are any.
     failed_label: String,
+    /// A line of text under the axes (what the reader must know to read the chart).
+    note: Option<String>,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -172,7 +182,8 @@ struct Cell {
     seconds: f64,
     /// More than half of the repeats succeeded.
     ok: bool,
-    /// Median LP bound / objective over the repeats that have both.
+    /// Median LP bound / objective over the repeats that have both and whose solution the
+    /// verifier accepted.
     lp_ratio: Option<f64>,
 }
 
@@ -186,6 +197,17 @@ impl Cell {
             Some(self.seconds.max(MIN_SECONDS))
         }
     }
+
+    /// Its time is drawn, at [`MIN_SECONDS`], although it was shorter.
+    fn clamped(&self) -> bool {
+        self.plot_seconds().is_some() && self.seconds < MIN_SECONDS
+    }
+}
+
+/// The note of a chart that drew some time at [`MIN_SECONDS`] although it was shorter
+/// (`clamped`); `None` otherwise.
+fn clamp_note(clamped: bool) -> Option<String> {
+    clamped.then(|| format!("times below {MIN_SECONDS} s are drawn at {MIN_SECONDS} s"))
 }
 
 /// (formulation, backend) → instance → cell.
@@ -209,8 +231,11 @@ fn cells(rows: &[&Record]) -> Cells {
                 .map(|(instance, rs)| {
                     let times: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
                     let ok = 2 * rs.iter().filter(|r| succeeded(r)).count() > rs.len();
+                    // Only objectives the verifier accepted: an unchecked or refused
+                    // solution's objective says nothing about the relaxation.
                     let ratios: Vec<f64> = rs
                         .iter()
+                        .filter(|r| r.verified == Some(true))
                         .filter_map(|r| match (r.objective, r.lp_bound) {
                             (Some(obj), Some(lp))
                                 if obj.is_finite() && lp.is_finite() && obj.abs() > 1e-9 =>
@@ -235,7 +260,7 @@ fn cells(rows: &[&Record]) -> Cells {
 }
 
 /// Every chart the rows support, per puzzle in key order.
-fn charts(rows: &[Record]) -> Vec<Chart> {
+fn charts(rows: &[Record], size_units: &[(&str, &str)]) -> Vec<Chart> {
     let mut puzzles: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         puzzles.entry(r.puzzle.as_str()).or_default().push(r);
@@ -243,9 +268,14 @@ fn charts(rows: &[Record]) -> Vec<Chart> {
     let mut out = Vec::new();
     for (puzzle, rs) in puzzles {
         let cells = cells(&rs);
+        let unit = size_units
+            .iter()
+            .find(|(key, unit)| *key == puzzle && !unit.is_empty())
+            .map(|(_, unit)| *unit);
         let p = Puzzle {
             key: puzzle,
             stem: sanitize(puzzle),
+            size_label: unit.map_or("size".into(), |u| format!("size ({u})")),
             cells: &cells,
         };
         out.extend(p.time_vs_size());
@@ -280,6 +310,8 @@ fn sanitize(key: &str) -> String {
 struct Puzzle<'a> {
     key: &'a str,
     stem: String,
+    /// The label of its size axis, with what the size counts: `size (islands)`.
+    size_label: String,
     cells: &'a Cells,
 }
 
@@ -299,16 +331,6 @@ impl Puzzle<'_> {
         )
     }
 
-    /// What the instance size of this puzzle counts, for the size axis.
-    fn size_unit(&self) -> &'static str {
-        if self.key == "sudoku" {
-            "cells"
-        } else {
-            "size"
-        }
-    }
-
-    /// The formulations run on `backend`, in key order.
     /// The formulations that ran on exactly one engine, each with its engine, in key order,
     /// when those engines are at least two (the Circuit Board's `cm1` on `bc` and `cm2` on
     /// `highs`); empty otherwise.
@@ -329,6 +351,7 @@ impl Puzzle<'_> {
         single
     }
 
+    /// The formulations run on `backend`, in key order.
     fn formulations_on(&self, backend: &str) -> Vec<&str> {
         self.cells
             .keys()
@@ -362,23 +385,19 @@ fn linear_axis(lo: f64, hi: f64) -> (f64, f64) {
     }
 }
 
-/// A log range around [lo, hi] (values clamped to [`MIN_SECONDS`]): padded by a factor
-/// 1.25, and widened to whole powers of `base` when it would otherwise hold fewer than two
-/// of them (plotters puts log ticks only on powers of the base).
+/// A log range around [lo, hi] (values clamped to [`MIN_SECONDS`]) that starts at or below
+/// the power of `base` at or below `lo`, so that the lowest value has a labelled tick at or
+/// under it (plotters puts log ticks only on powers of the base): padded by a factor 1.25,
+/// and reaching the next power up at least, so that it holds two labelled powers.
 fn log_axis(lo: f64, hi: f64, base: f64) -> (f64, f64) {
     let lo = lo.max(MIN_SECONDS);
     let hi = hi.max(lo);
-    let (a, b) = (lo / 1.25, hi * 1.25);
     let log = |v: f64| v.ln() / base.ln();
-    if (log(b) - 1e-9).floor() - (log(a) + 1e-9).ceil() >= 1.0 {
-        (a, b)
-    } else {
-        // Just outside the powers, so that rounding keeps them inside the axis.
-        (
-            base.powf((log(a) + 1e-9).floor()) * 0.999,
-            base.powf((log(b) - 1e-9).ceil()) * 1.001,
-        )
-    }
+    let bottom = (log(lo) + 1e-9).floor();
+    // Just outside the powers, so that rounding keeps them inside the axis.
+    let a = (lo / 1.25).min(base.powf(bottom) * 0.999);
+    let b = (hi * 1.25).max(base.powf(bottom + 1.0) * 1.001);
+    (a, b)
 }
 
 #[cfg(test)]
@@ -386,11 +405,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn log_axis_holds_two_powers() {
+    fn log_axis_starts_at_a_power_and_holds_two() {
         let (a, b) = log_axis(0.3, 0.6, 10.0);
         assert!(a < 0.1 && a > 0.09 && b > 1.0 && b < 1.01, "{a} {b}");
         let (a, b) = log_axis(0.002, 5.0, 10.0);
-        assert!((a - 0.0016).abs() < 1e-12 && (b - 6.25).abs() < 1e-12);
+        assert!((a - 0.000999).abs() < 1e-12 && (b - 6.25).abs() < 1e-12);
+        // A power at the lowest value: padded below it, not a whole power further.
+        let (a, _) = log_axis(0.01, 5.0, 10.0);
+        assert!((a - 0.008).abs() < 1e-12, "{a}");
         let (a, _) = log_axis(0.0, 0.0, 10.0);
         assert!(a > 0.0);
     }

@@ -163,6 +163,7 @@ impl Puzzle<'_> {
             },
             series,
             failed_label: String::new(),
+            note: None,
         })
     }
 }

@@ -1,6 +1,6 @@
 //! Drawing a `Chart` with `plotters`, the same for every plot kind and for both backends
-//! (SVG and PNG): the title, the axes and their ticks, the series (lines and markers) and the
-//! legend to the right of the plotting area.
+//! (SVG and PNG): the title, the axes and their ticks, the series (lines and markers), the
+//! legend to the right of the plotting area and the note, if any, on a line at the bottom.
 
 use super::{Axis, Chart, Marker, Scale, GREY};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
@@ -52,7 +52,9 @@ fn light_lines(axis: &Axis) -> usize {
     }
 }
 
-/// A tick label: short decimals, scientific notation for very small or large values.
+/// A tick label: decimals from 0.0001 up to 10⁵ with enough places for four significant
+/// digits (0.00025, not 0.0003), scientific notation outside (1e-5, 2.5e6), so that small
+/// values never print as 0.000 or as one another.
 fn tick_label(v: f64, integer: bool) -> String {
     if integer {
         return if (v - v.round()).abs() < 1e-9 {
@@ -61,15 +63,19 @@ fn tick_label(v: f64, integer: bool) -> String {
             String::new()
         };
     }
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if !(1e-3..1e5).contains(&a) {
-        let s = format!("{v:.2e}");
-        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
-        format!("{}e{exponent}", trim_zeros(mantissa))
+    if v == 0.0 {
+        return "0".into();
+    }
+    // The exponent after rounding to four significant digits, so that 9.99999e-5 counts
+    // as 1e-4.
+    let sci = format!("{v:.3e}");
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if (-4..5).contains(&exponent) {
+        let decimals = (3 - exponent).max(4) as usize;
+        trim_zeros(&format!("{v:.decimals$}")).to_string()
     } else {
-        trim_zeros(&format!("{v:.4}")).to_string()
+        format!("{}e{exponent}", trim_zeros(mantissa))
     }
 }
 
@@ -190,6 +196,8 @@ where
     }
     // The legend sits to the right of the plotting area, so it never covers data.
     let legend_w = if entries.is_empty() { 0 } else { text_w + 58 };
+    // The note has a line of its own at the bottom, under the axis label.
+    let note_h = if c.note.is_some() { 22 } else { 0 };
 
     // The title, centred over the whole image and made smaller until it fits.
     let mut size = 24.0;
@@ -212,6 +220,7 @@ where
         .margin(14)
         .margin_top(46)
         .margin_right(legend_w + 24)
+        .margin_bottom(14 + note_h)
         .x_label_area_size(46)
         .y_label_area_size(78)
         .build_cartesian_2d(xs, ys)
@@ -246,6 +255,14 @@ where
         mesh.x_max_light_lines(light_lines(&c.x))
             .y_max_light_lines(light_lines(&c.y));
         mesh.draw().map_err(err)?;
+    }
+
+    if let Some(note) = &c.note {
+        let style = TextStyle::from((FONT, 14).into_font())
+            .color(&GREY)
+            .pos(Pos::new(HPos::Left, VPos::Bottom));
+        root.draw(&Text::new(note.as_str(), (14, HEIGHT as i32 - 8), style))
+            .map_err(err)?;
     }
 
     for s in &c.series {
@@ -313,12 +330,29 @@ mod tests {
 
     #[test]
     fn tick_labels_are_short() {
-        assert_eq!(tick_label(0.0001, false), "1e-4");
+        assert_eq!(tick_label(0.0001, false), "0.0001");
         assert_eq!(tick_label(0.001, false), "0.001");
+        assert_eq!(tick_label(0.00025, false), "0.00025");
+        assert_eq!(tick_label(0.00012, false), "0.00012");
+        assert_eq!(tick_label(9.999999e-5, false), "0.0001");
+        assert_eq!(tick_label(1e-5, false), "1e-5");
+        assert_eq!(tick_label(2.5e-7, false), "2.5e-7");
         assert_eq!(tick_label(0.30000000000000004, false), "0.3");
         assert_eq!(tick_label(625.0, false), "625");
         assert_eq!(tick_label(2.5e6, false), "2.5e6");
         assert_eq!(tick_label(3.0, true), "3");
         assert_eq!(tick_label(2.5, true), "");
+    }
+
+    #[test]
+    fn small_tick_labels_are_distinct_and_not_zero() {
+        let ticks = [1e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3];
+        let labels: Vec<String> = ticks.iter().map(|&v| tick_label(v, false)).collect();
+        let distinct: BTreeSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+        for (v, l) in ticks.iter().zip(&labels) {
+            let back: f64 = l.parse().unwrap_or_else(|_| panic!("{l} is no number"));
+            assert!((back / v - 1.0).abs() < 1e-9, "{v}: {l}");
+        }
     }
 }

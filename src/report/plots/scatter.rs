@@ -4,7 +4,8 @@
 //! Board's `cm1` on `bc` and `cm2` on `highs`).
 
 use super::{
-    log_axis, min_max, sanitize, Axis, Chart, Marker, Puzzle, Scale, Series, GREY, PALETTE,
+    clamp_note, log_axis, min_max, sanitize, Axis, Chart, Marker, Puzzle, Scale, Series, GREY,
+    PALETTE,
 };
 use std::collections::BTreeSet;
 
@@ -35,17 +36,20 @@ impl Puzzle<'_> {
     /// `<p>_scatter_<b>_<f1>_vs_<f2>` (or `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>` for two
     /// engines): the time of `f1` on `b1` (x) against that of `f2` on `b2` (y), one point
     /// per instance both ran (a cross when either failed), with the diagonal y = x; both
-    /// axes logarithmic over the same range. `None` without points.
+    /// axes logarithmic over the same range, with a note under them when a time was drawn
+    /// at the axis floor. `None` without points.
     fn scatter(&self, (f1, b1): (&str, &str), (f2, b2): (&str, &str)) -> Option<Chart> {
         let c1 = self.cells.get(&(f1.to_string(), b1.to_string()))?;
         let c2 = self.cells.get(&(f2.to_string(), b2.to_string()))?;
         let mut points = Vec::new();
         let mut failed = Vec::new();
+        let mut clamped = false;
         for (instance, a) in c1 {
             let Some(c) = c2.get(instance) else { continue };
             let (Some(x), Some(y)) = (a.plot_seconds(), c.plot_seconds()) else {
                 continue;
             };
+            clamped |= a.clamped() || c.clamped();
             if a.ok && c.ok {
                 points.push((x, y));
             } else {
@@ -120,6 +124,7 @@ impl Puzzle<'_> {
                 },
             ],
             failed_label: "a run failed (charged the time limit)".into(),
+            note: clamp_note(clamped),
         })
     }
 }

@@ -1,7 +1,9 @@
 //! Solve time against instance size (`<p>_time_vs_size`), and the chart against instance
 //! size that it shares with the LP ratio plot (`Puzzle::against_size`).
 
-use super::{linear_axis, log_axis, median, min_max, Axis, Cell, Chart, Puzzle, Scale, Series};
+use super::{
+    clamp_note, linear_axis, log_axis, median, min_max, Axis, Cell, Chart, Puzzle, Scale, Series,
+};
 use std::collections::BTreeMap;
 
 impl Puzzle<'_> {
@@ -65,7 +67,7 @@ impl Puzzle<'_> {
             stem: format!("{}_{stem}", self.stem),
             title,
             x: Axis {
-                label: format!("instance size ({})", self.size_unit()),
+                label: self.size_label.clone(),
                 lo: x.0,
                 hi: x.1,
                 scale: if x_log {
@@ -88,21 +90,30 @@ impl Puzzle<'_> {
             },
             series,
             failed_label: "failed (charged the time limit)".into(),
+            note: None,
         })
     }
 
     /// `<p>_time_vs_size`: the solve time of each instance against its size, one series
     /// per `formulation / backend`: a marker per instance solved, a cross per failure (drawn
     /// at its charged time), and a line through the medians per size. The time axis is
-    /// logarithmic; so is the size axis when the sizes span more than a factor 20.
+    /// logarithmic; so is the size axis when the sizes span more than a factor 20. A note
+    /// under the axes says when a time was drawn at the axis floor.
     pub(super) fn time_vs_size(&self) -> Option<Chart> {
-        self.against_size(
+        let mut chart = self.against_size(
             "time_vs_size",
             format!("{}: solve time against instance size", self.key),
             Cell::plot_seconds,
             "time (s)",
             true,
-        )
+        )?;
+        chart.note = clamp_note(
+            self.cells
+                .values()
+                .flat_map(|instances| instances.values())
+                .any(|c| c.size.is_some_and(f64::is_finite) && c.clamped()),
+        );
+        Some(chart)
     }
 }
 
