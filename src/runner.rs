@@ -604,3 +604,22 @@ pub fn sweep(
         repaired_bytes: existing.repaired_bytes,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backends::highs::HIGHS;
+
+    /// The run id is the key `--resume` matches finished runs by: a change of how it is
+    /// computed (a field, the order of the hashed keys) makes every recorded run run again.
+    /// The value was taken from the build before the JSON output changed.
+    #[test]
+    fn run_ids_stay_the_same_from_build_to_build() {
+        let options = SolveOptions::default();
+        let settings = HIGHS.settings(Kind::Mip, &options);
+        let id = run_id("sudoku", "1.2.\n", "binary", HIGHS, &options, &settings, 1);
+        assert_eq!(id, RECORDED);
+    }
+
+    const RECORDED: &str = "2c5eaaa754b44061";
+}

@@ -45,21 +45,12 @@ fn solve_json_has_the_documented_fields() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    for key in [
-        "puzzle",
-        "instance",
-        "formulation",
-        "backend",
-        "status",
-        "seconds",
-        "build_seconds",
-        "objective",
-        "best_bound",
-        "gap",
-        "lp_bound",
-        "verified",
-        "solution",
-    ] {
+    // Every column of the CSV row, and the solution.
+    for key in puzzlebench::record::Record::header()
+        .iter()
+        .map(String::as_str)
+        .chain(["solution"])
+    {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["status"], "optimal");

@@ -180,39 +180,37 @@ fn numbered(path: &Path, k: usize) -> PathBuf {
 
 fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
     if json {
-        let obj = serde_json::json!({
-            "puzzle": r.puzzle,
-            "instance": r.instance,
-            "formulation": r.formulation,
-            "backend": r.backend,
-            "status": r.status,
-            "seconds": r.seconds,
-            "build_seconds": r.build_seconds,
-            "objective": r.objective,
-            "best_bound": r.best_bound,
-            "gap": r.gap,
-            "lp_bound": r.lp_bound,
-            "verified": r.verified,
-            "heuristics": r.heuristics,
-            "nodes": r.nodes,
-            "rounds": r.rounds,
-            "cuts": r.cuts,
-            "fixings": r.fixings,
-            "inferences": r.inferences,
-            "solutions": r.solutions,
-            "solution": answer.map(|a| a.json.clone()),
-        });
+        // Every column of the CSV row in its order, then the solution in the puzzle's shape.
+        #[derive(serde::Serialize)]
+        struct Line<'a> {
+            #[serde(flatten)]
+            row: &'a Record,
+            solution: Option<&'a serde_json::Value>,
+        }
+        let obj = serde_json::to_string(&Line {
+            row: r,
+            solution: answer.map(|a| &a.json),
+        })
+        .expect("a record is plain data");
         println!("{obj}");
         return;
     }
-    let secs = r.seconds.map_or("-".into(), |s| format!("{s:.4} s"));
+    let secs = |t: Option<f64>| {
+        let text = crate::report::tables::secs(t);
+        if t.is_none() || text.ends_with('s') {
+            text
+        } else {
+            format!("{text} s")
+        }
+    };
     println!(
-        "{}: {} ({} / {}) in {secs}, build {:.4} s, LP bound {}, verified {}",
+        "{}: {} ({} / {}) in {}, build {}, LP bound {}, verified {}",
         r.instance,
         r.status,
         r.formulation,
-        r.backend,
-        r.build_seconds.unwrap_or(0.0),
+        r.backend_label(),
+        secs(r.seconds),
+        secs(r.build_seconds),
         r.lp_bound.map_or("-".into(), |b| format!("{b}")),
         r.verified.map_or("-".into(), |v| if v {
             "yes".into()
