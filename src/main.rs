@@ -173,8 +173,9 @@ struct RunArgs {
     /// Repeats of every combination.
     #[arg(long, default_value_t = 1)]
     repeats: u32,
-    /// Results CSV; rows are appended, never overwritten.
-    #[arg(long, default_value = "results.csv")]
+    /// Results CSV; rows are appended, never overwritten (its folder is made when missing;
+    /// results/ is ignored by git).
+    #[arg(long, default_value = "results/run.csv")]
     out: PathBuf,
     /// Shift in seconds of the shifted geometric mean in the summary.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
@@ -215,8 +216,9 @@ struct ReproduceArgs {
     /// Time limit of each run in seconds (default: each suite's own).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
-    /// Output folder.
-    #[arg(long, default_value = "reports")]
+    /// Output folder (ignored by git; the committed example report is
+    /// docs/example-report/).
+    #[arg(long, default_value = "results")]
     out: PathBuf,
     /// Start a new results.csv (the old one is kept as results-DATE.csv).
     #[arg(long)]
@@ -243,8 +245,9 @@ struct ReportArgs {
     /// Result CSVs (their rows are pooled).
     #[arg(required = true)]
     csv: Vec<PathBuf>,
-    /// Output folder.
-    #[arg(long, default_value = "report")]
+    /// Output folder, the same as reproduce's by default (a report rebuilt from
+    /// results/results.csv replaces the one reproduce wrote there).
+    #[arg(long, default_value = "results")]
     out: PathBuf,
     /// Shift in seconds of the shifted geometric mean.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]

@@ -173,3 +173,54 @@ fn reproduce_quick_on_a_tiny_suite() {
         20
     );
 }
+
+/// The main job writes into an ignored folder: after `reproduce --quick` with its defaults
+/// in a fresh clone of the committed tree, git sees no change, and the report is there.
+#[test]
+fn reproduce_leaves_a_clean_clone_clean() {
+    if !root().join(".git").exists() {
+        eprintln!("not a git checkout: nothing to clone");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("clone");
+    let git = |args: &[&str], cwd: &std::path::Path| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    git(
+        &[
+            "clone",
+            "--quiet",
+            root().to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args([
+            "reproduce",
+            "--quick",
+            "--puzzle",
+            "zebra",
+            "--time-limit",
+            "1",
+            "--quiet",
+        ])
+        .current_dir(&clone)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(clone.join("results/README.md").exists());
+    assert!(clone.join("results/results.csv").exists());
+    assert_eq!(git(&["status", "--porcelain", "--ignored=no"], &clone), "");
+}

@@ -1,4 +1,4 @@
-//! The area model of the Sudoku/KenKen blog post (seed 003), with value variables.
+//! The area model of the blog post "Sudoku and KenKen as MIPs", with value variables.
 //!
 //! Variables: `x[i,j,k]` (binary) is 1 when cell (i, j) holds k; `v[i,j]` (integer, 1..=n)
 //! is the value of cell (i, j), tied to x by the accounting row v[i,j] = Σ_k k·x[i,j,k].

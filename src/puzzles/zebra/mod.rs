@@ -1,6 +1,6 @@
 //! Zebra puzzles (Einstein's puzzle) of any size: H houses in a row, attributes that each
 //! have H values, one value of every attribute per house, and clues that relate values.
-//! Chapter 7 of the report (seed 002) models the 1962 puzzle of Life International.
+//! Chapter 7 of the report "Cheating on the Daily Paper" models the 1962 puzzle of Life International.
 //!
 //! Formulations: [`ip`] (the report's integer program (7.1) with its ACC/DLC/ILC clue rows,
 //! on the MIP backends) and [`cp`] (a constraint program for the project's `propagate`

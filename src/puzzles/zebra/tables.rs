@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// The instance name of the 1962 puzzle (instances/zebra/life_1962.txt).
 pub const LIFE_1962: &str = "life_1962";
 
-/// Report Table 7.5 (seed 002, Section 7.4.1): method, inferences, milliseconds (the
+/// Report Table 7.5 (Section 7.4.1): method, inferences, milliseconds (the
 /// report gives 0.050, 0.005, 0.001 and <0.001 s). Gurobi for the IP; Prolog for the CP
 /// model, with the heuristics of Gregor et al.
 pub const REPORT_TABLE_7_5: [(&str, Option<u64>, &str); 4] = [
