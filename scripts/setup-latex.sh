@@ -4,13 +4,14 @@
 #   texlive-latex-base        -> pdflatex, article, graphicx, amssymb, textcomp
 #   texlive-latex-recommended -> booktabs
 #   texlive-pictures          -> pgf/TikZ and pgfplots (the figures' .tex sources)
-#   texlive-fonts-recommended -> Latin Modern and the other standard fonts
+#   texlive-fonts-recommended, lmodern -> outline fonts for the text and the symbols
+#                                (Latin Modern: \textdagger without METAFONT bitmaps)
 # Not part of setup-deps.sh: the build and the tests do not need it (the tests that compile
 # paper.tex say they were skipped without it).
 set -euo pipefail
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in texlive-latex-base texlive-latex-recommended texlive-pictures texlive-fonts-recommended; do
+for p in texlive-latex-base texlive-latex-recommended texlive-pictures texlive-fonts-recommended lmodern; do
   have_pkg "$p" || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -9,10 +9,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The preamble: booktabs for the tables, amssymb and textcomp for the symbols they use
+/// The preamble: Latin Modern (outline fonts for every symbol, also textcomp's), booktabs for the tables, amssymb and textcomp for the symbols they use
 /// ($\times$, $\mu$, \textdagger, \S), graphicx and pgfplots for the plots.
 const PREAMBLE: &str = "\\documentclass{article}
 \\usepackage[margin=2.2cm]{geometry}
+\\usepackage{lmodern}
 \\usepackage{booktabs}
 \\usepackage{amssymb}
 \\usepackage{textcomp}
