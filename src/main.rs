@@ -4,6 +4,7 @@
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use puzzlebench::backends::{Heuristics, SolveOptions};
 use puzzlebench::commands::{self, Failure};
+use puzzlebench::report::plots::{FigureFormat, DEFAULT_FIGURES};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -238,6 +239,10 @@ struct ReproduceArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Formats of the plots, comma-separated: pdf (vector, fonts embedded), pgf (PGFPlots
+    /// .tex with its data in a .csv), svg, png.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = DEFAULT_FIGURES)]
+    figures: Vec<FigureFormat>,
 }
 
 #[derive(Args)]
@@ -252,6 +257,10 @@ struct ReportArgs {
     /// Shift in seconds of the shifted geometric mean.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     shift: f64,
+    /// Formats of the plots, comma-separated: pdf (vector, fonts embedded), pgf (PGFPlots
+    /// .tex with its data in a .csv), svg, png.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = DEFAULT_FIGURES)]
+    figures: Vec<FigureFormat>,
 }
 
 #[derive(Args)]
@@ -369,9 +378,10 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 shift: a.shift,
                 instances_dir: a.instances_dir,
                 quiet: a.quiet,
+                figures: a.figures,
             })
         }
-        Command::Report(a) => commands::report::report(&a.csv, &a.out, a.shift),
+        Command::Report(a) => commands::report::report(&a.csv, &a.out, a.shift, &a.figures),
         Command::Worker => commands::worker::worker(),
     }
 }

@@ -3,7 +3,10 @@
 
 use puzzlebench::puzzles::size_units;
 use puzzlebench::record::Record;
-use puzzlebench::report::plots::{write_plots, PlotFile};
+use puzzlebench::report::plots::{write_plots, FigureFormat, PlotFile};
+
+/// The formats of the SVG and PNG checks.
+const SVG_PNG: &[FigureFormat] = &[FigureFormat::Svg, FigureFormat::Png];
 
 const PNG_MAGIC: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 
@@ -89,7 +92,8 @@ fn stems(plots: &[PlotFile]) -> Vec<&str> {
 }
 
 fn svg_text(p: &PlotFile) -> String {
-    std::fs::read_to_string(&p.svg).unwrap_or_else(|e| panic!("{}: {e}", p.svg.display()))
+    let svg = p.file(FigureFormat::Svg).expect("an SVG");
+    std::fs::read_to_string(svg).unwrap_or_else(|e| panic!("{}: {e}", svg.display()))
 }
 
 /// The contents of the SVG's `<text>` elements, trimmed.
@@ -128,7 +132,7 @@ fn find<'a>(plots: &'a [PlotFile], stem: &str) -> &'a PlotFile {
 fn writes_the_expected_plots_in_a_stable_order() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plots");
-    let plots = write_plots(&rows(), &out, &size_units()).unwrap();
+    let plots = write_plots(&rows(), &out, &size_units(), SVG_PNG).unwrap();
     assert_eq!(
         stems(&plots),
         [
@@ -148,8 +152,13 @@ fn writes_the_expected_plots_in_a_stable_order() {
         ]
     );
     for p in &plots {
-        assert_eq!(p.svg, out.join(format!("{}.svg", p.stem)));
-        assert_eq!(p.png, out.join(format!("{}.png", p.stem)));
+        assert_eq!(
+            p.files,
+            [
+                out.join(format!("{}.svg", p.stem)),
+                out.join(format!("{}.png", p.stem))
+            ]
+        );
         assert!(!p.title.is_empty());
     }
     // Exactly these files, nothing else.
@@ -169,7 +178,7 @@ fn writes_the_expected_plots_in_a_stable_order() {
 #[test]
 fn files_are_svg_and_png_images() {
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap();
     assert!(!plots.is_empty());
     for p in &plots {
         let svg = svg_text(p);
@@ -182,7 +191,7 @@ fn files_are_svg_and_png_images() {
         assert!(open < close, "{}", p.stem);
         assert!(svg.contains(r#"width="800""#) && svg.contains(r#"height="520""#));
         assert!(svg.contains(&p.title), "{}: title missing", p.stem);
-        let png = std::fs::read(&p.png).unwrap();
+        let png = std::fs::read(p.file(FigureFormat::Png).unwrap()).unwrap();
         assert!(png.len() > 1000, "{}: PNG of {} bytes", p.stem, png.len());
         assert_eq!(png[..8], PNG_MAGIC, "{}", p.stem);
         // IHDR: width and height, big-endian, at bytes 16..24.
@@ -194,7 +203,7 @@ fn files_are_svg_and_png_images() {
 #[test]
 fn time_vs_size_names_every_series_and_its_axes() {
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap();
     let p = find(&plots, "sudoku_time_vs_size");
     assert_eq!(p.title, "sudoku: solve time against instance size");
     let svg = svg_text(p);
@@ -223,7 +232,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
 #[test]
 fn profiles_scatter_and_cactus_carry_their_series() {
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap();
     let by_backend = svg_text(find(&plots, "sudoku_profile_cbc"));
     assert!(has_text(&by_backend, "binary") && has_text(&by_backend, "values"));
     assert!(!has_text(&by_backend, "highs"), "cbc profile shows highs");
@@ -246,8 +255,8 @@ fn output_is_deterministic() {
     let b = tempfile::tempdir().unwrap();
     let mut shuffled = rows();
     shuffled.reverse();
-    let pa = write_plots(&rows(), a.path(), &size_units()).unwrap();
-    let pb = write_plots(&shuffled, b.path(), &size_units()).unwrap();
+    let pa = write_plots(&rows(), a.path(), &size_units(), SVG_PNG).unwrap();
+    let pb = write_plots(&shuffled, b.path(), &size_units(), SVG_PNG).unwrap();
     assert_eq!(stems(&pa), stems(&pb));
     for (x, y) in pa.iter().zip(&pb) {
         assert_eq!(
@@ -263,7 +272,7 @@ fn output_is_deterministic() {
 fn no_rows_no_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plots");
-    let plots = write_plots(&[], &out, &size_units()).unwrap();
+    let plots = write_plots(&[], &out, &size_units(), SVG_PNG).unwrap();
     assert!(plots.is_empty());
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none());
 }
@@ -275,7 +284,7 @@ fn one_series_gives_no_comparisons_and_no_lp_ratio_for_zero_objectives() {
         .into_iter()
         .filter(|r| r.puzzle == "sudoku" && r.formulation == "binary" && r.backend == "highs")
         .collect();
-    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     assert_eq!(stems(&plots), ["sudoku_time_vs_size", "sudoku_cactus"]);
     assert!(!dir.path().join("sudoku_lp_ratio.svg").exists());
 }
@@ -296,7 +305,7 @@ fn all_failures_still_plot_time_but_no_cactus() {
         ),
         row("sudoku", "y", 256.0, "binary", "highs", 1, "error", 0.0),
     ];
-    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     assert_eq!(stems(&plots), ["sudoku_time_vs_size"]);
 }
 
@@ -329,7 +338,7 @@ fn formulations_on_engines_of_their_own_are_compared() {
         ));
     }
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     let svg = svg_text(find(&plots, "circuit_scatter_cm1_bc_vs_cm2_highs"));
     assert!(has_text(&svg, "cm1 on bc: time (s)"), "{:?}", texts(&svg));
     assert!(has_text(&svg, "cm2 on highs: time (s)"));
@@ -351,7 +360,7 @@ fn lp_ratio_leaves_out_unverified_objectives() {
         rows.push(r);
     }
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     let lp = svg_text(find(&plots, "hashi_lp_ratio"));
     assert!(has_text(&lp, "base / highs") && has_text(&lp, "hdc / highs"));
     for name in ["cuts / highs", "cuts_hdc / highs"] {
@@ -388,7 +397,7 @@ fn time_axis_is_labelled_below_a_millisecond() {
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     let svg = svg_text(find(&plots, "hashi_time_vs_size"));
     assert_eq!(y_ticks(&svg), ["0.0001", "0.001", "0.01"]);
     let svg = svg_text(find(&plots, "hashi_cactus"));
@@ -410,7 +419,7 @@ fn times_drawn_at_the_floor_are_noted() {
         rows
     };
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&fast(rows()), dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&fast(rows()), dir.path(), &size_units(), SVG_PNG).unwrap();
     for stem in [
         "hashi_time_vs_size",
         "hashi_cactus",
@@ -429,7 +438,7 @@ fn times_drawn_at_the_floor_are_noted() {
         assert!(!svg.contains("drawn at"), "{stem}");
     }
     let dir = tempfile::tempdir().unwrap();
-    for p in write_plots(&rows(), dir.path(), &size_units()).unwrap() {
+    for p in write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap() {
         assert!(!svg_text(&p).contains("drawn at"), "{}", p.stem);
     }
 }
@@ -465,7 +474,7 @@ fn size_axis_names_the_unit_of_each_puzzle() {
         }
     }
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units()).unwrap();
+    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     for (puzzle, label) in puzzles {
         for kind in ["time_vs_size", "lp_ratio"] {
             let svg = svg_text(find(&plots, &format!("{puzzle}_{kind}")));

@@ -2,11 +2,19 @@
 
 use super::{bad_input, failed, Failure};
 use crate::record::Record;
+use crate::report::plots::FigureFormat;
 use crate::{puzzles, runner};
 use std::path::{Path, PathBuf};
 
-/// Writes the report of `rows` into `out` and says where it went.
-pub fn write(rows: &[Record], out: &Path, shift: f64, preamble: &str) -> Result<(), Failure> {
+/// Writes the report of `rows` into `out`, its plots in each of `figures`, and says where
+/// it went.
+pub fn write(
+    rows: &[Record],
+    out: &Path,
+    shift: f64,
+    preamble: &str,
+    figures: &[FigureFormat],
+) -> Result<(), Failure> {
     let written = crate::report::write_report(
         rows,
         out,
@@ -14,19 +22,27 @@ pub fn write(rows: &[Record], out: &Path, shift: f64, preamble: &str) -> Result<
         preamble,
         &puzzles::table_functions(),
         &puzzles::size_units(),
+        figures,
     )
     .map_err(failed)?;
     eprintln!(
-        "wrote {} ({} table files, {} plot files)",
+        "wrote {} and {} ({} table files, {} plot files)",
         written.index.display(),
+        written.paper.display(),
         written.tables.len(),
         written.plots.len()
     );
     Ok(())
 }
 
-/// Reads every CSV (their rows are pooled) and writes the report into `out`.
-pub fn report(csvs: &[PathBuf], out: &Path, shift: f64) -> Result<(), Failure> {
+/// Reads every CSV (their rows are pooled) and writes the report into `out`, its plots in
+/// each of `figures`.
+pub fn report(
+    csvs: &[PathBuf],
+    out: &Path,
+    shift: f64,
+    figures: &[FigureFormat],
+) -> Result<(), Failure> {
     super::check_shift(shift)?;
     let mut rows = Vec::new();
     for f in csvs {
@@ -37,5 +53,5 @@ pub fn report(csvs: &[PathBuf], out: &Path, shift: f64) -> Result<(), Failure> {
         "Rebuilt by `puzzlebench report` from {}.\n",
         names.join(", ")
     );
-    write(&rows, out, shift, &preamble)
+    write(&rows, out, shift, &preamble, figures)
 }

@@ -41,6 +41,8 @@ pub struct ReproduceConfig {
     pub instances_dir: PathBuf,
     /// No progress bars.
     pub quiet: bool,
+    /// The formats of the report's plots.
+    pub figures: Vec<crate::report::plots::FigureFormat>,
 }
 
 /// The plans of one puzzle's suite, each with its label for the summary.
@@ -212,7 +214,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         c.engines.join(","),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
-    super::report::write(&rows, &c.out, c.shift, &preamble)
+    super::report::write(&rows, &c.out, c.shift, &preamble, &c.figures)
 }
 
 /// One picture per puzzle: the first run of its first plan, solved in this process

@@ -1,13 +1,16 @@
-//! Reports: tables (Markdown and LaTeX), plots (SVG and PNG) and the index
-//! `README.md`, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
+//! Reports: tables (Markdown and LaTeX), plots (SVG, PNG, PDF, PGFPlots: the formats
+//! asked for), the index `README.md` and `paper.tex`, which compiles every table and plot
+//! into one document, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
 //! same report. The puzzles' own tables come in as functions ([`TableFn`]) and what their
 //! instance sizes count as (puzzle key, unit) pairs, so this module knows no puzzle.
 
+pub mod paper;
 pub mod plots;
 pub mod summary;
 pub mod tables;
 
 use crate::record::Record;
+use plots::FigureFormat;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,10 +20,12 @@ use std::path::{Path, PathBuf};
 pub struct Written {
     /// Table files (.md and .tex).
     pub tables: Vec<PathBuf>,
-    /// Plot files (.svg and .png).
+    /// Plot files (those of every format written).
     pub plots: Vec<PathBuf>,
     /// The index.
     pub index: PathBuf,
+    /// The LaTeX document of every table and plot.
+    pub paper: PathBuf,
 }
 
 /// A function that makes a puzzle's own tables from any rows (those of other puzzles are
@@ -36,8 +41,8 @@ pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec
     out
 }
 
-/// Writes tables into `dir/tables`, plots into `dir/plots` and the index `dir/README.md`.
-/// `preamble` is Markdown placed under the index's title (how the rows were made);
+/// Writes tables into `dir/tables`, plots into `dir/plots` (in each of `figures`), the
+/// index `dir/README.md` and `dir/paper.tex`. `preamble` is Markdown placed under the index's title (how the rows were made);
 /// `puzzle_tables` make the puzzles' own tables; `size_units` name what each puzzle's
 /// instance size counts, (puzzle key, unit), for the size axis of its plots.
 pub fn write_report(
@@ -47,6 +52,7 @@ pub fn write_report(
     preamble: &str,
     puzzle_tables: &[TableFn],
     size_units: &[(&str, &str)],
+    figures: &[FigureFormat],
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
@@ -59,11 +65,12 @@ pub fn write_report(
             written.tables.push(p);
         }
     }
-    let plots = plots::write_plots(rows, &dir.join("plots"), size_units)?;
+    let plots = plots::write_plots(rows, &dir.join("plots"), size_units, figures)?;
     for p in &plots {
-        written.plots.push(p.svg.clone());
-        written.plots.push(p.png.clone());
+        written.plots.extend(p.files.iter().cloned());
     }
+    let puzzles: BTreeSet<&str> = rows.iter().map(|r| r.puzzle.as_str()).collect();
+    written.paper = paper::write_paper(dir, &tables, &plots, &puzzles)?;
     let mut md = String::from("# puzzlebench report\n\n");
     md.push_str(preamble);
     md.push('\n');
@@ -78,7 +85,7 @@ pub fn write_report(
         join(&commits),
         join(&hosts)
     );
-    md.push_str("Every table is also in `tables/` as Markdown and LaTeX (booktabs); every plot in `plots/` as SVG and PNG. `puzzlebench report CSV --out DIR` rebuilds all of them from a results CSV.\n\n## Tables\n\n");
+    md.push_str("Every table is also in `tables/` as Markdown and LaTeX (booktabs); every plot in `plots/` as the formats asked for (SVG, PNG, PDF, PGFPlots `.tex` with its data in a `.csv`); `paper.tex` holds them all (`pdflatex paper.tex` in this folder). `puzzlebench report CSV --out DIR --figures svg,png,pdf,pgf` rebuilds all of them from a results CSV.\n\n## Tables\n\n");
     for t in &tables {
         md.push_str(&t.to_markdown());
         let _ = writeln!(md, "\n(LaTeX: [tables/{0}.tex](tables/{0}.tex))\n", t.stem);
@@ -86,11 +93,22 @@ pub fn write_report(
     if !plots.is_empty() {
         md.push_str("## Plots\n\n");
         for p in &plots {
-            let _ = writeln!(
-                md,
-                "### {}\n\n![{}](plots/{}.png)\n\n[SVG](plots/{}.svg)\n",
-                p.title, p.title, p.stem, p.stem
-            );
+            let _ = writeln!(md, "### {}\n", p.title);
+            let shown = [FigureFormat::Png, FigureFormat::Svg]
+                .into_iter()
+                .find(|&f| p.file(f).is_some());
+            if let Some(f) = shown {
+                let _ = writeln!(md, "![{}](plots/{}.{})\n", p.title, p.stem, f.extension());
+            }
+            let links: Vec<String> = [FigureFormat::Svg, FigureFormat::Pdf, FigureFormat::Pgf]
+                .into_iter()
+                .filter(|&f| p.file(f).is_some())
+                .map(|f| {
+                    let name = format!("{f:?}").to_uppercase();
+                    format!("[{name}](plots/{}.{})", p.stem, f.extension())
+                })
+                .collect();
+            let _ = writeln!(md, "{}\n", links.join(" · "));
         }
     }
     let pics = dir.join("pictures");

@@ -94,7 +94,7 @@ impl Table {
     }
 }
 
-/// Escapes LaTeX's special characters and writes ×, –, µ, ², ³ and the footnote marks
+/// Escapes LaTeX's special characters and writes ×, –, − (minus), µ, τ, ₂, ², ³ and the footnote marks
 /// †, ‡, § as math/text commands.
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
@@ -109,6 +109,9 @@ pub fn latex(t: &str) -> String {
             '^' => s.push_str("\\textasciicircum{}"),
             '×' => s.push_str("$\\times$"),
             '–' => s.push_str("--"),
+            '−' => s.push_str("$-$"),
+            'τ' => s.push_str("$\\tau$"),
+            '₂' => s.push_str("$_2$"),
             '—' => s.push_str("---"),
             '≤' => s.push_str("$\\le$"),
             '≥' => s.push_str("$\\ge$"),

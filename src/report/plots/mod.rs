@@ -1,4 +1,6 @@
-//! Plots of result rows, written as SVG and PNG with `plotters`.
+//! Plots of result rows, drawn with `plotters` as SVG and PNG, converted from the SVG to
+//! vector PDF (`pdf`) and written as PGFPlots sources with their data (`pgf`); which of
+//! these formats are written is the caller's choice ([`FigureFormat`]).
 //!
 //! One set of plots per puzzle, every file stem prefixed with the puzzle key:
 //!
@@ -23,10 +25,12 @@
 //! kind (`Chart`, `Series`, `Axis`), the reduction of rows to cells and the list of charts
 //! per puzzle; each plot kind turns the cells into its charts in a module of its own
 //! (`time_vs_size`, `lp_ratio`, `profile`, `cactus`, `scatter`), and `render` draws any
-//! chart with `plotters`.
+//! chart with `plotters`; `pdf` turns the SVG into PDF and `pgf` writes a chart as PGFPlots.
 
 mod cactus;
 mod lp_ratio;
+mod pdf;
+mod pgf;
 mod profile;
 mod render;
 mod scatter;
@@ -39,34 +43,84 @@ use render::{render, HEIGHT, WIDTH};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// One plot written: its file stem, title, and the files (SVG and PNG).
+/// A file format of the plots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum FigureFormat {
+    /// Vector PDF with the font embedded, converted from the SVG.
+    Pdf,
+    /// A PGFPlots `tikzpicture` (`.tex`) with its data in a CSV beside it.
+    Pgf,
+    /// SVG, as `plotters` draws it.
+    Svg,
+    /// PNG, as `plotters` draws it.
+    Png,
+}
+
+impl FigureFormat {
+    /// The extension of the format's file (`tex` for PGFPlots, whose data is a `.csv`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            FigureFormat::Pdf => "pdf",
+            FigureFormat::Pgf => "tex",
+            FigureFormat::Svg => "svg",
+            FigureFormat::Png => "png",
+        }
+    }
+}
+
+/// The formats written unless told otherwise, as the command line takes them.
+pub const DEFAULT_FIGURES: &str = "svg,png,pdf";
+
+/// One plot written: its file stem, title, and the files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlotFile {
-    /// File stem shared by both files, e.g. `sudoku_time_vs_size`.
+    /// File stem shared by every file, e.g. `sudoku_time_vs_size`.
     pub stem: String,
     /// The chart's title.
     pub title: String,
-    /// The SVG file.
-    pub svg: PathBuf,
-    /// The PNG file.
-    pub png: PathBuf,
+    /// Every file written, in the order of the formats asked for (PGFPlots: its `.csv`,
+    /// then the `.tex`).
+    pub files: Vec<PathBuf>,
 }
 
-/// Writes every plot that `rows` support into `dir` (created if missing), each as SVG and PNG
-/// (same stem). Returns the plots written, in a stable order. Plots without data are skipped.
-/// `size_units` name what each puzzle's instance size counts, as (puzzle key, unit) pairs
-/// such as `("hashi", "islands")`: its size axis reads `size (islands)`, or `size` for a
-/// puzzle not named there.
+impl PlotFile {
+    /// The file of `format`, when it was written.
+    pub fn file(&self, format: FigureFormat) -> Option<&Path> {
+        self.files
+            .iter()
+            .find(|f| f.extension().is_some_and(|e| e == format.extension()))
+            .map(PathBuf::as_path)
+    }
+}
+
+/// Writes every plot that `rows` support into `dir` (created if missing), each in every one
+/// of `formats` (same stem). Returns the plots written, in a stable order. Plots without data
+/// are skipped. `size_units` name what each puzzle's instance size counts, as (puzzle key,
+/// unit) pairs such as `("hashi", "islands")`: its size axis reads `size (islands)`, or
+/// `size` for a puzzle not named there. The PGFPlots sources name their data as
+/// `<dir's name>/<stem>.csv`, so that they are `\input` from the folder holding `dir`.
 pub fn write_plots(
     rows: &[Record],
     dir: &Path,
     size_units: &[(&str, &str)],
+    formats: &[FigureFormat],
 ) -> Result<Vec<PlotFile>, String> {
     let charts = charts(rows, size_units);
     if charts.is_empty() {
         return Ok(Vec::new());
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let formats: Vec<FigureFormat> = formats
+        .iter()
+        .copied()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let pdf = if formats.contains(&FigureFormat::Pdf) {
+        Some(pdf::Converter::new()?)
+    } else {
+        None
+    };
     let mut used = BTreeSet::new();
     let mut written = Vec::with_capacity(charts.len());
     for mut chart in charts {
@@ -76,23 +130,38 @@ pub fn write_plots(
             chart.stem = format!("{base}_{n}");
             n += 1;
         }
-        let svg = dir.join(format!("{}.svg", chart.stem));
-        let png = dir.join(format!("{}.png", chart.stem));
-        render(
-            SVGBackend::new(&svg, (WIDTH, HEIGHT)).into_drawing_area(),
-            &chart,
-        )
-        .map_err(|e| format!("{}: {e}", svg.display()))?;
-        render(
-            BitMapBackend::new(&png, (WIDTH, HEIGHT)).into_drawing_area(),
-            &chart,
-        )
-        .map_err(|e| format!("{}: {e}", png.display()))?;
+        let path = |f: FigureFormat| dir.join(format!("{}.{}", chart.stem, f.extension()));
+        let mut svg = String::new();
+        if formats.contains(&FigureFormat::Svg) || pdf.is_some() {
+            render(
+                SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area(),
+                &chart,
+            )?;
+        }
+        let mut files = Vec::new();
+        for &format in &formats {
+            let file = path(format);
+            match format {
+                FigureFormat::Svg => std::fs::write(&file, &svg).map_err(|e| e.to_string()),
+                FigureFormat::Png => render(
+                    BitMapBackend::new(&file, (WIDTH, HEIGHT)).into_drawing_area(),
+                    &chart,
+                ),
+                FigureFormat::Pdf => pdf.as_ref().map_or(Ok(()), |c| c.write(&svg, &file)),
+                FigureFormat::Pgf => {
+                    let csv = dir.join(format!("{}.csv", chart.stem));
+                    let r = pgf::write(&chart, &file, &csv);
+                    files.push(csv);
+                    r
+                }
+            }
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+            files.push(file);
+        }
         written.push(PlotFile {
             stem: chart.stem,
             title: chart.title,
-            svg,
-            png,
+            files,
         });
     }
     Ok(written)

@@ -15,8 +15,10 @@ use std::collections::BTreeSet;
 pub(super) const WIDTH: u32 = 800;
 /// Image height in pixels.
 pub(super) const HEIGHT: u32 = 520;
-/// Font family of every text.
-const FONT: &str = "sans-serif";
+/// Font family of every text: DejaVu Sans (Debian's fonts-dejavu-core), the font the text's
+/// size is measured in, named as such in the SVG and embedded in the PDF; plotters falls
+/// back to the system's sans-serif font where it is missing.
+pub(super) const FONT: &str = "DejaVu Sans";
 
 // ---------------------------------------------------------------------------------------
 // Ticks.

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Optional: installs the Debian TeX Live packages that compile a report's paper.tex
+# (`pdflatex paper.tex` in the report folder), only when one is missing:
+#   texlive-latex-base        -> pdflatex, article, graphicx, amssymb, textcomp
+#   texlive-latex-recommended -> booktabs
+#   texlive-pictures          -> pgf/TikZ and pgfplots (the figures' .tex sources)
+#   texlive-fonts-recommended, lmodern -> outline fonts for the text and the symbols
+#                                (Latin Modern: \textdagger without METAFONT bitmaps)
+# Not part of setup-deps.sh: the build and the tests do not need it (the tests that compile
+# paper.tex say they were skipped without it).
+set -euo pipefail
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in texlive-latex-base texlive-latex-recommended texlive-pictures texlive-fonts-recommended lmodern; do
+  have_pkg "$p" || need+=("$p")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "setup-latex: installing ${need[*]}" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >&2

@@ -1,0 +1,244 @@
+//! Figures for papers: the PDF plots are real PDFs with the font embedded and the plot's
+//! text extractable, the PGFPlots sources hold the series of the SVG, `--figures` picks the
+//! formats, and `paper.tex` compiles where pdflatex with pgfplots is installed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn puzzlebench(args: &[&str], out: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+/// The report of the test CSV with the given `--figures`.
+fn report(figures: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let o = puzzlebench(
+        &[
+            "report",
+            "tests/data/report/results.csv",
+            "--figures",
+            figures,
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    dir
+}
+
+/// The files of `dir/plots` with extension `ext`, sorted.
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join("plots"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The contents of the SVG's `<text>` elements, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn pdf_plots_embed_the_font_and_hold_their_text() {
+    let dir = report("svg,pdf");
+    let pdfs = files(dir.path(), "pdf");
+    assert!(!pdfs.is_empty());
+    assert_eq!(pdfs.len(), files(dir.path(), "svg").len());
+    for pdf in &pdfs {
+        let bytes = std::fs::read(pdf).unwrap();
+        assert!(bytes.starts_with(b"%PDF-"), "{}", pdf.display());
+        let doc =
+            lopdf::Document::load_mem(&bytes).unwrap_or_else(|e| panic!("{}: {e}", pdf.display()));
+        let embedded = doc.objects.values().any(|o| {
+            o.as_dict()
+                .is_ok_and(|d| d.has(b"FontFile2") || d.has(b"FontFile3") || d.has(b"FontFile"))
+        });
+        assert!(embedded, "{}: no embedded font", pdf.display());
+        // svg2pdf places glyphs one by one, and the extraction puts spaces between them:
+        // compared without any white space.
+        let bare = |s: &str| s.split_whitespace().collect::<String>();
+        let text = bare(&doc.extract_text(&[1]).unwrap());
+        // Every text of the SVG (title, axis labels, series names) is in the PDF.
+        for t in svg_texts(&read(&pdf.with_extension("svg"))) {
+            let t = bare(&t);
+            assert!(
+                text.contains(&t),
+                "{}: {t:?} missing from {text:?}",
+                pdf.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn pgf_sources_hold_the_series_and_points_of_the_svg() {
+    let dir = report("svg,pgf");
+    let texs = files(dir.path(), "tex");
+    assert_eq!(texs.len(), files(dir.path(), "svg").len());
+    for tex in &texs {
+        let src = read(tex);
+        let stem = tex.file_stem().unwrap().to_string_lossy().to_string();
+        assert!(src.contains("\\begin{tikzpicture}") && src.contains("\\begin{axis}"));
+        let data = format!("{{plots/{stem}.csv}}");
+        assert!(src.contains(&data), "{stem}: no {data}");
+        let svg = read(&tex.with_extension("svg"));
+        let texts = svg_texts(&svg);
+        // The legend: the SVG's series names, escaped for LaTeX.
+        let entries: Vec<String> = src
+            .lines()
+            .filter_map(|l| l.strip_prefix("\\addlegendentry{")?.strip_suffix('}'))
+            .map(|e| e.replace("\\_", "_"))
+            .collect();
+        assert!(!entries.is_empty(), "{stem}: no legend");
+        for e in &entries {
+            assert!(texts.contains(e), "{stem}: {e:?} not in {texts:?}");
+        }
+        // The time axis is logarithmic, as in the SVG.
+        if texts.iter().any(|t| t == "time (s)") && stem.ends_with("time_vs_size") {
+            assert!(src.contains("ymode=log"), "{stem}");
+        }
+        // As many markers as the SVG draws, less those of the legend.
+        let csv = read(&tex.with_extension("csv"));
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let mut points = 0;
+        for line in csv.lines().skip(1) {
+            for (h, v) in header.iter().zip(line.split(',')) {
+                if h.starts_with('y') && v != "nan" {
+                    points += 1;
+                }
+            }
+        }
+        let legend_marks = src
+            .lines()
+            .filter(|l| l.starts_with("\\addlegendimage") && l.contains("mark=*"))
+            .count();
+        assert_eq!(
+            svg.matches("<circle").count(),
+            points + legend_marks,
+            "{stem}"
+        );
+    }
+}
+
+#[test]
+fn figures_pgf_writes_only_pgf() {
+    let dir = report("pgf");
+    assert!(!files(dir.path(), "tex").is_empty());
+    assert_eq!(
+        files(dir.path(), "tex").len(),
+        files(dir.path(), "csv").len()
+    );
+    for ext in ["svg", "png", "pdf"] {
+        assert!(files(dir.path(), ext).is_empty(), "{ext} written");
+    }
+    let paper = read(&dir.path().join("paper.tex"));
+    assert!(paper.contains("\\input{plots/sudoku_time_vs_size.tex}"));
+    assert!(paper.contains("\\input{tables/summary.tex}"));
+}
+
+#[test]
+fn a_bad_figure_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = puzzlebench(
+        &[
+            "report",
+            "tests/data/report/results.csv",
+            "--figures",
+            "pdf,eps",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("eps") && err.contains("possible values"),
+        "{err}"
+    );
+    assert!(!dir.path().join("README.md").exists());
+}
+
+/// Whether `pdflatex` runs and finds pgfplots.
+fn latex_available() -> bool {
+    let found = |cmd: &str, args: &[&str]| {
+        Command::new(cmd)
+            .args(args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    found("pdflatex", &["--version"]) && found("kpsewhich", &["pgfplots.sty"])
+}
+
+/// Compiles `dir/paper.tex` and checks that a PDF came out.
+fn compile(dir: &Path) {
+    let o = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "paper.tex"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "pdflatex failed:\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let pdf = std::fs::read(dir.join("paper.pdf")).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+}
+
+#[test]
+fn paper_compiles_with_pgf_and_with_pdf_figures() {
+    if !latex_available() {
+        eprintln!("skipped: no pdflatex with pgfplots (scripts/setup-latex.sh installs them)");
+        return;
+    }
+    for figures in ["pgf", "pdf"] {
+        compile(report(figures).path());
+    }
+}
+
+#[test]
+fn paper_of_a_small_reproduce_compiles() {
+    if !latex_available() {
+        eprintln!("skipped: no pdflatex with pgfplots (scripts/setup-latex.sh installs them)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let o = puzzlebench(
+        &[
+            "reproduce",
+            "--quick",
+            "--puzzle",
+            "zebra",
+            "--time-limit",
+            "1",
+            "--quiet",
+            "--figures",
+            "pgf,pdf",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    compile(dir.path());
+}
