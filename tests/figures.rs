@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -50,16 +52,7 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// The contents of the SVG's `<text>` elements, trimmed.
-fn svg_texts(svg: &str) -> Vec<String> {
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|t| {
-            let body = &t[t.find('>')? + 1..];
-            Some(body[..body.find("</text>")?].trim().to_string())
-        })
-        .collect()
-}
+use common::svg_texts;
 
 #[test]
 fn pdf_plots_embed_the_font_and_hold_their_text() {

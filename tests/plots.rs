@@ -10,6 +10,8 @@ const SVG_PNG: &[FigureFormat] = &[FigureFormat::Svg, FigureFormat::Png];
 
 const PNG_MAGIC: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 
+mod common;
+
 #[allow(clippy::too_many_arguments)]
 fn row(
     puzzle: &str,
@@ -96,16 +98,7 @@ fn svg_text(p: &PlotFile) -> String {
     std::fs::read_to_string(svg).unwrap_or_else(|e| panic!("{}: {e}", svg.display()))
 }
 
-/// The contents of the SVG's `<text>` elements, trimmed.
-fn texts(svg: &str) -> Vec<String> {
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|t| {
-            let body = &t[t.find('>')? + 1..];
-            Some(body[..body.find("</text>")?].trim().to_string())
-        })
-        .collect()
-}
+use common::svg_texts as texts;
 
 /// The y axis' tick labels (plotters anchors them at their end, every other text at its
 /// start or middle), bottom to top.

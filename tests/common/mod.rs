@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests (each test file that needs them says
-//! `mod common;`).
+//! `mod common;`; each uses some of them, hence no dead-code warnings here).
+#![allow(dead_code)]
 
 use puzzlebench::report::tables::Table;
 use std::path::Path;
@@ -21,4 +22,15 @@ pub fn assert_snapshots(tables: &[Table], dir: &Path) {
             assert_eq!(text, want, "{} differs from its snapshot", path.display());
         }
     }
+}
+
+/// The contents of an SVG's `<text>` elements, trimmed.
+pub fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
 }
