@@ -5,18 +5,8 @@
 #   libfontconfig1-dev, fonts-dejavu-core -> text in the PNG plots (plotters' ttf feature)
 # sgt-puzzles (Simon Tatham's generators) is optional: pass --with-generators.
 set -euo pipefail
-need=()
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in cmake g++ libclang-dev coinor-libcbc-dev pkg-config libfontconfig1-dev fonts-dejavu-core; do
-  have_pkg "$p" || need+=("$p")
-done
+pkgs=(cmake g++ libclang-dev coinor-libcbc-dev pkg-config libfontconfig1-dev fonts-dejavu-core)
 if [ "${1:-}" = "--with-generators" ]; then
-  have_pkg sgt-puzzles || need+=(sgt-puzzles)
+  pkgs+=(sgt-puzzles)
 fi
-[ ${#need[@]} -eq 0 ] && exit 0
-echo "setup-deps: installing ${need[*]}" >&2
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+exec bash "$(dirname "$0")/install-missing.sh" "${pkgs[@]}"

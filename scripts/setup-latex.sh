@@ -9,15 +9,5 @@
 # Not part of setup-deps.sh: the build and the tests do not need it (the tests that compile
 # paper.tex say they were skipped without it).
 set -euo pipefail
-need=()
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in texlive-latex-base texlive-latex-recommended texlive-pictures texlive-fonts-recommended lmodern; do
-  have_pkg "$p" || need+=("$p")
-done
-[ ${#need[@]} -eq 0 ] && exit 0
-echo "setup-latex: installing ${need[*]}" >&2
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+exec bash "$(dirname "$0")/install-missing.sh" texlive-latex-base texlive-latex-recommended \
+  texlive-pictures texlive-fonts-recommended lmodern
