@@ -20,6 +20,7 @@
 
 pub mod backends;
 pub mod commands;
+pub mod cores;
 pub mod cp_model;
 pub mod generate;
 pub mod isolation;

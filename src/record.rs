@@ -95,8 +95,31 @@ pub struct Record {
     pub error: Option<String>,
     /// Wall-clock seconds of the whole worker process, as the parent saw them.
     pub wall_seconds: Option<f64>,
-    /// Peak resident memory of the worker process in MiB.
-    pub peak_rss_mb: Option<f64>,
+    /// CPU seconds (user + system) of the worker's whole process tree, children included
+    /// (how: `measured_by`).
+    pub cpu_seconds: Option<f64>,
+    /// Peak memory of the worker's whole process tree in MiB (how: `measured_by`). Files
+    /// of older versions call it `peak_rss_mb`.
+    #[serde(alias = "peak_rss_mb")]
+    pub peak_memory_mb: Option<f64>,
+    /// How `cpu_seconds` and `peak_memory_mb` were measured: `cgroup2` or `cgroup1` (a
+    /// cgroup per run: every process of the run, children included, even those that were
+    /// never waited for; peak memory of the cgroup, page cache included), or `rusage` (the
+    /// fallback without cgroups: `wait4` of the worker, which counts the CPU time of
+    /// children the worker waited for and the peak resident memory of its largest process).
+    #[serde(default)]
+    pub measured_by: String,
+    /// The memory limit of the run in MiB, empty for none (enforced by the cgroup, or by an
+    /// address-space limit with `rusage`).
+    pub memory_limit_mb: Option<u64>,
+    /// The logical CPUs the worker could run on, as the worker itself read its affinity
+    /// ("0", "2,3").
+    #[serde(default)]
+    pub cores: String,
+    /// Id of the machine the run ran on: the record of that machine is in the sweep file
+    /// beside the results file (`<results>.sweeps.jsonl`).
+    #[serde(default)]
+    pub machine: String,
     /// The engine's name and version (for `bc`, with the LP solver underneath).
     pub solver_version: String,
     /// Commit of puzzlebench that produced the row.
@@ -273,6 +296,18 @@ mod tests {
             fewer.remove(k);
             assert!(!read(&fewer), "{} is not needed", Record::REQUIRED[k]);
         }
+    }
+
+    #[test]
+    fn files_of_older_versions_keep_their_peak_memory() {
+        let text = format!(
+            "{},peak_rss_mb\n{},12.5\n",
+            Record::REQUIRED.join(","),
+            vec!["1"; 13].join(",")
+        );
+        let mut rd = csv::Reader::from_reader(text.as_bytes());
+        let r: Record = rd.deserialize().next().unwrap().unwrap();
+        assert_eq!(r.peak_memory_mb, Some(12.5));
     }
 
     #[test]

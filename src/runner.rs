@@ -530,7 +530,7 @@ pub fn run_isolated(
         Ending::Failed(reason) => to_record(puzzle, instance, spec, env, Err(reason)),
     };
     rec.wall_seconds = Some(iso.wall_seconds);
-    rec.peak_rss_mb = iso.peak_rss_mb;
+    rec.peak_memory_mb = iso.peak_rss_mb;
     Some(rec)
 }
 

@@ -73,7 +73,7 @@ fn every_fault_costs_one_row_and_the_sweep_goes_on() {
             by[f].error.as_ref().is_some_and(|e| !e.is_empty()),
             "{f} has no reason"
         );
-        assert!(by[f].peak_rss_mb.is_some(), "{f}");
+        assert!(by[f].peak_memory_mb.is_some(), "{f}");
     }
     assert!(by["abort"].error.as_ref().unwrap().contains("SIGABRT"));
     assert!(by["panic"]
