@@ -19,6 +19,7 @@
 //! ```
 
 pub mod backends;
+pub mod cgroups;
 pub mod commands;
 pub mod cores;
 pub mod cp_model;

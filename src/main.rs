@@ -187,12 +187,8 @@ struct RunArgs {
     /// Skip runs already recorded in --out (matched by run id) and append only the rest.
     #[arg(long)]
     resume: bool,
-    /// Runs at once, each in its own process. Timings are cleanest with 1 on a quiet machine.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
-    /// Cap on each worker's address space in MiB; a run that exceeds it is recorded as an error.
-    #[arg(long, value_name = "MB")]
-    memory_limit: Option<u64>,
+    #[command(flatten)]
+    measuring: MeasureArgs,
     /// Seconds a worker may run past its solver time limits before it is killed.
     #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     grace: f64,
@@ -227,9 +223,8 @@ struct ReproduceArgs {
     /// Only these puzzles (default: all), comma-separated.
     #[arg(long, value_delimiter = ',')]
     puzzle: Vec<String>,
-    /// Runs at once, each in its own process.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    #[command(flatten)]
+    measuring: MeasureArgs,
     /// Shift in seconds of the shifted geometric mean.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     shift: f64,
@@ -243,6 +238,56 @@ struct ReproduceArgs {
     /// .tex with its data in a .csv), svg, png.
     #[arg(long, value_enum, value_delimiter = ',', default_value = DEFAULT_FIGURES)]
     figures: Vec<FigureFormat>,
+}
+
+/// How runs are measured, placed and ordered (`run` and `reproduce`).
+#[derive(Args)]
+struct MeasureArgs {
+    /// Runs at once, each in its own process on CPU cores of its own (never two on the
+    /// hyperthreads of one physical core, unless --share-cores). Timings are cleanest with
+    /// 1 on a quiet machine; more than the physical cores gives a warning.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Memory limit of each run in MiB, for all its processes together (a cgroup's limit;
+    /// without cgroups a cap on the worker's address space); a run that exceeds it is
+    /// recorded as an error.
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
+    /// The order runs start in: random (instances, formulations, engines and repeats
+    /// interleaved by a seeded shuffle, so a slow drift of the machine favours none of
+    /// them) or plan (instance by instance, as listed).
+    #[arg(long, value_enum, default_value_t = RunOrder::Random)]
+    order: RunOrder,
+    /// Seed of the random order (default: a fresh one, printed and recorded in the sweep
+    /// file beside the results).
+    #[arg(long, value_name = "N")]
+    order_seed: Option<u64>,
+    /// Let workers run on the two hyperthreads of one physical core.
+    #[arg(long)]
+    share_cores: bool,
+    /// Measure CPU time and memory with rusage even where cgroups are available (rusage
+    /// misses processes a worker does not wait for).
+    #[arg(long)]
+    no_cgroups: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum RunOrder {
+    Random,
+    Plan,
+}
+
+impl MeasureArgs {
+    fn measuring(&self) -> commands::measuring::Measuring {
+        commands::measuring::Measuring {
+            jobs: self.jobs,
+            memory_limit: self.memory_limit,
+            plan_order: self.order == RunOrder::Plan,
+            order_seed: self.order_seed,
+            share_cores: self.share_cores,
+            no_cgroups: self.no_cgroups,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -347,8 +392,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             shift: a.shift,
             quiet: a.quiet,
             resume: a.resume,
-            jobs: a.jobs,
-            memory_limit: a.memory_limit,
+            measuring: a.measuring.measuring(),
             grace: a.grace,
             in_process: a.in_process,
         }),
@@ -374,7 +418,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 out: a.out,
                 fresh: a.fresh,
                 puzzles: a.puzzle,
-                jobs: a.jobs,
+                measuring: a.measuring.measuring(),
                 shift: a.shift,
                 instances_dir: a.instances_dir,
                 quiet: a.quiet,

@@ -2,7 +2,8 @@
 //! appended to the results CSV and flushed as soon as the run ends.
 
 use crate::backends::{Engine, Kind, Settings, SolveOptions, Status};
-use crate::isolation::{self, Ending, Job, Limits};
+use crate::cgroups::Cgroups;
+use crate::isolation::{self, Ending, Job, Limits, Placement};
 use crate::puzzles::{Instance, Puzzle, Report};
 use crate::record::Record;
 use std::collections::HashSet;
@@ -10,7 +11,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Facts about the machine and build written into every row.
 #[derive(Clone, Debug, Default)]
@@ -19,6 +20,8 @@ pub struct RunEnv {
     pub git_commit: String,
     /// Host name.
     pub host: String,
+    /// Id of the machine record (empty in a worker: the parent fills it in).
+    pub machine: String,
 }
 
 impl RunEnv {
@@ -30,6 +33,7 @@ impl RunEnv {
         RunEnv {
             git_commit: env!("PUZZLEBENCH_GIT_COMMIT").to_string(),
             host,
+            machine: String::new(),
         }
     }
 }
@@ -236,6 +240,7 @@ pub fn to_record(
         solver_version: spec.engine.version(),
         git_commit: env.git_commit.clone(),
         host: env.host.clone(),
+        machine: env.machine.clone(),
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         ..Record::default()
     };
@@ -286,7 +291,9 @@ pub fn run_in_process(
     env: &RunEnv,
 ) -> Record {
     let result = instance.solve(&spec.formulation, spec.engine, &spec.options);
-    to_record(puzzle, instance, spec, env, result)
+    let mut r = to_record(puzzle, instance, spec, env, result);
+    r.cores = crate::cores::cpu_list(&crate::cores::allowed_cpus());
+    r
 }
 
 /// An append-only results file: header written once, every row flushed as it comes.
@@ -464,6 +471,54 @@ pub struct SweepConfig {
     pub in_process: bool,
     /// The puzzlebench executable that serves as worker.
     pub exe: PathBuf,
+    /// The CPUs of each worker slot (`--jobs` slots; empty lists: not pinned).
+    pub cores: Vec<Vec<usize>>,
+    /// The cgroups runs are measured in (`None`: rusage).
+    pub cgroups: Option<Arc<Cgroups>>,
+    /// The order the runs are started in.
+    pub order: Order,
+}
+
+/// The order a sweep starts its runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// As planned: instance by instance, then formulation, engine, settings and repeat.
+    Plan,
+    /// Shuffled with this seed, so that a slow drift of the machine (heat, other load,
+    /// frequency) spreads over all formulations and engines instead of favouring whichever
+    /// ran first.
+    Random(u64),
+}
+
+impl Order {
+    /// `plan` or `random`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Order::Plan => "plan",
+            Order::Random(_) => "random",
+        }
+    }
+
+    /// The seed of a random order.
+    pub fn seed(self) -> Option<u64> {
+        match self {
+            Order::Plan => None,
+            Order::Random(s) => Some(s),
+        }
+    }
+}
+
+/// The positions of `n` planned runs in the order they start: 0..n for [`Order::Plan`], a
+/// permutation fixed by the seed for [`Order::Random`] (the same seed gives the same order
+/// with the same build).
+pub fn run_order(n: usize, order: Order) -> Vec<usize> {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let mut v: Vec<usize> = (0..n).collect();
+    if let Order::Random(seed) = order {
+        v.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+    }
+    v
 }
 
 /// What a sweep did.
@@ -488,12 +543,14 @@ pub fn hard_limit(options: &SolveOptions, grace: f64) -> Option<f64> {
     options.time_limit.map(|t| t + grace)
 }
 
-/// Runs one spec in a worker process and turns what happened into a record.
+/// Runs one spec in a worker process pinned to `cpus` and turns what happened into a
+/// record.
 pub fn run_isolated(
     plan: &Plan,
     spec: &RunSpec,
     env: &RunEnv,
     config: &SweepConfig,
+    cpus: &[usize],
     stop: &AtomicBool,
 ) -> Option<Record> {
     let loaded = &plan.instances[spec.instance];
@@ -513,24 +570,61 @@ pub fn run_isolated(
         hard_seconds: hard_limit(&spec.options, config.grace_seconds),
         memory_mb: config.memory_mb,
     };
-    let iso = isolation::run_isolated(&config.exe, &job, limits, stop);
+    let placement = Placement {
+        cpus,
+        cgroups: config.cgroups.as_deref(),
+    };
+    let iso = isolation::run_isolated(&config.exe, &job, limits, placement, stop);
+    let m = &iso.measurement;
     let mut rec = match iso.ending {
         Ending::Stopped => return None,
-        Ending::Finished(r) => *r,
+        Ending::Finished(r) => {
+            let mut r = *r;
+            if m.oom_kills > 0 {
+                let note = format!(
+                    "{} process(es) of the run killed at the memory limit of {} MiB",
+                    m.oom_kills,
+                    m.memory_limit_mb.unwrap_or(0)
+                );
+                r.error = Some(match r.error {
+                    Some(e) => format!("{e}; {note}"),
+                    None => note,
+                });
+            }
+            r
+        }
         Ending::HardLimit => {
             let mut r = to_record(puzzle, instance, spec, env, Err(String::new()));
             r.status = Status::TimeLimit.key().into();
-            r.seconds = Some(iso.wall_seconds);
+            r.seconds = Some(m.wall_seconds);
             r.error = Some(format!(
                 "killed at the hard limit of {:.1} s (the run overran its time limit by more than the grace)",
                 limits.hard_seconds.unwrap_or(0.0)
             ));
             r
         }
+        Ending::MemoryLimit => to_record(
+            puzzle,
+            instance,
+            spec,
+            env,
+            Err(format!(
+                "out of memory: the run went over its memory limit of {} MiB and the kernel killed it ({})",
+                m.memory_limit_mb.unwrap_or(0),
+                m.measured_by
+            )),
+        ),
         Ending::Failed(reason) => to_record(puzzle, instance, spec, env, Err(reason)),
     };
-    rec.wall_seconds = Some(iso.wall_seconds);
-    rec.peak_memory_mb = iso.peak_rss_mb;
+    if rec.cores.is_empty() {
+        rec.cores = crate::cores::cpu_list(cpus);
+    }
+    rec.machine = env.machine.clone();
+    rec.wall_seconds = Some(m.wall_seconds);
+    rec.cpu_seconds = m.cpu_seconds;
+    rec.peak_memory_mb = m.peak_memory_mb;
+    rec.measured_by = m.measured_by.clone();
+    rec.memory_limit_mb = m.memory_limit_mb;
     Some(rec)
 }
 
@@ -551,9 +645,9 @@ pub fn sweep(
     } else {
         HashSet::new()
     };
-    let todo: Vec<&RunSpec> = plan
-        .runs
-        .iter()
+    let todo: Vec<&RunSpec> = run_order(plan.runs.len(), config.order)
+        .into_iter()
+        .map(|i| &plan.runs[i])
         .filter(|s| !done.contains(&s.run_id))
         .collect();
     let skipped = plan.runs.len() - todo.len();
@@ -563,8 +657,10 @@ pub fn sweep(
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let puzzle = plan.puzzle.key();
     std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1) {
-            scope.spawn(|| loop {
+        for slot in 0..config.jobs.max(1) {
+            let cpus: &[usize] = config.cores.get(slot).map_or(&[], |c| c.as_slice());
+            let (next, file, written, failure, todo) = (&next, &file, &written, &failure, &todo);
+            scope.spawn(move || loop {
                 if stop.load(Ordering::SeqCst) || failure.lock().unwrap().is_some() {
                     return;
                 }
@@ -574,7 +670,7 @@ pub fn sweep(
                     let instance = plan.instances[spec.instance].instance.as_ref();
                     Some(run_in_process(puzzle, instance, spec, env))
                 } else {
-                    run_isolated(plan, spec, env, config, stop)
+                    run_isolated(plan, spec, env, config, cpus, stop)
                 };
                 let Some(rec) = rec else { return };
                 if stop.load(Ordering::SeqCst) && rec.status == Status::Error.key() {
@@ -622,4 +718,16 @@ mod tests {
     }
 
     const RECORDED: &str = "2c5eaaa754b44061";
+
+    #[test]
+    fn the_same_seed_gives_the_same_order() {
+        assert_eq!(run_order(5, Order::Plan), vec![0, 1, 2, 3, 4]);
+        let a = run_order(50, Order::Random(7));
+        assert_eq!(a, run_order(50, Order::Random(7)));
+        assert_ne!(a, run_order(50, Order::Random(8)));
+        assert_ne!(a, run_order(50, Order::Plan));
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>(), "a permutation");
+    }
 }

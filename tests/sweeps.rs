@@ -222,6 +222,8 @@ fn sigint_stops_cleanly_without_a_partial_row() {
             "tests/data/fault/two.txt",
             "--time-limit",
             "100",
+            "--order",
+            "plan",
         ])
         .args(["--quiet", "--out", out.to_str().unwrap()])
         .stderr(Stdio::piped())

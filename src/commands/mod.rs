@@ -6,6 +6,7 @@
 pub mod export;
 pub mod generate;
 pub mod list;
+pub mod measuring;
 pub mod report;
 pub mod reproduce;
 pub mod run;

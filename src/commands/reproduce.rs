@@ -11,7 +11,7 @@ use super::{
 use crate::backends::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart, PUZZLES};
 use crate::record::Record;
-use crate::runner::{self, Plan, PlanRequest, RunEnv, SweepConfig};
+use crate::runner::{self, Plan, PlanRequest, RunEnv};
 use std::path::{Path, PathBuf};
 
 /// The engines `reproduce` uses unless told otherwise: one for each kind of formulation
@@ -33,8 +33,8 @@ pub struct ReproduceConfig {
     pub fresh: bool,
     /// Only these puzzles (empty: all).
     pub puzzles: Vec<String>,
-    /// Runs at once.
-    pub jobs: usize,
+    /// Workers, memory limit, cores, cgroups and run order.
+    pub measuring: super::measuring::Measuring,
     /// Shift of the shifted geometric mean.
     pub shift: f64,
     /// The folder holding the instance folders.
@@ -154,6 +154,10 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let stop = stop_flag()?;
     let env = RunEnv::detect();
     let exe = own_executable()?;
+    let setup = c.measuring.setup(1, false)?;
+    if !c.quiet {
+        eprintln!("{}", setup.describe());
+    }
     let pictures = c.out.join("pictures");
     std::fs::create_dir_all(&pictures)
         .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
@@ -170,14 +174,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             continue;
         }
         draw_picture(p, &plans[0].1, &pictures)?;
-        let config = SweepConfig {
-            jobs: c.jobs.max(1),
-            resume: true,
-            memory_mb: None,
-            grace_seconds: 5.0,
-            in_process: false,
-            exe: exe.clone(),
-        };
+        let config = setup.config(&c.measuring, true, 5.0, false, exe.clone());
         let total: usize = plans.iter().map(|(_, plan)| plan.runs.len()).sum();
         let bar = progress_bar(total as u64, c.quiet, p.key());
         let on_row = |r: &Record| super::show_row(&bar, r);

@@ -9,7 +9,7 @@ use crate::backends::SolveOptions;
 use crate::puzzles;
 use crate::record::Record;
 use crate::report::summary;
-use crate::runner::{self, Plan, PlanRequest, RunEnv, SweepConfig};
+use crate::runner::{self, Plan, PlanRequest, RunEnv};
 use std::path::PathBuf;
 
 /// What to sweep and how.
@@ -32,10 +32,8 @@ pub struct RunConfig {
     pub quiet: bool,
     /// Skip runs already in `out`.
     pub resume: bool,
-    /// Runs at once.
-    pub jobs: usize,
-    /// Cap on each worker's address space, MiB.
-    pub memory_limit: Option<u64>,
+    /// Workers, memory limit, cores, cgroups and run order.
+    pub measuring: super::measuring::Measuring,
     /// Seconds a worker may run past its time limit before it is killed.
     pub grace: f64,
     /// Run in this process (no isolation).
@@ -61,9 +59,6 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     if c.repeats == 0 {
         return Err(bad_input("--repeats must be at least 1"));
     }
-    if c.jobs == 0 {
-        return Err(bad_input("--jobs must be at least 1"));
-    }
     if !(c.grace >= 0.0 && c.grace.is_finite()) {
         return Err(bad_input("--grace must be 0 or more seconds"));
     }
@@ -84,14 +79,23 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
         },
     )
     .map_err(bad_input)?;
-    let config = SweepConfig {
-        jobs: c.jobs,
-        resume: c.resume,
-        memory_mb: c.memory_limit,
-        grace_seconds: c.grace,
-        in_process: c.in_process,
-        exe: own_executable()?,
-    };
+    let per_worker = plan
+        .runs
+        .iter()
+        .filter_map(|r| r.settings.threads)
+        .max()
+        .unwrap_or(1) as usize;
+    let setup = c.measuring.setup(per_worker, c.in_process)?;
+    let config = setup.config(
+        &c.measuring,
+        c.resume,
+        c.grace,
+        c.in_process,
+        own_executable()?,
+    );
+    if !c.quiet {
+        eprintln!("{}", setup.describe());
+    }
     let stop = stop_flag()?;
     let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
     let env = RunEnv::detect();

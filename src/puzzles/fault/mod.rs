@@ -10,6 +10,12 @@
 //! * `sleep` — sleeps an hour, ignoring every time limit, as a hung solver would.
 //! * `oom` — allocates and touches memory until allocation fails.
 //! * `stack` — unbounded recursion until the stack overflows.
+//! * `busy` — burns one second of CPU time, then solves as `ok`.
+//! * `spawn` — starts a child process (this executable as a worker running `busy`),
+//!   waits for it, then solves as `ok`: a solver that runs in a child process.
+//! * `detach` — starts a child process running `sleep` and leaves it running, then solves
+//!   as `ok`: a solver that leaves a process behind. Children carry the environment
+//!   variable `PUZZLEBENCH_FAULT_CHILD` = the instance name.
 
 use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Report, Run};
 use crate::backends::{Engine, Kind, SolveOptions};
@@ -34,26 +40,47 @@ const fn fault(
 /// The registry entry of the fault puzzle (hidden from `list`).
 pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
     key: "fault",
-    description: "test-only faults: ok, abort, panic, exit, sleep, oom, stack",
+    description: "test-only faults: ok, abort, panic, exit, sleep, oom, stack, busy, spawn, detach",
     formulations: &[
         Formulation {
             key: "ok",
             description: "a one-variable model that solves",
             kind: Kind::Mip,
             build: |_| Ok(one_variable()),
+            solve: |_, run: &Run| solve_ok(run),
+        },
+        Formulation {
+            key: "busy",
+            description: "burns one second of CPU time, then solves as ok",
+            kind: Kind::Mip,
+            build: |_| Ok(one_variable()),
             solve: |_, run: &Run| {
-                run.compact(
-                    || (one_variable(), ()),
-                    |_, v| Answer {
-                        json: serde_json::json!({ "x": v[0] }),
-                        text: format!("x = {}", v[0]),
-                        verdict: if (v[0] - 1.0).abs() < 1e-6 {
-                            Ok(())
-                        } else {
-                            Err("x is not 1".into())
-                        },
-                    },
-                )
+                burn_cpu(1.0);
+                solve_ok(run)
+            },
+        },
+        Formulation {
+            key: "spawn",
+            description: "starts a child process that runs busy, waits for it, then solves as ok",
+            kind: Kind::Mip,
+            build: |_| Ok(one_variable()),
+            solve: |f: &Fault, run: &Run| match child(f, "busy").and_then(|mut c| c.wait()) {
+                Ok(_) => solve_ok(run),
+                Err(e) => Report::refused(format!("cannot run the child: {e}")),
+            },
+        },
+        Formulation {
+            key: "detach",
+            description:
+                "starts a child process that runs sleep and leaves it running, then solves as ok",
+            kind: Kind::Mip,
+            build: |_| Ok(one_variable()),
+            solve: |f: &Fault, run: &Run| match child(f, "sleep") {
+                Ok(c) => {
+                    std::mem::forget(c);
+                    solve_ok(run)
+                }
+                Err(e) => Report::refused(format!("cannot run the child: {e}")),
             },
         },
         fault("abort", "aborts the process", |_, _| std::process::abort()),
@@ -98,6 +125,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
 #[derive(Clone, Debug)]
 pub struct Fault {
     name: String,
+    file: std::path::PathBuf,
 }
 
 fn parse(path: &Path, text: &str) -> Result<Vec<Fault>, InputError> {
@@ -107,12 +135,79 @@ fn parse(path: &Path, text: &str) -> Result<Vec<Fault>, InputError> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| Fault {
             name: l.to_string(),
+            file: path.to_path_buf(),
         })
         .collect();
     if out.is_empty() {
         return Err(InputError::new(path, 0, "no instance names"));
     }
     Ok(out)
+}
+
+/// Solves the one-variable model; the verifier accepts x = 1.
+fn solve_ok(run: &Run) -> Report {
+    run.compact(
+        || (one_variable(), ()),
+        |_, v| Answer {
+            json: serde_json::json!({ "x": v[0] }),
+            text: format!("x = {}", v[0]),
+            verdict: if (v[0] - 1.0).abs() < 1e-6 {
+                Ok(())
+            } else {
+                Err("x is not 1".into())
+            },
+        },
+    )
+}
+
+/// Spins until this process has used `seconds` of CPU time.
+fn burn_cpu(seconds: f64) {
+    let used = || {
+        // SAFETY: timespec is plain data; clock_gettime fills it.
+        let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    };
+    let start = used();
+    let mut x = 0u64;
+    while used() - start < seconds {
+        for i in 0..10_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+    }
+}
+
+/// Starts this executable as a worker that runs `formulation` on the same instance, with
+/// `PUZZLEBENCH_FAULT_CHILD` set to the instance's name, so a test can find it.
+fn child(f: &Fault, formulation: &str) -> std::io::Result<std::process::Child> {
+    use crate::backends::highs::HIGHS;
+    use std::io::Write;
+    let options = SolveOptions::default();
+    let settings = HIGHS.settings(Kind::Mip, &options);
+    let run_id =
+        crate::runner::run_id("fault", &f.name, formulation, HIGHS, &options, &settings, 1);
+    let job = serde_json::json!({
+        "puzzle": "fault",
+        "file": f.file,
+        "instance": f.name,
+        "formulation": formulation,
+        "backend": "highs",
+        "repeat": 1,
+        "options": options,
+        "run_id": run_id,
+    });
+    let mut c = std::process::Command::new(std::env::current_exe()?)
+        .arg("worker")
+        .env("PUZZLEBENCH_FAULT_CHILD", &f.name)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    c.stdin
+        .take()
+        .expect("piped")
+        .write_all(job.to_string().as_bytes())?;
+    Ok(c)
 }
 
 fn one_variable() -> Model {
