@@ -366,9 +366,9 @@ fn make_parent(dir: &Path, name: &str) -> Result<PathBuf, String> {
 }
 
 /// The unified hierarchy: the memory controller must be available in `dir` and enabled
-/// for its children (which the kernel refuses while `dir` holds processes, unless it is
-/// the root: then the sweep needs a delegated cgroup of its own, e.g. from
-/// `systemd-run --scope -p Delegate=yes`).
+/// for its children, which the kernel refuses while `dir` (other than the root) holds
+/// processes. Alone in a delegated cgroup (`systemd-run --user --scope -p Delegate=yes`),
+/// this process moves itself into a child `self` first, as BenchExec does.
 fn make_v2(dir: &Path, name: &str) -> Result<PathBuf, String> {
     let controllers = std::fs::read_to_string(dir.join("cgroup.controllers"))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -380,12 +380,32 @@ fn make_v2(dir: &Path, name: &str) -> Result<PathBuf, String> {
     }
     let subtree = dir.join("cgroup.subtree_control");
     let enabled = std::fs::read_to_string(&subtree).unwrap_or_default();
-    if !enabled.split_whitespace().any(|c| c == "memory") {
-        write(&subtree, "+memory").map_err(|e| {
-            format!("cannot enable the memory controller for the runs ({e}); run puzzlebench in a cgroup of its own with the memory controller delegated")
-        })?;
-    }
     let parent = make_parent(dir, name)?;
+    if !enabled.split_whitespace().any(|c| c == "memory") {
+        if let Err(e) = write(&subtree, "+memory") {
+            // The kernel refuses while `dir` holds processes. When the only one is this
+            // process (a delegated scope of its own), move it into `parent/self`, which
+            // empties `dir`, and try again.
+            let me = std::process::id().to_string();
+            let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+            let alone = procs.split_whitespace().all(|p| p == me);
+            let moved = alone && {
+                let own = parent.join("self");
+                std::fs::create_dir_all(&own).is_ok()
+                    && write(&own.join("cgroup.procs"), &me).is_ok()
+            };
+            if !moved || write(&subtree, "+memory").is_err() {
+                if moved {
+                    let _ = write(&dir.join("cgroup.procs"), &me);
+                }
+                let _ = std::fs::remove_dir(parent.join("self"));
+                let _ = std::fs::remove_dir(&parent);
+                return Err(format!(
+                    "cannot enable the memory controller for the runs ({e}); run puzzlebench as root or alone in a cgroup with the memory controller delegated"
+                ));
+            }
+        }
+    }
     write(&parent.join("cgroup.subtree_control"), "+memory")?;
     Ok(parent)
 }
