@@ -20,7 +20,10 @@ fn tables_match_their_snapshots() {
     let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
     let tables = all_tables(&rows, 1.0, &puzzlebench::puzzles::table_functions());
     let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
-    assert_eq!(stems, ["summary", "sudoku_table_3_1", "sudoku_sizes"]);
+    assert_eq!(
+        stems,
+        ["summary", "comparisons", "sudoku_table_3_1", "sudoku_sizes"]
+    );
     let dir = root().join("tests/data/report/expected");
     common::assert_snapshots(&tables, &dir);
 }
@@ -33,6 +36,30 @@ fn summary_counts_the_time_limit_as_unsolved() {
     assert_eq!(cbc[3], "1");
     assert_eq!(cbc[4], "0");
     assert_eq!(cbc[5], "61.2");
+}
+
+#[test]
+fn comparisons_name_a_winner_only_beyond_the_measured_noise() {
+    let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
+    let tables = all_tables(&rows, 1.0, &puzzlebench::puzzles::table_functions());
+    let t = tables.iter().find(|t| t.stem == "comparisons").unwrap();
+    let verdicts: Vec<(&str, &str, &str)> = t
+        .rows
+        .iter()
+        .map(|r| (r[2].as_str(), r[3].as_str(), r[9].as_str()))
+        .collect();
+    // binary and values on highs: two repeats of 5 instances each, about 7% variation,
+    // values 1.36 times as slow: beyond 2 × sqrt(2) × 7%. cbc ran once, on one instance.
+    assert_eq!(
+        verdicts,
+        [
+            ("binary", "values", "binary faster (×1.36)"),
+            ("cbc", "highs", "noise not measured (one repeat)")
+        ]
+    );
+    assert_eq!(t.rows[0][4], "5");
+    assert_eq!(t.rows[1][4], "1");
+    assert_eq!(t.rows[1][5], "0/1; 2/2");
 }
 
 /// Rows of one run on one instance, solved in `seconds`, with the given presolve and repeat.
@@ -79,6 +106,24 @@ fn presolve_on_and_off_are_not_repeats_of_each_other() {
     let key = |b: &str| ("hashi".to_string(), "hdc".to_string(), b.to_string());
     assert_eq!(cv.len(), 1);
     assert!((cv[&key("highs-nopresolve")] - 2f64.sqrt() / 2.0).abs() < 1e-12);
+    // Compared as two backends of one formulation; presolve on ran once: no winner.
+    let tables = all_tables(&rows, 1.0, &[]);
+    assert_eq!(tables[1].stem, "comparisons");
+    assert_eq!(
+        tables[1].rows,
+        [[
+            "hashi",
+            "formulation hdc",
+            "highs",
+            "highs-nopresolve",
+            "1",
+            "1/1; 2/2",
+            "20.0",
+            "–",
+            "71%",
+            "noise not measured (one repeat)"
+        ]]
+    );
 }
 
 #[test]

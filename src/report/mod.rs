@@ -4,6 +4,7 @@
 //! same report. The puzzles' own tables come in as functions ([`TableFn`]) and what their
 //! instance sizes count as (puzzle key, unit) pairs, so this module knows no puzzle.
 
+pub mod compare;
 pub mod paper;
 pub mod plots;
 pub mod summary;
@@ -32,9 +33,14 @@ pub struct Written {
 /// ignored).
 pub type TableFn = fn(&[Record]) -> Vec<tables::Table>;
 
-/// Every table for `rows`: the summary first, then those of each of `puzzle_tables`.
+/// Every table for `rows`: the summary first, then the pairwise comparisons (when any two
+/// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<tables::Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
+    let comparisons = compare::comparisons_table(rows);
+    if !comparisons.rows.is_empty() {
+        out.push(comparisons);
+    }
     for f in puzzle_tables {
         out.extend(f(rows));
     }

@@ -95,11 +95,14 @@ impl Table {
 }
 
 /// Escapes LaTeX's special characters and writes ×, –, − (minus), µ, τ, ₂, ², ³ and the footnote marks
-/// †, ‡, § as math/text commands.
+/// †, ‡, § as math/text commands; keeps the hyphens of `--repeats` two hyphens (not an
+/// en dash).
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
-    for c in t.chars() {
+    let mut chars = t.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
+            '-' if chars.peek() == Some(&'-') => s.push_str("-{}"),
             '\\' => s.push_str("\\textbackslash{}"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 s.push('\\');
@@ -149,7 +152,7 @@ pub fn secs(x: Option<f64>) -> String {
 
 /// `v` with three significant figures in fixed notation (no exponent): "0.0300", "1.23",
 /// "45.6"; all integer digits from 1000 up ("1800").
-fn significant(v: f64) -> String {
+pub(crate) fn significant(v: f64) -> String {
     let exponent: i32 = format!("{v:.2e}")
         .split_once('e')
         .and_then(|(_, e)| e.parse().ok())
@@ -294,6 +297,7 @@ mod tests {
     fn latex_writes_micro_and_footnote_marks() {
         assert_eq!(latex("30.0 µs"), "30.0 $\\mu$s");
         assert_eq!(latex("4n² + n³"), "4n$^2$ + n$^3$");
+        assert_eq!(latex("--repeats 3"), "-{}-repeats 3");
         assert_eq!(
             latex("77† 79§ 41‡"),
             "77\\textdagger{} 79\\S{} 41\\textdaggerdbl{}"
