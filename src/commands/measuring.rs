@@ -49,6 +49,11 @@ impl Measuring {
         if self.memory_limit == Some(0) {
             return Err(bad_input("--memory-limit must be at least 1 MiB"));
         }
+        if self.plan_order && self.order_seed.is_some() {
+            return Err(bad_input(
+                "--order-seed seeds the random order; it does not go with --order plan",
+            ));
+        }
         let order = if self.plan_order {
             Order::Plan
         } else {
