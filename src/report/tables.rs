@@ -95,11 +95,13 @@ impl Table {
 }
 
 /// Escapes LaTeX's special characters and writes ×, –, − (minus), µ, τ, ₂, ², ³ and the footnote marks
-/// †, ‡, § as math/text commands.
+/// †, ‡, § as math/text commands; `--` (an option's dashes) stays two hyphens, not a dash.
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
-    for c in t.chars() {
+    let mut chars = t.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
+            '-' if chars.peek() == Some(&'-') => s.push_str("-{}"),
             '\\' => s.push_str("\\textbackslash{}"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
                 s.push('\\');
@@ -294,6 +296,8 @@ mod tests {
     fn latex_writes_micro_and_footnote_marks() {
         assert_eq!(latex("30.0 µs"), "30.0 $\\mu$s");
         assert_eq!(latex("4n² + n³"), "4n$^2$ + n$^3$");
+        assert_eq!(latex("report --pool-machines"), "report -{}-pool-machines");
+        assert_eq!(latex("a – b"), "a -- b");
         assert_eq!(
             latex("77† 79§ 41‡"),
             "77\\textdagger{} 79\\S{} 41\\textdaggerdbl{}"
