@@ -5,8 +5,9 @@
 //! builds a model (a backend-neutral [`model::Model`], or a [`cp_model::CpModel`]) and hands
 //! it to an engine ([`backends::ENGINES`]) that declares what it can take; the puzzle's
 //! independent verifier checks the answer; the [`runner`] writes one [`record::Record`]
-//! per run to CSV; [`report`] turns rows into tables and plots. The [`commands`] are what
-//! the `puzzlebench` binary runs.
+//! per run to CSV, beside it a sweep file with the [`machine`] of every sweep; [`report`]
+//! turns rows into tables and plots. The [`commands`] are what the `puzzlebench` binary
+//! runs.
 //!
 //! ```
 //! use puzzlebench::backends::{highs::HIGHS, SolveOptions};
@@ -26,6 +27,7 @@ pub mod cp_model;
 pub mod generate;
 pub mod isolation;
 pub mod lazy;
+pub mod machine;
 pub mod model;
 pub mod progress;
 pub mod puzzles;

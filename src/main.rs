@@ -292,9 +292,14 @@ impl MeasureArgs {
 
 #[derive(Args)]
 struct ReportArgs {
-    /// Result CSVs (their rows are pooled).
+    /// Result CSVs (their rows are pooled, those of different machines kept apart; the
+    /// machines' records are read from the sweep files beside them).
     #[arg(required = true)]
     csv: Vec<PathBuf>,
+    /// Pool the rows of different machines instead of keeping them apart (every table then
+    /// says that it pooled them).
+    #[arg(long)]
+    pool_machines: bool,
     /// Output folder, the same as reproduce's by default (a report rebuilt from
     /// results/results.csv replaces the one reproduce wrote there).
     #[arg(long, default_value = "results")]
@@ -425,7 +430,9 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 figures: a.figures,
             })
         }
-        Command::Report(a) => commands::report::report(&a.csv, &a.out, a.shift, &a.figures),
+        Command::Report(a) => {
+            commands::report::report(&a.csv, &a.out, a.shift, &a.figures, a.pool_machines)
+        }
         Command::Worker => commands::worker::worker(),
     }
 }

@@ -128,6 +128,11 @@ pub struct Record {
     pub host: String,
     /// When the run ended, UTC, RFC 3339.
     pub timestamp: String,
+    /// The label of the row's machine, set by the report when its rows come from more than
+    /// one machine and are kept apart: [`Record::backend_label`] ends in `@<label>`. Never
+    /// written or read.
+    #[serde(skip)]
+    pub machine_label: Option<String>,
 }
 
 fn one() -> u32 {
@@ -141,7 +146,9 @@ impl Record {
     /// `bc-count2`. The parts, in this order: `h<heuristics>`, `nopresolve` (presolve
     /// applied off), `t<threads>` (more than one), `gap<mip gap>` (above 0), `count<n>`
     /// (more than one solution asked for). The seed is not part of it (seeds are what
-    /// repeats vary), nor the time limit (each table states its limits).
+    /// repeats vary), nor the time limit (each table states its limits). Last, when the
+    /// report keeps rows of several machines apart, `@<machine label>`:
+    /// `highs-nopresolve@node1`.
     pub fn backend_label(&self) -> String {
         let mut label = self.backend.clone();
         let mut add = |part: String| {
@@ -166,7 +173,22 @@ impl Record {
         if self.count > 1 {
             add(format!("count{}", self.count));
         }
+        label.push_str(&self.machine_suffix());
         label
+    }
+
+    /// `@<machine label>` when the report keeps machines apart (see
+    /// [`Record::machine_label`]), else empty.
+    pub fn machine_suffix(&self) -> String {
+        self.machine_label
+            .as_deref()
+            .map_or(String::new(), |m| format!("@{m}"))
+    }
+
+    /// The engine key with [`Record::machine_suffix`] (`highs`, `highs@node1`), for tables
+    /// that show the settings in columns of their own.
+    pub fn backend_at_machine(&self) -> String {
+        format!("{}{}", self.backend, self.machine_suffix())
     }
 
     /// The columns a results file must have for its rows to be read; the others (empty
@@ -277,6 +299,33 @@ mod tests {
             ..Record::default()
         };
         assert_eq!(cp.backend_label(), "propagate-h123");
+        let elsewhere = Record {
+            machine_label: Some("node1".into()),
+            ..off.clone()
+        };
+        assert_eq!(elsewhere.backend_label(), "highs-nopresolve@node1");
+        assert_eq!(elsewhere.backend_at_machine(), "highs@node1");
+        assert_eq!(off.backend_at_machine(), "highs");
+    }
+
+    #[test]
+    fn the_machine_label_is_never_written() {
+        let r = Record {
+            machine: "1a2b3c4d".into(),
+            machine_label: Some("node1".into()),
+            ..Record::default()
+        };
+        assert!(!Record::header().iter().any(|c| c == "machine_label"));
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize(&r).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let back: Record = csv::Reader::from_reader(bytes.as_slice())
+            .deserialize()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(back.machine, "1a2b3c4d");
+        assert_eq!(back.machine_label, None);
     }
 
     #[test]

@@ -2,24 +2,30 @@
 
 use super::{bad_input, failed, Failure};
 use crate::record::Record;
+use crate::report::machines::Machines;
 use crate::report::plots::FigureFormat;
 use crate::{puzzles, runner};
 use std::path::{Path, PathBuf};
 
-/// Writes the report of `rows` into `out`, its plots in each of `figures`, and says where
-/// it went.
+/// Writes the report of `rows` (read from `csvs`, whose sweep files hold the records of
+/// their machines) into `out`, its plots in each of `figures`, and says where it went.
+/// Rows of different machines are kept apart unless `pool_machines`.
 pub fn write(
     rows: &[Record],
+    csvs: &[PathBuf],
+    pool_machines: bool,
     out: &Path,
     shift: f64,
     preamble: &str,
     figures: &[FigureFormat],
 ) -> Result<(), Failure> {
+    let machines = Machines::read(csvs, pool_machines).map_err(bad_input)?;
     let written = crate::report::write_report(
         rows,
         out,
         shift,
         preamble,
+        &machines,
         &puzzles::table_functions(),
         &puzzles::size_units(),
         figures,
@@ -35,13 +41,15 @@ pub fn write(
     Ok(())
 }
 
-/// Reads every CSV (their rows are pooled) and writes the report into `out`, its plots in
-/// each of `figures`.
+/// Reads every CSV (their rows are pooled, except that rows of different machines are kept
+/// apart unless `pool_machines`) and the sweep files beside them, and writes the report
+/// into `out`, its plots in each of `figures`.
 pub fn report(
     csvs: &[PathBuf],
     out: &Path,
     shift: f64,
     figures: &[FigureFormat],
+    pool_machines: bool,
 ) -> Result<(), Failure> {
     super::check_shift(shift)?;
     let mut rows = Vec::new();
@@ -53,5 +61,5 @@ pub fn report(
         "Rebuilt by `puzzlebench report` from {}.\n",
         names.join(", ")
     );
-    write(&rows, out, shift, &preamble, figures)
+    write(&rows, csvs, pool_machines, out, shift, &preamble, figures)
 }

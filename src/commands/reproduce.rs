@@ -211,7 +211,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         c.engines.join(","),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
-    super::report::write(&rows, &c.out, c.shift, &preamble, &c.figures)
+    super::report::write(&rows, &[csv], false, &c.out, c.shift, &preamble, &c.figures)
 }
 
 /// One picture per puzzle: the first run of its first plan, solved in this process

@@ -2,15 +2,19 @@
 //! asked for), the index `README.md` and `paper.tex`, which compiles every table and plot
 //! into one document, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
 //! same report. The puzzles' own tables come in as functions ([`TableFn`]) and what their
-//! instance sizes count as (puzzle key, unit) pairs, so this module knows no puzzle.
+//! instance sizes count as (puzzle key, unit) pairs, so this module knows no puzzle. Every
+//! table notes the machines its rows ran on, and rows of several machines are kept apart
+//! unless pooled ([`machines`]).
 
 pub mod compare;
+pub mod machines;
 pub mod paper;
 pub mod plots;
 pub mod summary;
 pub mod tables;
 
 use crate::record::Record;
+use machines::Machines;
 use plots::FigureFormat;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -49,13 +53,18 @@ pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec
 
 /// Writes tables into `dir/tables`, plots into `dir/plots` (in each of `figures`), the
 /// index `dir/README.md` and `dir/paper.tex`. `preamble` is Markdown placed under the index's title (how the rows were made);
-/// `puzzle_tables` make the puzzles' own tables; `size_units` name what each puzzle's
-/// instance size counts, (puzzle key, unit), for the size axis of its plots.
+/// `machines` are the records of the rows' machines and whether to pool them: under every
+/// table a note names the machines of its rows, and rows of several machines are kept
+/// apart (`highs@node1`) unless pooled; `puzzle_tables` make the puzzles' own tables;
+/// `size_units` name what each puzzle's instance size counts, (puzzle key, unit), for the
+/// size axis of its plots.
+#[allow(clippy::too_many_arguments)]
 pub fn write_report(
     rows: &[Record],
     dir: &Path,
     shift: f64,
     preamble: &str,
+    machines: &Machines,
     puzzle_tables: &[TableFn],
     size_units: &[(&str, &str)],
     figures: &[FigureFormat],
@@ -63,7 +72,10 @@ pub fn write_report(
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
     let mut written = Written::default();
-    let tables = all_tables(rows, shift, puzzle_tables);
+    let labelled = machines.label(rows);
+    let rows = labelled.as_slice();
+    let mut tables = all_tables(rows, shift, puzzle_tables);
+    machines.annotate(&mut tables, rows);
     for t in &tables {
         for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
             let p = tdir.join(format!("{}.{ext}", t.stem));
@@ -91,6 +103,14 @@ pub fn write_report(
         join(&commits),
         join(&hosts)
     );
+    let machine_lines = machines.index_lines(rows);
+    if !machine_lines.is_empty() {
+        md.push_str("Machines (their records are in the sweep files beside the results files, `<results>.sweeps.jsonl`):\n\n");
+        for line in machine_lines {
+            let _ = writeln!(md, "- {line}");
+        }
+        md.push('\n');
+    }
     md.push_str("Every table is also in `tables/` as Markdown and LaTeX (booktabs); every plot in `plots/` as the formats asked for (SVG, PNG, PDF, PGFPlots `.tex` with its data in a `.csv`); `paper.tex` holds them all (`pdflatex paper.tex` in this folder). `puzzlebench report CSV --out DIR --figures svg,png,pdf,pgf` rebuilds all of them from a results CSV.\n\n## Tables\n\n");
     for t in &tables {
         md.push_str(&t.to_markdown());

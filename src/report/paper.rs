@@ -28,8 +28,9 @@ const PREAMBLE: &str = "\\documentclass{article}
 \\maketitle
 ";
 
-/// The puzzle of a table or plot stem: the longest of `puzzles` it starts with (then `_`).
-fn puzzle_of<'a>(stem: &str, puzzles: &BTreeSet<&'a str>) -> Option<&'a str> {
+/// The puzzle of a table or plot stem: the longest of `puzzles` it starts with (then `_`);
+/// `None` for the tables of no puzzle (the summary).
+pub fn puzzle_of<'a>(stem: &str, puzzles: &BTreeSet<&'a str>) -> Option<&'a str> {
     puzzles
         .iter()
         .copied()

@@ -95,8 +95,7 @@ impl Table {
 }
 
 /// Escapes LaTeX's special characters and writes ×, –, − (minus), µ, τ, ₂, ², ³ and the footnote marks
-/// †, ‡, § as math/text commands; keeps the hyphens of `--repeats` two hyphens (not an
-/// en dash).
+/// †, ‡, § as math/text commands; `--` (an option's dashes) stays two hyphens, not a dash.
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
     let mut chars = t.chars().peekable();
@@ -298,6 +297,8 @@ mod tests {
         assert_eq!(latex("30.0 µs"), "30.0 $\\mu$s");
         assert_eq!(latex("4n² + n³"), "4n$^2$ + n$^3$");
         assert_eq!(latex("--repeats 3"), "-{}-repeats 3");
+        assert_eq!(latex("report --pool-machines"), "report -{}-pool-machines");
+        assert_eq!(latex("a – b"), "a -- b");
         assert_eq!(
             latex("77† 79§ 41‡"),
             "77\\textdagger{} 79\\S{} 41\\textdaggerdbl{}"

@@ -338,10 +338,12 @@ fn lp_solver(r: &Record) -> &str {
 /// relaxations of a board are paired by LP solver, since CM1 runs on an engine of its own
 /// (`bc`) whose LPs are HiGHS's, as CM2's are on `highs`.
 fn table_a_3(rows: &[&Record]) -> Table {
-    let mut lp: BTreeMap<(&str, u32, &str), Relaxations> = BTreeMap::new();
+    // Keyed by LP solver with the machine where the report keeps machines apart.
+    let mut lp: BTreeMap<(String, u32, &str), Relaxations> = BTreeMap::new();
     for r in rows.iter().filter(|r| side(&r.size_label) <= 10) {
+        let solver = format!("{}{}", lp_solver(r), r.machine_suffix());
         let e = lp
-            .entry((lp_solver(r), side(&r.size_label), &r.instance))
+            .entry((solver, side(&r.size_label), &r.instance))
             .or_default();
         e.points = info_num(r, "points");
         match r.formulation.as_str() {
@@ -351,7 +353,7 @@ fn table_a_3(rows: &[&Record]) -> Table {
         }
     }
     // Per (backend, size): (z*_CM1, z*_CM2, points) of every board with both.
-    let mut per_size: BTreeMap<(&str, u32), Vec<[f64; 3]>> = BTreeMap::new();
+    let mut per_size: BTreeMap<(String, u32), Vec<[f64; 3]>> = BTreeMap::new();
     for ((backend, side, _), b) in lp {
         if let (Some(z1), Some(z2)) = (b.cm1, b.cm2) {
             per_size

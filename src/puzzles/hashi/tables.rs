@@ -36,17 +36,23 @@ pub const REPORT_TABLE_A_4: [(u32, u32, u32, u32, f64, f64); 20] = [
 /// Instances whose name starts with this prefix make up our Table A.4.
 pub const TABLE_A_4_PREFIX: &str = "a4_";
 
-type Key<'a> = (&'a str, &'a str, &'a str, Option<bool>);
+type Key<'a> = (&'a str, &'a str, String, Option<bool>);
 
 /// Median seconds per (instance, formulation, backend, presolve) over repeats, successful
-/// runs only.
+/// runs only. The backend is the engine with its machine where the report keeps machines
+/// apart ([`Record::backend_at_machine`]); presolve is a column of the tables.
 fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<Key<'a>, f64> {
     let mut m: BTreeMap<Key<'a>, Vec<f64>> = BTreeMap::new();
     for r in rows.iter().filter(|r| succeeded(r)) {
         if let Some(t) = r.seconds {
-            m.entry((&r.instance, &r.formulation, &r.backend, r.presolve))
-                .or_default()
-                .push(t);
+            m.entry((
+                &r.instance,
+                &r.formulation,
+                r.backend_at_machine(),
+                r.presolve,
+            ))
+            .or_default()
+            .push(t);
         }
     }
     m.into_iter()
@@ -166,7 +172,7 @@ fn table_a_4(rows: &[&Record]) -> Table {
         .collect();
     let med = medians(&ours);
     let facts = facts(&ours);
-    let backends: BTreeSet<&str> = ours.iter().map(|r| r.backend.as_str()).collect();
+    let backends: BTreeSet<String> = ours.iter().map(|r| r.backend_at_machine()).collect();
     // (side, island count, report row) → row; ours without a partner after the report's.
     let mut body: Vec<((u32, u32, usize), Vec<String>)> = Vec::new();
     for (report, inst) in pair_boards(&facts) {
@@ -179,13 +185,13 @@ fn table_a_4(rows: &[&Record]) -> Table {
             report.unwrap_or(usize::MAX),
         );
         let on: Vec<Option<&str>> = match inst {
-            Some(_) => backends.iter().map(|b| Some(*b)).collect(),
+            Some(_) => backends.iter().map(|b| Some(b.as_str())).collect(),
             None => vec![None],
         };
         for b in on {
             let t = |form: &str, presolve: bool| {
-                let (inst, b) = (inst?, b?);
-                med.get(&(inst, form, b, Some(presolve)))
+                let (inst, b) = (inst?, b?.to_string());
+                med.get(&(inst, form, b.clone(), Some(presolve)))
                     .or_else(|| med.get(&(inst, form, b, None)))
                     .copied()
             };
@@ -248,16 +254,16 @@ fn formulations(rows: &[&Record]) -> Table {
         .into_iter()
         .filter(|f| rows.iter().any(|r| r.formulation == *f))
         .collect();
-    let backends: BTreeSet<&str> = rows.iter().map(|r| r.backend.as_str()).collect();
+    let backends: BTreeSet<String> = rows.iter().map(|r| r.backend_at_machine()).collect();
     // (instance, backend, presolve) → rounds and rows of the successful `cuts` runs.
     type Loops = (Vec<f64>, Vec<f64>);
-    let mut rounds: BTreeMap<(&str, &str, Option<bool>), Loops> = BTreeMap::new();
+    let mut rounds: BTreeMap<(&str, String, Option<bool>), Loops> = BTreeMap::new();
     for r in rows
         .iter()
         .filter(|r| succeeded(r) && r.formulation == "cuts")
     {
         let e = rounds
-            .entry((&r.instance, &r.backend, r.presolve))
+            .entry((&r.instance, r.backend_at_machine(), r.presolve))
             .or_default();
         e.0.extend(r.rounds.map(|x| x as f64));
         e.1.extend(r.cuts.map(|x| x as f64));
@@ -276,8 +282,8 @@ fn formulations(rows: &[&Record]) -> Table {
             for form in &forms {
                 let t = |p: bool| {
                     secs(
-                        med.get(&(inst, *form, *b, Some(p)))
-                            .or_else(|| med.get(&(inst, *form, *b, None)))
+                        med.get(&(inst, *form, b.clone(), Some(p)))
+                            .or_else(|| med.get(&(inst, *form, b.clone(), None)))
                             .copied(),
                     )
                 };
@@ -285,8 +291,8 @@ fn formulations(rows: &[&Record]) -> Table {
             }
             let loops = |p: bool| {
                 rounds
-                    .get(&(inst, *b, Some(p)))
-                    .or_else(|| rounds.get(&(inst, *b, None)))
+                    .get(&(inst, b.clone(), Some(p)))
+                    .or_else(|| rounds.get(&(inst, b.clone(), None)))
                     .map_or("–".into(), |(r, c)| {
                         let m = |v: &[f64]| median(v).map_or("–".into(), |x| format!("{x:.0}"));
                         format!("{}/{}", m(r), m(c))
@@ -368,5 +374,30 @@ mod tests {
         assert_eq!(facing("a4_10x10:4"), ["25 / 26", "32 / 52", "15 / –"]);
         let ours = t.rows.iter().find(|r| r[1] == "a4_10x10:3").unwrap();
         assert_eq!(ours[6], "0.0114 / 0.00100");
+    }
+
+    #[test]
+    fn machines_kept_apart_get_rows_of_their_own() {
+        let on = |machine: &str, seconds: f64| Record {
+            machine_label: Some(machine.into()),
+            seconds: Some(seconds),
+            ..run("a4_07x07:3", 7, 10)
+        };
+        let rows = [on("fast", 0.001), on("slow", 0.004)];
+        for t in tables(&rows) {
+            let column = t.columns.iter().position(|c| c == "backend").unwrap();
+            let mine: Vec<(&str, &str)> = t
+                .rows
+                .iter()
+                .filter(|r| r.iter().any(|c| c == "a4_07x07:3"))
+                .map(|r| (r[column].as_str(), r[column + 1].as_str()))
+                .collect();
+            assert_eq!(mine.len(), 2, "{}: {:?}", t.stem, t.rows);
+            assert_eq!(mine[0].0, "highs@fast", "{}", t.stem);
+            assert_eq!(mine[1].0, "highs@slow", "{}", t.stem);
+        }
+        let f = &tables(&rows)[1];
+        let times: Vec<&str> = f.rows.iter().map(|r| r[4].as_str()).collect();
+        assert_eq!(times, ["– / 0.00100", "– / 0.00400"]);
     }
 }

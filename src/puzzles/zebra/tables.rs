@@ -51,12 +51,15 @@ fn series_key(r: &Record) -> (u8, String, String) {
     (h, r.formulation.clone(), r.backend_label())
 }
 
+/// "ours: cp on propagate, heuristics 123"; the engine with its machine where the report
+/// keeps machines apart (`propagate@node1`).
 fn label(r: &Record) -> String {
+    let engine = r.backend_at_machine();
     match r.heuristics.as_deref() {
         Some(h) if !h.is_empty() => {
-            format!("ours: {} on {}, heuristics {h}", r.formulation, r.backend)
+            format!("ours: {} on {engine}, heuristics {h}", r.formulation)
         }
-        _ => format!("ours: {} on {}", r.formulation, r.backend),
+        _ => format!("ours: {} on {engine}", r.formulation),
     }
 }
 
