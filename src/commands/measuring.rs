@@ -1,11 +1,12 @@
 //! How `run` and `reproduce` take their measurements: workers at once and their CPU
 //! cores, cgroups, memory limit, and the order runs start in.
 
-use super::{bad_input, Failure};
+use super::{bad_input, failed, Failure};
 use crate::cgroups::{self, Cgroups};
 use crate::cores;
+use crate::machine::{append_sweep, Machine, SweepRecord};
 use crate::runner::{Order, SweepConfig};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The measurement settings a user chose.
@@ -131,6 +132,22 @@ impl Setup {
             cgroups: self.cgroups.clone(),
             order: self.order,
         }
+    }
+
+    /// Checks that `results` can take rows (a new file, or one with puzzlebench's header),
+    /// then records the sweep, with this machine, in the sweep file beside it; returns the
+    /// machine's id for the rows.
+    pub fn record_sweep(&self, m: &Measuring, results: &Path) -> Result<String, Failure> {
+        crate::runner::ResultsFile::open(results).map_err(bad_input)?;
+        let mut sweep = SweepRecord::new(Machine::detect());
+        sweep.order = self.order.key().into();
+        sweep.order_seed = self.order.seed();
+        sweep.jobs = m.jobs;
+        sweep.cores = self.cores.iter().map(|c| cores::cpu_list(c)).collect();
+        sweep.measured_by = self.measured_by.clone();
+        sweep.memory_limit_mb = m.memory_limit;
+        append_sweep(results, &sweep).map_err(failed)?;
+        Ok(sweep.machine_id)
     }
 
     /// One line for stderr: how the runs are measured and ordered.

@@ -152,12 +152,22 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         eprintln!("kept the previous results as {}", kept.display());
     }
     let stop = stop_flag()?;
-    let env = RunEnv::detect();
+    let mut env = RunEnv::detect();
     let exe = own_executable()?;
     let setup = c.measuring.setup(1, false)?;
     if !c.quiet {
         eprintln!("{}", setup.describe());
     }
+    env.machine = setup.record_sweep(&c.measuring, &csv).map_err(|f| {
+        if f.message.contains("header is not puzzlebench's") {
+            Failure::new(
+                f.code,
+                format!("{}; or run reproduce --fresh, which keeps it as results-DATE.csv and starts a new one", f.message),
+            )
+        } else {
+            f
+        }
+    })?;
     let pictures = c.out.join("pictures");
     std::fs::create_dir_all(&pictures)
         .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;

@@ -98,7 +98,8 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     }
     let stop = stop_flag()?;
     let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
-    let env = RunEnv::detect();
+    let mut env = RunEnv::detect();
+    env.machine = setup.record_sweep(&c.measuring, &c.out)?;
     let on_row = |r: &Record| super::show_row(&bar, r);
     let outcome = runner::sweep(&plan, &c.out, &env, &config, stop, &on_row).map_err(bad_input)?;
     bar.finish_and_clear();
