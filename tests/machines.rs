@@ -133,6 +133,7 @@ fn two_machines_are_kept_apart_or_pooled_and_every_table_names_them() {
     assert_eq!(
         stems,
         [
+            "comparisons",
             "hashi_formulations",
             "hashi_table_a_4",
             "sudoku_sizes",
