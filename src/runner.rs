@@ -342,13 +342,7 @@ impl ResultsFile {
                 existing,
             ));
         }
-        let first = text.lines().next().unwrap_or("");
-        if first != header {
-            let why = header_problem(first).unwrap_or_else(|| "columns in another order".into());
-            return Err(format!(
-                "{shown}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file"
-            ));
-        }
+        check_results_file(path)?;
         // Keep only complete lines.
         let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
         let body = &text[..keep];
@@ -411,6 +405,26 @@ impl ResultsFile {
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
     }
+}
+
+/// Checks, without changing it, that `path` can take rows: it does not exist, is empty, or
+/// starts with puzzlebench's header ([`ResultsFile::open`] then reads and repairs it).
+pub fn check_results_file(path: &Path) -> Result<(), String> {
+    let text = match std::fs::read(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+    };
+    let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    let first = String::from_utf8_lossy(first);
+    if text.is_empty() || first == Record::header().join(",") {
+        return Ok(());
+    }
+    let why = header_problem(&first).unwrap_or_else(|| "columns in another order".into());
+    Err(format!(
+        "{}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file",
+        path.display()
+    ))
 }
 
 /// Reads every row of a results CSV.

@@ -138,7 +138,7 @@ impl Setup {
     /// then records the sweep, with this machine, in the sweep file beside it; returns the
     /// machine's id for the rows.
     pub fn record_sweep(&self, m: &Measuring, results: &Path) -> Result<String, Failure> {
-        crate::runner::ResultsFile::open(results).map_err(bad_input)?;
+        crate::runner::check_results_file(results).map_err(bad_input)?;
         let mut sweep = SweepRecord::new(Machine::detect());
         sweep.order = self.order.key().into();
         sweep.order_seed = self.order.seed();
