@@ -5,29 +5,10 @@
 
 use puzzlebench::record::Record;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn pb() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_puzzlebench"));
-    c.current_dir(root());
-    c
-}
-
-fn rows(path: &Path) -> Vec<Record> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .deserialize()
-        .map(|r| r.unwrap())
-        .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
-}
+mod common;
+use common::{pb, rows, stderr};
 
 /// A fault instance file with one uniquely named instance (the name marks its child
 /// processes).

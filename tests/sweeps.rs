@@ -3,31 +3,12 @@
 
 use puzzlebench::record::Record;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn pb() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_puzzlebench"));
-    c.current_dir(root());
-    c
-}
-
-fn rows(path: &Path) -> Vec<Record> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .deserialize()
-        .map(|r| r.unwrap())
-        .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
-}
+mod common;
+use common::{pb, rows, stderr};
 
 #[test]
 fn every_fault_costs_one_row_and_the_sweep_goes_on() {

@@ -34,3 +34,24 @@ pub fn svg_texts(svg: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// The `puzzlebench` binary under test, run from the repository's root.
+pub fn pb() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebench"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// Every row of a results CSV.
+pub fn rows(path: &Path) -> Vec<puzzlebench::record::Record> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+/// A process's standard error as text.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
