@@ -129,7 +129,6 @@ impl Cgroups {
                 })
                 .collect::<Result<_, _>>()?,
             dirs,
-            memory_limit_mb,
         };
         if let Some(mb) = memory_limit_mb {
             let bytes = mb.saturating_mul(1024 * 1024).to_string();
@@ -166,7 +165,6 @@ pub struct RunCgroup {
     dirs: Vec<PathBuf>,
     /// `cgroup.procs` of each folder, open for writing before the child starts.
     procs: Vec<File>,
-    memory_limit_mb: Option<u64>,
 }
 
 /// What a run cgroup measured once its processes were gone.
@@ -189,11 +187,6 @@ impl RunCgroup {
     /// Which hierarchy this is.
     pub fn version(&self) -> Version {
         self.version
-    }
-
-    /// The memory limit of the run, MiB.
-    pub fn memory_limit_mb(&self) -> Option<u64> {
-        self.memory_limit_mb
     }
 
     /// Kills every process in the cgroup (SIGKILL) and waits until it is empty, up to a

@@ -99,7 +99,8 @@ pub enum Ending {
 /// What the parent measured of a child's whole process tree.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measurement {
-    /// Wall-clock seconds from spawn to exit, as the parent saw them.
+    /// Wall-clock seconds from the start of the run (making its cgroup, spawning) to the
+    /// child's exit, as the parent saw them.
     pub wall_seconds: f64,
     /// CPU seconds, user + system, of the process tree.
     pub cpu_seconds: Option<f64>,
@@ -275,7 +276,7 @@ pub fn run_command(
                 cpu_seconds: u.cpu_seconds,
                 peak_memory_mb: u.peak_memory_mb,
                 measured_by: g.version().key().into(),
-                memory_limit_mb: g.memory_limit_mb(),
+                memory_limit_mb: limits.memory_mb,
                 oom_kills: u.oom_kills,
             }
         }

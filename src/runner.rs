@@ -410,17 +410,22 @@ impl ResultsFile {
 /// Checks, without changing it, that `path` can take rows: it does not exist, is empty, or
 /// starts with puzzlebench's header ([`ResultsFile::open`] then reads and repairs it).
 pub fn check_results_file(path: &Path) -> Result<(), String> {
-    let text = match std::fs::read(path) {
-        Ok(t) => t,
+    use std::io::BufRead;
+    let file = match File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
     };
-    let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    let first = String::from_utf8_lossy(first);
-    if text.is_empty() || first == Record::header().join(",") {
+    let mut first = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let first = String::from_utf8_lossy(&first);
+    let first = first.trim_end_matches(['\n', '\r']);
+    if first.is_empty() || first == Record::header().join(",") {
         return Ok(());
     }
-    let why = header_problem(&first).unwrap_or_else(|| "columns in another order".into());
+    let why = header_problem(first).unwrap_or_else(|| "columns in another order".into());
     Err(format!(
         "{}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file",
         path.display()

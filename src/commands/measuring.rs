@@ -134,11 +134,10 @@ impl Setup {
         }
     }
 
-    /// Checks that `results` can take rows (a new file, or one with puzzlebench's header),
-    /// then records the sweep, with this machine, in the sweep file beside it; returns the
+    /// Records the sweep, with this machine, in the sweep file beside `results` (which the
+    /// caller has checked with [`crate::runner::check_results_file`]); returns the
     /// machine's id for the rows.
     pub fn record_sweep(&self, m: &Measuring, results: &Path) -> Result<String, Failure> {
-        crate::runner::check_results_file(results).map_err(bad_input)?;
         let mut sweep = SweepRecord::new(Machine::detect());
         sweep.order = self.order.key().into();
         sweep.order_seed = self.order.seed();

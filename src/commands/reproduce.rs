@@ -158,16 +158,13 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     if !c.quiet {
         eprintln!("{}", setup.describe());
     }
-    env.machine = setup.record_sweep(&c.measuring, &csv).map_err(|f| {
-        if f.message.contains("header is not puzzlebench's") {
-            Failure::new(
-                f.code,
-                format!("{}; or run reproduce --fresh, which keeps it as results-DATE.csv and starts a new one", f.message),
-            )
-        } else {
-            f
-        }
+    runner::check_results_file(&csv).map_err(|e| {
+        bad_input(format!(
+            "{e}; or run reproduce --fresh, which keeps it as results-DATE.csv and starts a new one"
+        ))
     })?;
+    env.machine = setup.record_sweep(&c.measuring, &csv)?;
+    let config = setup.config(&c.measuring, true, 5.0, false, exe);
     let pictures = c.out.join("pictures");
     std::fs::create_dir_all(&pictures)
         .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
@@ -184,7 +181,6 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             continue;
         }
         draw_picture(p, &plans[0].1, &pictures)?;
-        let config = setup.config(&c.measuring, true, 5.0, false, exe.clone());
         let total: usize = plans.iter().map(|(_, plan)| plan.runs.len()).sum();
         let bar = progress_bar(total as u64, c.quiet, p.key());
         let on_row = |r: &Record| super::show_row(&bar, r);

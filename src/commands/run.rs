@@ -99,6 +99,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     let stop = stop_flag()?;
     let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
     let mut env = RunEnv::detect();
+    runner::check_results_file(&c.out).map_err(bad_input)?;
     env.machine = setup.record_sweep(&c.measuring, &c.out)?;
     let on_row = |r: &Record| super::show_row(&bar, r);
     let outcome = runner::sweep(&plan, &c.out, &env, &config, stop, &on_row).map_err(bad_input)?;

@@ -8,7 +8,7 @@
 //! ran at the same time limit. A pair that differs in both is not compared: its difference
 //! could come from either.
 
-use super::summary::{charged_seconds, median, succeeded};
+use super::summary::{charged_seconds, coefficient_of_variation, median, succeeded};
 use super::tables::{significant, Table};
 use crate::record::Record;
 use std::collections::{BTreeMap, BTreeSet};
@@ -152,13 +152,7 @@ impl Runs {
     /// The coefficient of variation of the charged times (sample standard deviation over
     /// mean), when there are two repeats or more and a positive mean.
     fn cv(&self) -> Option<f64> {
-        let n = self.times.len();
-        if n < 2 {
-            return None;
-        }
-        let mean = self.times.iter().sum::<f64>() / n as f64;
-        let var = self.times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-        (mean > 0.0).then(|| var.sqrt() / mean)
+        coefficient_of_variation(&self.times)
     }
 }
 

@@ -15,6 +15,18 @@ pub fn shifted_geometric_mean(times: &[f64], shift: f64) -> Option<f64> {
     Some(mean.exp() - shift)
 }
 
+/// The coefficient of variation of `values` (sample standard deviation over mean): `None`
+/// with fewer than two values or a mean that is not positive.
+pub fn coefficient_of_variation(values: &[f64]) -> Option<f64> {
+    let n = values.len();
+    if n < 2 {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    let var = values.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (mean > 0.0).then(|| var.sqrt() / mean)
+}
+
 /// The median (mean of the two middle values for an even count).
 pub fn median(values: &[f64]) -> Option<f64> {
     if values.is_empty() {

@@ -184,13 +184,8 @@ pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f
     }
     let mut cvs: BTreeMap<(String, String, String), Vec<f64>> = BTreeMap::new();
     for ((p, f, b, ..), ts) in per_run {
-        if ts.len() < 2 {
-            continue;
-        }
-        let mean = ts.iter().sum::<f64>() / ts.len() as f64;
-        let var = ts.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (ts.len() - 1) as f64;
-        if mean > 0.0 {
-            cvs.entry((p, f, b)).or_default().push(var.sqrt() / mean);
+        if let Some(cv) = summary::coefficient_of_variation(&ts) {
+            cvs.entry((p, f, b)).or_default().push(cv);
         }
     }
     cvs.into_iter()
