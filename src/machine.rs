@@ -317,6 +317,9 @@ pub fn append_sweep(results_csv: &Path, sweep: &SweepRecord) -> Result<(), Strin
     let path = sweeps_path(results_csv);
     let mut line = serde_json::to_string(sweep).map_err(|e| format!("{}: {e}", path.display()))?;
     line.push('\n');
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -507,7 +510,8 @@ mod tests {
     #[test]
     fn sweeps_round_trip() {
         let dir = tempfile::tempdir().unwrap();
-        let csv = dir.path().join("results.csv");
+        // A results folder that does not exist yet is made.
+        let csv = dir.path().join("new").join("results.csv");
         assert_eq!(read_sweeps(&csv).unwrap(), vec![]);
         let first = SweepRecord {
             order: "random".into(),

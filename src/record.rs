@@ -88,6 +88,14 @@ pub struct Record {
     pub fixings: Option<u64>,
     /// Propagator-induced domain reductions (propagation backends).
     pub inferences: Option<u64>,
+    /// Conflicts of the SAT search (engine `sat`; its decisions are in `nodes`).
+    pub conflicts: Option<u64>,
+    /// Clauses the SAT solver held at the end of the run: the encoded model, rows added
+    /// while solving and objective bounds (engine `sat`).
+    pub clauses: Option<u64>,
+    /// Auxiliary variables of the clause encoding, beyond the model's columns (engine
+    /// `sat`).
+    pub aux_variables: Option<u64>,
     /// Solutions found, up to `count`, where the formulation counts them (with count 2:
     /// 1 means unique).
     pub solutions: Option<u64>,

@@ -271,6 +271,9 @@ pub fn to_record(
             r.cuts = o.cuts;
             r.fixings = rep.fixings;
             r.inferences = o.inferences;
+            r.conflicts = o.conflicts;
+            r.clauses = o.clauses;
+            r.aux_variables = o.aux_variables;
             r.solutions = o.solutions;
             r.error = o.message.clone().or_else(|| {
                 rep.answer

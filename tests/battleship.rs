@@ -306,6 +306,34 @@ fn both_formulations_agree_with_brute_force_on_tiny_grids() {
 }
 
 #[test]
+fn both_formulations_on_sat_agree_with_brute_force_on_tiny_grids() {
+    let mut rng = Lcg(17);
+    let opts = SolveOptions::default();
+    let (mut feasible, mut infeasible) = (0, 0);
+    for case in 0..60 {
+        let (m, n) = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 4)][case % 5];
+        let p = tiny(&mut rng, m, n, case % 3 == 2);
+        let want = brute_force(&p);
+        for f in ["gbm", "cbm"] {
+            let r = p.solve(f, puzzlebench::backends::sat::SAT, &opts).unwrap();
+            let what = format!("case {case}: {f} on sat for {p:?}: {:?}", r.outcome);
+            if want.is_empty() {
+                assert_eq!(r.outcome.status, Status::Infeasible, "{what}");
+            } else {
+                assert_eq!(r.outcome.status, Status::Optimal, "{what}");
+                assert!(want.contains(&grid_of(&r)), "{what}: not a solution");
+            }
+        }
+        if want.is_empty() {
+            infeasible += 1;
+        } else {
+            feasible += 1;
+        }
+    }
+    assert!(feasible > 15 && infeasible > 5, "{feasible} {infeasible}");
+}
+
+#[test]
 fn the_cbm_counts_the_same_solutions_as_brute_force() {
     // Count CBM solutions by excluding each found grid (one cell-type pattern per row).
     let mut rng = Lcg(11);

@@ -17,10 +17,12 @@
 pub mod bc;
 pub mod budget;
 pub mod cbc;
+pub mod cnf;
 pub mod highs;
 pub mod microlp;
 pub mod propagate;
 pub mod row_generation;
+pub mod sat;
 
 pub use budget::Budget;
 pub use propagate::Heuristics;
@@ -40,6 +42,7 @@ pub static ENGINES: &[Engine] = &[
     microlp::MICROLP,
     bc::BC,
     propagate::PROPAGATE,
+    sat::SAT,
 ];
 
 /// The engines that take problems of `kind`, in the order of [`ENGINES`].
@@ -140,6 +143,10 @@ pub struct Capabilities {
     pub mip_gap: bool,
     /// It takes the search heuristics of `--heuristics`.
     pub heuristics: bool,
+    /// It reasons on clauses (a SAT solver): a formulation whose rows added while solving
+    /// have a clause form that every solution meets (not necessarily as strong in the LP
+    /// relaxation) hands it that form.
+    pub clausal: bool,
 }
 
 impl Capabilities {
@@ -160,6 +167,7 @@ impl Capabilities {
         threads: true,
         mip_gap: true,
         heuristics: false,
+        clausal: false,
     };
 
     /// One line for `list`: what it takes and which settings it applies.
@@ -692,6 +700,14 @@ pub struct Outcome {
     pub inferences: Option<u64>,
     /// Solutions found, up to the count asked for, where the engine counted them.
     pub solutions: Option<u64>,
+    /// Conflicts of a SAT search (the `sat` engine).
+    pub conflicts: Option<u64>,
+    /// Clauses the SAT solver held at the end: the encoded model, rows added while
+    /// solving and objective bounds (the `sat` engine).
+    pub clauses: Option<u64>,
+    /// Auxiliary variables of the clause encoding, beyond the model's columns (the `sat`
+    /// engine).
+    pub aux_variables: Option<u64>,
 }
 
 impl Outcome {
@@ -710,6 +726,9 @@ impl Outcome {
             cuts: None,
             inferences: None,
             solutions: None,
+            conflicts: None,
+            clauses: None,
+            aux_variables: None,
         }
     }
 
@@ -781,6 +800,10 @@ mod tests {
             assert_eq!(o.gap, Some(0.0), "{e}");
             let v = o.values.unwrap();
             assert!((m.objective_value(&v) - 21.0).abs() < 1e-6);
+            if !e.capabilities().lp_relaxation {
+                assert!(e.relaxation(&m, &s, &Budget::unlimited()).is_none(), "{e}");
+                continue;
+            }
             let lp = e.relaxation(&m, &s, &Budget::unlimited()).unwrap();
             assert_eq!(lp.status, Status::Optimal, "{e}");
             assert!((lp.objective.unwrap() - 22.0).abs() < 1e-6, "{e}: {lp:?}");
@@ -803,7 +826,7 @@ mod tests {
     #[test]
     fn unknown_engine_lists_valid_keys() {
         let e = "gurobi".parse::<Engine>().unwrap_err();
-        assert!(e.contains("highs, cbc, microlp, bc, propagate"), "{e}");
+        assert!(e.contains("highs, cbc, microlp, bc, propagate, sat"), "{e}");
     }
 
     #[test]

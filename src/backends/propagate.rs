@@ -62,6 +62,7 @@ static DECLARATION: Declaration = Declaration {
         threads: false,
         mip_gap: false,
         heuristics: true,
+        clausal: false,
         ..Capabilities::MIP
     },
 };

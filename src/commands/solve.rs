@@ -228,8 +228,16 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
     if let Some(i) = r.inferences {
         extra.push(format!("{i} inferences"));
     }
+    if let (Some(d), Some(c)) = (r.nodes, r.conflicts) {
+        extra.push(format!("{d} decisions, {c} conflicts"));
+    }
+    if let (Some(c), Some(a)) = (r.clauses, r.aux_variables) {
+        extra.push(format!("{c} clauses, {a} auxiliary variables"));
+    }
     if let (Some(rounds), Some(cuts)) = (r.rounds, r.cuts) {
-        let nodes = r.nodes.map(|n| format!(", {n} nodes")).unwrap_or_default();
+        let nodes = (r.nodes.filter(|_| r.conflicts.is_none()))
+            .map(|n| format!(", {n} nodes"))
+            .unwrap_or_default();
         extra.push(format!("{rounds} cut rounds, {cuts} rows added{nodes}"));
     }
     if let Some(f) = r.fixings {

@@ -40,7 +40,8 @@ pub fn solve(p: &Circuit, run: &Run) -> Report {
         || {
             let (m, cols) = cm1::build(&g);
             let sep = Rowgen {
-                subtours: Subtours::new(&g, cols.x.clone()),
+                subtours: Subtours::new(&g, cols.x.clone())
+                    .with_clauses(run.engine.capabilities().clausal),
                 connected,
             };
             (m, cols, sep)

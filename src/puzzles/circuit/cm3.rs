@@ -195,7 +195,8 @@ pub fn solve(c: &Circuit, run: &Run) -> Report {
         || {
             let (model, cols) = build(c, &g).expect("checked above");
             let sep = PathCuts {
-                tree: Subtours::new(&g, cols.cm1.x.clone()),
+                tree: Subtours::new(&g, cols.cm1.x.clone())
+                    .with_clauses(run.engine.capabilities().clausal),
                 p: cols.p.clone(),
                 s: cols.s,
                 t: cols.t,
