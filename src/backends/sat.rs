@@ -68,12 +68,17 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// "CaDiCaL 2.x.y (rustsat)", read from the linked solver.
+/// "CaDiCaL 2.x.y (rustsat)", read once from the linked solver.
 pub fn version() -> String {
-    let s = CaDiCaL::default();
-    let sig = s.signature();
-    let v = sig.strip_prefix("cadical-").unwrap_or(sig);
-    format!("CaDiCaL {v} (rustsat)")
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let s = CaDiCaL::default();
+            let sig = s.signature();
+            let v = sig.strip_prefix("cadical-").unwrap_or(sig);
+            format!("CaDiCaL {v} (rustsat)")
+        })
+        .clone()
 }
 
 impl Solver for Sat {
