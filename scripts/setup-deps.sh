@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build needs, only when one is missing:
 #   cmake, g++, libclang-dev  -> build the vendored HiGHS (highs-sys runs cmake and bindgen)
+#                                and CaDiCaL (rustsat-cadical compiles it with g++, bindgen)
 #   coinor-libcbc-dev, pkg-config -> link CBC through pkg-config (coin_cbc)
 #   libfontconfig1-dev, fonts-dejavu-core -> text in the PNG plots (plotters' ttf feature)
 # sgt-puzzles (Simon Tatham's generators) is optional: pass --with-generators.

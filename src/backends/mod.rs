@@ -1,8 +1,9 @@
 //! Engines: the solvers a run can use, one file each, all listed in [`ENGINES`].
 //!
 //! An engine is whatever makes the search: HiGHS's and CBC's MIP solvers, microlp, the
-//! project's own branch and cut on HiGHS's LP ([`bc`]) and its own constraint propagation
-//! ([`propagate`]). Each declares its [`Capabilities`] once: the kinds of problem it takes
+//! project's own branch and cut on HiGHS's LP ([`bc`]), its own constraint propagation
+//! ([`propagate`]), and the CaDiCaL SAT solver on the clause encoding of 0/1 models
+//! ([`sat`], with [`cnf`]). Each declares its [`Capabilities`] once: the kinds of problem it takes
 //! ([`Kind`]: one integer program, row generation, lazy rows through a callback, a
 //! constraint program), the variables and coefficients it accepts, whether it solves LP
 //! relaxations and keeps an incumbent at the time limit, which clock its limit runs on,
