@@ -422,3 +422,28 @@ fn generate_battleship_writes_puzzles_that_solve_and_never_overwrites() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_folder_without_instance_files_is_named_with_its_subfolders() {
+    let o = pb(&["run", "--puzzle", "hashi", "--instances", "instances/hashi"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("instances/hashi: no instance files in this folder, only subfolders (large, report_range, tatham)"),
+        "{e}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let o = pb(&[
+        "run",
+        "--puzzle",
+        "hashi",
+        "--instances",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no instance files in this folder"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -92,6 +92,9 @@ pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
                 .filter(|f| f.is_file() && is_instance_file(f))
                 .collect();
             inner.sort();
+            if inner.is_empty() {
+                return Err(bad_input(empty_folder(p)));
+            }
             files.extend(inner);
         } else if p.is_file() {
             files.push(p.clone());
@@ -103,6 +106,29 @@ pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
         }
     }
     Ok(files)
+}
+
+/// Why a folder gave no instance files: it holds none, and, where it has subfolders,
+/// their names (folders are not searched recursively).
+fn empty_folder(dir: &Path) -> String {
+    let mut subfolders: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|d| d.is_dir())
+                .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    subfolders.sort();
+    if subfolders.is_empty() {
+        format!("{}: no instance files in this folder", dir.display())
+    } else {
+        format!(
+            "{}: no instance files in this folder, only subfolders ({}), which are not searched: name them",
+            dir.display(),
+            subfolders.join(", ")
+        )
+    }
 }
 
 fn is_instance_file(f: &Path) -> bool {
