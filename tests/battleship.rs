@@ -49,6 +49,7 @@ fn largest_tested(b: Engine, f: &str) -> usize {
         ("highs", _) | ("cbc", _) => 225,
         ("microlp", "gbm") => 100,
         ("microlp", _) => 36,
+        ("sat", _) => 225,
         // The constraint solver takes no integer programs.
         _ => 0,
     }

@@ -92,9 +92,6 @@ pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
                 .filter(|f| f.is_file() && is_instance_file(f))
                 .collect();
             inner.sort();
-            if inner.is_empty() {
-                return Err(bad_input(empty_folder(p)));
-            }
             files.extend(inner);
         } else if p.is_file() {
             files.push(p.clone());
@@ -108,8 +105,22 @@ pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     Ok(files)
 }
 
-/// Why a folder gave no instance files: it holds none, and, where it has subfolders,
-/// their names (folders are not searched recursively).
+/// Why `paths` gave no instance files: each folder among them holds none, and, where it
+/// has subfolders, their names (folders are not searched recursively).
+pub fn no_instances(paths: &[PathBuf]) -> String {
+    let folders: Vec<String> = paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .map(|p| empty_folder(p))
+        .collect();
+    if folders.is_empty() {
+        "no instance files found".to_string()
+    } else {
+        folders.join("; ")
+    }
+}
+
+/// What an empty folder holds instead of instance files.
 fn empty_folder(dir: &Path) -> String {
     let mut subfolders: Vec<String> = std::fs::read_dir(dir)
         .map(|rd| {

@@ -65,7 +65,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     super::check_shift(c.shift)?;
     let instances = load_instances(p, &c.instances)?;
     if instances.is_empty() {
-        return Err(bad_input("no instance files found"));
+        return Err(bad_input(super::no_instances(&c.instances)));
     }
     let plan = Plan::new(
         p,
