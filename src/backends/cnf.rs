@@ -206,11 +206,6 @@ impl Encoder {
         self.fixed[j]
     }
 
-    /// Columns fixed before solving.
-    pub fn fixed_columns(&self) -> usize {
-        self.fixed.iter().filter(|f| f.is_some()).count()
-    }
-
     /// The variable manager, for encodings built outside this module (the objective).
     pub fn vars(&mut self) -> &mut BasicVarManager {
         &mut self.vars
