@@ -1,17 +1,13 @@
 //! Model building for Sudoku (9x9, 16x16, 25x25), both formulations, plus the solve of the
 //! same instances on HiGHS, so that build time can be read against solve time in one run.
 
+mod common;
+
+use common::first;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use puzzlebench::backends::{highs::HIGHS, SolveOptions};
-use puzzlebench::puzzles::sudoku::{self, Sudoku};
+use puzzlebench::puzzles::sudoku::Sudoku;
 use puzzlebench::puzzles::Instance;
-use std::path::Path;
-
-fn first(file: &str) -> Sudoku {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    sudoku::parse::parse_file(&path, &text).unwrap().remove(0)
-}
 
 fn instances() -> Vec<(&'static str, Sudoku)> {
     vec![

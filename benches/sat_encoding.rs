@@ -4,19 +4,15 @@
 //! solve as a run makes it (load and CaDiCaL's search). On 9×9 (Tatham's 'extreme' and
 //! 'unreasonable'), 16×16 ('basic' and 'extreme') and 25×25 ('basic' and 'intermediate') puzzles.
 
+mod common;
+
+use common::first;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use puzzlebench::backends::cnf::{self, Encoder};
 use puzzlebench::backends::sat::{self, SAT};
 use puzzlebench::backends::{Budget, Kind, SolveOptions};
-use puzzlebench::puzzles::sudoku::{self, Sudoku};
+use puzzlebench::puzzles::sudoku::Sudoku;
 use puzzlebench::puzzles::Instance;
-use std::path::Path;
-
-fn first(file: &str) -> Sudoku {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    sudoku::parse::parse_file(&path, &text).unwrap().remove(0)
-}
 
 fn instances() -> Vec<(&'static str, Sudoku)> {
     vec![

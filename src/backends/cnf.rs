@@ -65,8 +65,18 @@ pub fn lit(v: VarId) -> Lit {
     Lit::positive(v.0 as u32)
 }
 
+/// The term a·x (a ≠ 0) over a literal with a positive weight: (x, a) for a > 0, and
+/// (¬x, −a) for a < 0, since a·x = a + |a|·¬x (the caller moves a to the constant).
+pub fn positive_term(v: VarId, a: i64) -> (Lit, i64) {
+    if a > 0 {
+        (lit(v), a)
+    } else {
+        (!lit(v), -a)
+    }
+}
+
 /// A coefficient or side as a whole number the encodings can add up.
-fn whole(x: f64) -> Result<i64, EncodeError> {
+pub fn whole(x: f64) -> Result<i64, EncodeError> {
     if x.abs() < 9.0e15 {
         Ok(x as i64)
     } else {
@@ -246,27 +256,20 @@ impl Encoder {
                 if value {
                     shift += a;
                 }
-            } else if a > 0 {
-                lits.push((lit(v), a));
-                total += a;
-            } else if a < 0 {
-                lits.push((!lit(v), -a));
-                shift += a;
-                total -= a;
+            } else if a != 0 {
+                let (l, w) = positive_term(v, a);
+                lits.push((l, w));
+                total += w;
+                shift += a.min(0);
             }
         }
-        let lb = if lower.is_finite() {
-            Some(whole(lower)? - shift)
-        } else {
-            None
+        let side = |x: f64| {
+            x.is_finite()
+                .then(|| whole(x).map(|b| b - shift))
+                .transpose()
         };
-        let ub = if upper.is_finite() {
-            Some(whole(upper)? - shift)
-        } else {
-            None
-        };
-        let lb = lb.filter(|&b| b > 0);
-        let ub = ub.filter(|&b| b < total);
+        let lb = side(lower)?.filter(|&b| b > 0);
+        let ub = side(upper)?.filter(|&b| b < total);
         let crossed = matches!((lb, ub), (Some(l), Some(u)) if l > u);
         if lb.is_some_and(|b| b > total) || ub.is_some_and(|b| b < 0) || crossed {
             out.add_clause(Clause::new())?;

@@ -30,7 +30,7 @@
 use super::cnf::{self, Encoder};
 use super::Status;
 use super::{Budget, Capabilities, Clock, Declaration, Engine, Kind, Outcome, Settings, Solver};
-use crate::lazy::{SearchHints, Separator};
+use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Name, Sense, VarId};
 use crate::progress;
 use rustsat::encodings::card::{BoundUpper as _, BoundUpperIncremental as _, Totalizer};
@@ -91,7 +91,7 @@ impl Solver for Sat {
     }
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-        search(model, &mut None, None, settings, budget)
+        search(model, None, settings, budget).0
     }
 
     fn solve_rows(
@@ -123,9 +123,8 @@ fn search_growing(
     settings: &Settings,
     budget: &Budget,
 ) -> Outcome {
-    let mut added = Some(Vec::new());
-    let o = search(model, &mut added, Some(separator), settings, budget);
-    for (i, r) in added.unwrap_or_default().into_iter().enumerate() {
+    let (o, added) = search(model, Some(separator), settings, budget);
+    for (i, r) in added.into_iter().enumerate() {
         model.add_row(Name::idx("row", &[i + 1]), r.terms, r.lower, r.upper);
     }
     o
@@ -150,25 +149,17 @@ impl Goal {
         let mut lits = Vec::new();
         let mut support = Vec::new();
         for (j, v) in model.vars.iter().enumerate() {
-            let d = sign * v.objective;
-            if v.objective != 0.0 {
-                support.push((VarId(j), v.objective));
-            }
-            if d == 0.0 || enc.fixed(j).is_some() {
+            if v.objective == 0.0 {
                 continue;
             }
-            if d.abs() >= 9.0e15 {
-                return Err(format!(
-                    "the objective coefficient of {} is 2^53 or more",
-                    v.name
-                ));
+            support.push((VarId(j), v.objective));
+            if enc.fixed(j).is_some() {
+                continue;
             }
-            let l = cnf::lit(VarId(j));
-            lits.push(if d > 0.0 {
-                (l, d as usize)
-            } else {
-                (!l, (-d) as usize)
-            });
+            let d = cnf::whole(sign * v.objective)
+                .map_err(|_| format!("the objective coefficient of {} is 2^53 or more", v.name))?;
+            let (l, w) = cnf::positive_term(VarId(j), d);
+            lits.push((l, w as usize));
         }
         if lits.is_empty() {
             return Ok(None);
@@ -190,11 +181,11 @@ impl Goal {
         Ok(Some(Goal { lits, fixed_by }))
     }
 
-    /// The cost of an assignment: Σ weights of the true literals.
-    fn cost(&self, value: impl Fn(Lit) -> bool) -> usize {
+    /// The cost of a solution (values by column): Σ weights of the true literals.
+    fn cost(&self, x: &[f64]) -> usize {
         self.lits
             .iter()
-            .filter(|(l, _)| value(*l))
+            .filter(|(l, _)| (x[l.var().idx()] > 0.5) != l.is_neg())
             .map(|(_, w)| w)
             .sum()
     }
@@ -243,7 +234,7 @@ impl Bound {
 }
 
 /// A new CaDiCaL with the seed applied and the budget's deadline as its terminator.
-pub fn new_solver(settings: &Settings, budget: &Budget) -> CaDiCaL<'static, 'static> {
+fn new_solver(settings: &Settings, budget: &Budget) -> CaDiCaL<'static, 'static> {
     let mut solver = CaDiCaL::default();
     if let Some(seed) = settings.seed {
         let s = (seed % (i32::MAX as u64)) as i32;
@@ -284,36 +275,47 @@ pub fn encode(model: &Model, settings: &Settings, budget: &Budget) -> Result<Enc
     Ok(Encoded::Ready(solver, enc))
 }
 
-/// The search: encode, solve, hand each solution to the separator (rows it returns are
-/// encoded and kept in `added`), bound the objective after each accepted solution, until
-/// the solver finds none (or the budget ends).
+/// The search: encode, solve, hand each solution to the separator (the rows it returns
+/// are encoded, and returned beside the outcome), bound the objective after each accepted
+/// solution, until the solver finds none (or the budget ends).
 fn search(
     model: &Model,
-    added: &mut Option<Vec<crate::lazy::Cut>>,
     mut separator: Option<&mut dyn Separator>,
     settings: &Settings,
     budget: &Budget,
-) -> Outcome {
+) -> (Outcome, Vec<Cut>) {
     let start = Instant::now();
+    let mut added = Vec::new();
     if budget.expired() {
-        return Outcome::time_limit(0.0);
+        return (Outcome::time_limit(0.0), added);
     }
     let (mut solver, mut enc) = match encode(model, settings, budget) {
         Ok(Encoded::Ready(s, e)) => (s, e),
         Ok(Encoded::Infeasible(_)) => {
-            return Outcome {
+            let o = Outcome {
                 nodes: Some(0),
                 conflicts: Some(0),
                 clauses: Some(0),
                 aux_variables: Some(0),
                 ..Outcome::infeasible(start.elapsed().as_secs_f64())
-            }
+            };
+            return (o, added);
         }
-        Err(e) => return Outcome::error(format!("unsupported by sat: {e}"), 0.0),
+        Err(e) => {
+            return (
+                Outcome::error(format!("unsupported by sat: {e}"), 0.0),
+                added,
+            )
+        }
     };
     let goal = match Goal::of(model, &enc) {
         Ok(g) => g,
-        Err(e) => return Outcome::error(format!("unsupported by sat: {e}"), 0.0),
+        Err(e) => {
+            return (
+                Outcome::error(format!("unsupported by sat: {e}"), 0.0),
+                added,
+            )
+        }
     };
     let mut bound = goal
         .as_ref()
@@ -321,7 +323,7 @@ fn search(
         .map(Bound::new);
     let n = model.vars.len();
     let mut best: Option<Vec<f64>> = None;
-    let (mut rounds, mut cuts) = (0u64, 0u64);
+    let mut rounds = 0u64;
     let ending: Result<Status, String> = loop {
         if budget.expired() {
             break Ok(Status::TimeLimit);
@@ -339,7 +341,6 @@ fn search(
             .map(|j| enc.fixed(j).unwrap_or_else(|| value(cnf::lit(VarId(j)))))
             .map(|b| f64::from(u8::from(b)))
             .collect();
-        let cost = goal.as_ref().map(|g| g.cost(value));
         if let Some(sep) = separator.as_deref_mut() {
             let rows = sep.separate(&x, true);
             if !rows.is_empty() {
@@ -351,10 +352,7 @@ fn search(
                         "unsupported by sat: a row added while solving has {e}"
                     ));
                 }
-                cuts += rows.len() as u64;
-                if let Some(a) = added.as_mut() {
-                    a.extend(rows);
-                }
+                added.extend(rows);
                 continue;
             }
         }
@@ -365,6 +363,7 @@ fn search(
                 Some(solver.decisions() as u64),
             );
         }
+        let cost = goal.as_ref().map(|g| g.cost(&x));
         best = Some(x);
         match (cost, bound.as_mut()) {
             (Some(c), Some(b)) if c > 0 => {
@@ -390,16 +389,15 @@ fn search(
     o.aux_variables = Some(enc.aux_variables());
     if separator.is_some() {
         o.rounds = Some(rounds);
-        o.cuts = Some(cuts);
+        o.cuts = Some(added.len() as u64);
     }
-    o
+    (o, added)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backends::SolveOptions;
-    use crate::lazy::Cut;
     use proptest::prelude::*;
 
     fn settings() -> Settings {

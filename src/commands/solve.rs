@@ -235,7 +235,9 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
         extra.push(format!("{c} clauses, {a} auxiliary variables"));
     }
     if let (Some(rounds), Some(cuts)) = (r.rounds, r.cuts) {
-        let nodes = (r.nodes.filter(|_| r.conflicts.is_none()))
+        let nodes = r
+            .nodes
+            .filter(|_| r.conflicts.is_none())
             .map(|n| format!(", {n} nodes"))
             .unwrap_or_default();
         extra.push(format!("{rounds} cut rounds, {cuts} rows added{nodes}"));
