@@ -314,15 +314,45 @@ impl Model {
 
     /// Writes the model in free MPS format.
     pub fn to_mps(&self) -> String {
+        self.write_mps(false)
+    }
+
+    /// Free MPS for a solver in a child process: columns and rows named by position (`C0`,
+    /// `R0`: any reader takes them, and answers map back by index), and without the two
+    /// parts MPS readers disagree on: the `OBJSENSE` section (GLPK refuses it) and the
+    /// objective's constant (GLPK reads the objective row's RHS as the constant, SCIP as
+    /// minus the constant). The caller hands the sense to the solver on its own and adds
+    /// [`Model::objective_offset`] back.
+    pub fn to_mps_plain(&self) -> String {
+        self.write_mps(true)
+    }
+
+    fn write_mps(&self, plain: bool) -> String {
+        let sense_and_offset = !plain;
+        // Plain files name columns and rows by position (C0, R0): any reader takes them.
+        let vname = |j: usize| {
+            if plain {
+                format!("C{j}")
+            } else {
+                self.vars[j].name.to_string()
+            }
+        };
+        let rname = |i: usize| {
+            if plain {
+                format!("R{i}")
+            } else {
+                self.rows[i].name.to_string()
+            }
+        };
         let mut s = String::new();
         let _ = writeln!(s, "NAME {}", mps_name(&self.name));
-        if self.sense == Sense::Maximize {
+        if sense_and_offset && self.sense == Sense::Maximize {
             s.push_str("OBJSENSE\n    MAX\n");
         }
         s.push_str("ROWS\n N  OBJ\n");
-        for r in &self.rows {
+        for (i, r) in self.rows.iter().enumerate() {
             let t = row_type(r);
-            let _ = writeln!(s, " {t}  {}", r.name);
+            let _ = writeln!(s, " {t}  {}", rname(i));
         }
         s.push_str("COLUMNS\n");
         let (starts, index, value) = self.to_csc();
@@ -336,78 +366,80 @@ impl Model {
             }
             let mut wrote = false;
             if v.objective != 0.0 {
-                let _ = writeln!(s, "    {} OBJ {}", v.name, num(v.objective));
+                let _ = writeln!(s, "    {} OBJ {}", vname(j), num(v.objective));
                 wrote = true;
             }
             for k in starts[j]..starts[j + 1] {
                 let _ = writeln!(
                     s,
                     "    {} {} {}",
-                    v.name,
-                    self.rows[index[k]].name,
+                    vname(j),
+                    rname(index[k]),
                     num(value[k])
                 );
                 wrote = true;
             }
             if !wrote {
                 // A column must appear in COLUMNS to exist.
-                let _ = writeln!(s, "    {} OBJ 0", v.name);
+                let _ = writeln!(s, "    {} OBJ 0", vname(j));
             }
         }
         if in_int {
             s.push_str("    MARKER 'MARKER' 'INTEND'\n");
         }
         s.push_str("RHS\n");
-        if self.objective_offset != 0.0 {
+        if sense_and_offset && self.objective_offset != 0.0 {
             // MPS convention: the RHS of the objective row is minus the constant.
             let _ = writeln!(s, "    RHS OBJ {}", num(-self.objective_offset));
         }
-        for r in &self.rows {
+        for (i, r) in self.rows.iter().enumerate() {
             let rhs = match row_type(r) {
                 'G' | 'E' => r.lower,
                 'L' => r.upper,
                 _ => continue,
             };
             if rhs != 0.0 {
-                let _ = writeln!(s, "    RHS {} {}", r.name, num(rhs));
+                let _ = writeln!(s, "    RHS {} {}", rname(i), num(rhs));
             }
         }
-        let ranged: Vec<&Row> = self
+        let ranged: Vec<(usize, &Row)> = self
             .rows
             .iter()
-            .filter(|r| r.lower.is_finite() && r.upper.is_finite() && r.lower != r.upper)
+            .enumerate()
+            .filter(|(_, r)| r.lower.is_finite() && r.upper.is_finite() && r.lower != r.upper)
             .collect();
         if !ranged.is_empty() {
             s.push_str("RANGES\n");
-            for r in ranged {
-                let _ = writeln!(s, "    RNG {} {}", r.name, num(r.upper - r.lower));
+            for (i, r) in ranged {
+                let _ = writeln!(s, "    RNG {} {}", rname(i), num(r.upper - r.lower));
             }
         }
         s.push_str("BOUNDS\n");
-        for v in &self.vars {
+        for (j, v) in self.vars.iter().enumerate() {
+            let name = vname(j);
             let int = v.kind != VarKind::Continuous;
             match (v.lower, v.upper) {
                 (l, u) if int && l == 0.0 && u == 1.0 => {
-                    let _ = writeln!(s, " BV BND {}", v.name);
+                    let _ = writeln!(s, " BV BND {}", name);
                 }
                 (l, u) if l == u => {
-                    let _ = writeln!(s, " FX BND {} {}", v.name, num(l));
+                    let _ = writeln!(s, " FX BND {} {}", name, num(l));
                 }
                 (l, u) => {
                     if l == f64::NEG_INFINITY && u == f64::INFINITY {
-                        let _ = writeln!(s, " FR BND {}", v.name);
+                        let _ = writeln!(s, " FR BND {}", name);
                         continue;
                     }
                     if l == f64::NEG_INFINITY {
-                        let _ = writeln!(s, " MI BND {}", v.name);
+                        let _ = writeln!(s, " MI BND {}", name);
                     } else if l != 0.0 {
-                        let _ = writeln!(s, " LO BND {} {}", v.name, num(l));
+                        let _ = writeln!(s, " LO BND {} {}", name, num(l));
                     }
                     if u != f64::INFINITY {
-                        let _ = writeln!(s, " UP BND {} {}", v.name, num(u));
+                        let _ = writeln!(s, " UP BND {} {}", name, num(u));
                     } else if int {
                         // Integer columns without an UP bound are read as binary by some readers.
-                        let _ = writeln!(s, " PL BND {}", v.name);
+                        let _ = writeln!(s, " PL BND {}", name);
                     }
                 }
             }

@@ -50,6 +50,11 @@ pub struct Record {
     /// Wall-clock seconds of the solve (all rounds for row generation; not the LP
     /// relaxation or the model building).
     pub seconds: Option<f64>,
+    /// For a solver in a child process (`cpsat`, `scip`, `glpk`): wall-clock seconds of the
+    /// whole call, process start and model transfer included (all rounds for row
+    /// generation), while `seconds` is the solver's own solve time; empty for engines in
+    /// this process.
+    pub call_seconds: Option<f64>,
     /// Seconds spent building the model.
     pub build_seconds: Option<f64>,
     /// Objective of the best solution found.

@@ -237,7 +237,6 @@ pub fn to_record(
         mip_gap: s.mip_gap,
         heuristics: s.heuristics.map(|h| h.key().to_string()),
         count: s.count,
-        solver_version: spec.engine.version(),
         git_commit: env.git_commit.clone(),
         host: env.host.clone(),
         machine: env.machine.clone(),
@@ -253,6 +252,8 @@ pub fn to_record(
             let o = &rep.outcome;
             r.status = o.status.key().into();
             r.seconds = Some(o.seconds);
+            r.call_seconds = o.call_seconds;
+            r.solver_version = o.version.clone().unwrap_or_default();
             r.build_seconds = Some(rep.build_seconds);
             r.objective = o.objective;
             r.best_bound = o.best_bound;
@@ -282,6 +283,11 @@ pub fn to_record(
                     .map(|e| format!("verifier: {e}"))
             });
         }
+    }
+    if r.solver_version.is_empty() {
+        // An external solver's driver names itself in its answer; asking the engine
+        // instead would start its interpreter once more.
+        r.solver_version = spec.engine.version();
     }
     r
 }

@@ -19,11 +19,15 @@ pub mod bc;
 pub mod budget;
 pub mod cbc;
 pub mod cnf;
+pub mod cpsat;
+pub mod external;
+pub mod glpk;
 pub mod highs;
 pub mod microlp;
 pub mod propagate;
 pub mod row_generation;
 pub mod sat;
+pub mod scip;
 
 pub use budget::Budget;
 pub use propagate::Heuristics;
@@ -44,6 +48,9 @@ pub static ENGINES: &[Engine] = &[
     bc::BC,
     propagate::PROPAGATE,
     sat::SAT,
+    cpsat::CPSAT,
+    scip::SCIP,
+    glpk::GLPK,
 ];
 
 /// The engines that take problems of `kind`, in the order of [`ENGINES`].
@@ -709,6 +716,13 @@ pub struct Outcome {
     /// Auxiliary variables of the clause encoding, beyond the model's columns (the `sat`
     /// engine).
     pub aux_variables: Option<u64>,
+    /// Wall-clock seconds of the whole call to a solver in a child process (process start,
+    /// model transfer, solve, reading the answer; all rounds for row generation), where
+    /// `seconds` holds the solver's own solve time (the external engines: [`external`]).
+    pub call_seconds: Option<f64>,
+    /// The solver's name and version as the run itself reported it (an external solver's
+    /// driver), in place of [`Engine::version`].
+    pub version: Option<String>,
 }
 
 impl Outcome {
@@ -730,6 +744,8 @@ impl Outcome {
             conflicts: None,
             clauses: None,
             aux_variables: None,
+            call_seconds: None,
+            version: None,
         }
     }
 
@@ -827,7 +843,10 @@ mod tests {
     #[test]
     fn unknown_engine_lists_valid_keys() {
         let e = "gurobi".parse::<Engine>().unwrap_err();
-        assert!(e.contains("highs, cbc, microlp, bc, propagate, sat"), "{e}");
+        assert!(
+            e.contains("highs, cbc, microlp, bc, propagate, sat, cpsat, scip, glpk"),
+            "{e}"
+        );
     }
 
     #[test]

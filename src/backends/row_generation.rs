@@ -19,7 +19,10 @@ use crate::model::{Model, Name};
 /// the model as it stands (it may itself call the separator, as a callback, and report
 /// the rows it added there in its outcome's `cuts`). The outcome's `seconds` is the whole
 /// loop (solves and separation), `nodes` the sum over the rounds, `rounds` the solves,
-/// `cuts` every row added, `values` those of the accepted solution.
+/// `cuts` every row added, `values` those of the accepted solution. When the rounds run in
+/// a child process (their outcomes carry `call_seconds`), `seconds` leaves out what the
+/// calls spent beyond the solver's own time (process start, model transfer), and
+/// `call_seconds` is the whole loop.
 pub fn solve(
     model: &mut Model,
     separator: &mut dyn Separator,
@@ -30,6 +33,7 @@ pub fn solve(
     let (mut rounds, mut cuts) = (0u64, 0u64);
     let mut nodes: Option<u64> = None;
     let mut last_bound = None;
+    let mut overhead: Option<f64> = None;
     let outcome = loop {
         if budget.expired() {
             break Outcome {
@@ -39,6 +43,9 @@ pub fn solve(
         }
         rounds += 1;
         let mut o = solve_round(model, separator);
+        if let Some(call) = o.call_seconds {
+            *overhead.get_or_insert(0.0) += (call - o.seconds).max(0.0);
+        }
         if let Some(n) = o.nodes {
             nodes = Some(nodes.unwrap_or(0) + n);
         }
@@ -82,8 +89,10 @@ pub fn solve(
             cuts += 1;
         }
     };
+    let wall = start.elapsed().as_secs_f64();
     let mut outcome = Outcome {
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: wall - overhead.unwrap_or(0.0),
+        call_seconds: overhead.map(|_| wall),
         nodes,
         rounds: Some(rounds),
         cuts: Some(cuts),

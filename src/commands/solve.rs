@@ -228,8 +228,16 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
     if let Some(i) = r.inferences {
         extra.push(format!("{i} inferences"));
     }
+    if let Some(call) = r.call_seconds {
+        extra.push(format!(
+            "whole call {} (process start and model transfer included)",
+            secs(Some(call))
+        ));
+    }
     if let (Some(d), Some(c)) = (r.nodes, r.conflicts) {
-        extra.push(format!("{d} decisions, {c} conflicts"));
+        // The sat engine counts decisions in `nodes`, CP-SAT its branches.
+        let what = if r.backend == "cpsat" { "branches" } else { "decisions" };
+        extra.push(format!("{d} {what}, {c} conflicts"));
     }
     if let (Some(c), Some(a)) = (r.clauses, r.aux_variables) {
         extra.push(format!("{c} clauses, {a} auxiliary variables"));

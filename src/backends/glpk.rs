@@ -1,0 +1,238 @@
+//! `glpk`: GLPK's `glpsol` (Debian's glpk-utils), in a child process, on the model as a
+//! temporary free MPS file ([`Model::to_mps_plain`]: GLPK refuses the `OBJSENSE` section,
+//! so the sense goes as `--max`/`--min`, and the objective's constant is added back
+//! here). The solution comes back in glpsol's plain solution file (`-w`), the bound and
+//! the solve time from its log.
+//!
+//! * **Settings**: the time limit (`--tmlim`, whole seconds: what is left of the run's
+//!   budget rounded up, so a run may pass its limit by less than a second), the gap
+//!   (`--mipgap`) and presolve (off: `--nopresol --nointopt`, GLPK's LP and MIP
+//!   presolvers). GLPK has one thread and no seed for its search: `threads` and `seed`
+//!   are not applied. Cuts stay at glpsol's default (none), as in the report's GLPK runs.
+//! * **Times**: `seconds` is glpsol's own "Time used", which it prints to a tenth of a
+//!   second (0.0 means under 0.05 s); `call_seconds` is the whole call.
+//! * **Bound**: the last line of the branch-and-bound log (`mip = … <= bound`); "tree is
+//!   empty" proves the incumbent optimal. GLPK reports no node count.
+//! * **Row generation**: each round a new call with the rows added so far.
+
+use super::external::{self, Finished};
+use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
+use crate::model::{Model, Sense};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The engine.
+pub const GLPK: Engine = Engine::new(&Glpk);
+
+/// glpsol.
+pub struct Glpk;
+
+/// The environment variable naming the glpsol program.
+pub const GLPSOL_VAR: &str = "PUZZLEBENCH_GLPSOL";
+
+static DECLARATION: Declaration = Declaration {
+    key: "glpk",
+    description: "GLPK's glpsol (glpk-utils), in a child process, on the model as MPS (no threads, no seed)",
+    capabilities: Capabilities {
+        threads: false,
+        seed: false,
+        ..Capabilities::MIP
+    },
+};
+
+/// `PUZZLEBENCH_GLPSOL`, else `glpsol` (found on the PATH).
+pub fn glpsol() -> PathBuf {
+    std::env::var_os(GLPSOL_VAR).map_or_else(|| PathBuf::from("glpsol"), PathBuf::from)
+}
+
+impl Solver for Glpk {
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
+    }
+
+    fn version(&self) -> String {
+        static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        external::cached_version(&VERSION, || {
+            let program = glpsol();
+            let out = Command::new(&program)
+                .arg("--version")
+                .output()
+                .map_err(|e| format!("{}: {e} (install glpk-utils)", program.display()))?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            let first = text.lines().next().unwrap_or("");
+            // "GLPSOL--GLPK LP/MIP Solver 5.0"
+            let v = first.rsplit(' ').next().unwrap_or("").to_string();
+            Ok(format!("GLPK {v}"))
+        })
+    }
+
+    fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        solve_with(&glpsol(), model, settings, budget)
+    }
+}
+
+/// Solves `model` with the glpsol at `program` (one that cannot be started is "not
+/// installed").
+pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+    let started = Instant::now();
+    let tmlim = match budget.left() {
+        Some(left) if left <= 0.0 => return Outcome::time_limit(0.0),
+        Some(left) => Some(left.ceil() as u64),
+        None => None,
+    };
+    let (mps, sol) = match (
+        external::temp_file(&model.to_mps_plain(), ".mps"),
+        external::temp_file("", ".sol"),
+    ) {
+        (Ok(m), Ok(s)) => (m, s),
+        (Err(e), _) | (_, Err(e)) => return Outcome::error(e, 0.0),
+    };
+    let mut cmd = Command::new(program);
+    cmd.arg("--freemps").arg(&*mps).arg("-w").arg(&*sol);
+    cmd.arg(if model.sense == Sense::Maximize {
+        "--max"
+    } else {
+        "--min"
+    });
+    if let Some(t) = tmlim {
+        cmd.arg("--tmlim").arg(t.to_string());
+    }
+    cmd.arg("--mipgap")
+        .arg(settings.mip_gap.unwrap_or(0.0).to_string());
+    if settings.presolve == Some(false) {
+        cmd.arg("--nopresol").arg("--nointopt");
+    }
+    let finished = match external::run(cmd, Vec::new(), budget, started) {
+        Ok(f) => f,
+        Err(e) => return Outcome::error(format!("{e} (install glpk-utils)"), 0.0),
+    };
+    let solution = std::fs::read_to_string(&sol).unwrap_or_default();
+    let mut o = read(model, &finished, &solution);
+    o.call_seconds = Some(started.elapsed().as_secs_f64());
+    o.version = Some(GLPK.version());
+    o
+}
+
+/// The outcome from glpsol's log and solution file.
+fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
+    let log = &run.stdout;
+    let seconds = log
+        .lines()
+        .find_map(|l| l.strip_prefix("Time used:"))
+        .and_then(|t| t.trim().trim_end_matches("secs").trim().parse().ok())
+        .unwrap_or(run.seconds);
+    if run.killed {
+        return Outcome {
+            message: Some(format!(
+                "killed {} s after the run's deadline (glpsol did not stop at its limit)",
+                external::GRACE
+            )),
+            ..Outcome::time_limit(seconds)
+        };
+    }
+    let timed_out = log.contains("TIME LIMIT EXCEEDED");
+    let no_solution = log.contains("HAS NO PRIMAL FEASIBLE SOLUTION")
+        || log.contains("HAS NO INTEGER FEASIBLE SOLUTION");
+    let status_line = solution.lines().find(|l| l.starts_with("s "));
+    let fields: Vec<&str> = status_line.map_or(vec![], |l| l.split_whitespace().collect());
+    let integer = fields.get(1) == Some(&"mip");
+    // "s mip ROWS COLS STATUS OBJ" or "s bas ROWS COLS PRIMAL DUAL OBJ".
+    let status = match (integer, fields.get(4).copied(), fields.get(5).copied()) {
+        _ if no_solution => Status::Infeasible,
+        (true, Some("o"), _) => Status::Optimal,
+        (true, Some("n"), _) => Status::Infeasible,
+        (false, Some("f"), Some("f")) => Status::Optimal,
+        (false, Some("n"), _) => Status::Infeasible,
+        _ if timed_out => Status::TimeLimit,
+        (true, Some("f"), _) => Status::Feasible,
+        _ => {
+            let last = log
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("no output");
+            let why = if fields.is_empty() {
+                format!("glpsol wrote no solution: {last}")
+            } else {
+                format!("glpsol ended with solution status '{}': {last}", fields[4..].join(" "))
+            };
+            return Outcome::error(why, seconds);
+        }
+    };
+    let mut values = vec![f64::NAN; model.vars.len()];
+    for l in solution.lines().filter(|l| l.starts_with("j ")) {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        // MIP: "j COL VALUE"; LP: "j COL STAT PRIM DUAL".
+        let value = if integer { f.get(2) } else { f.get(3) };
+        if let (Some(j), Some(v)) = (f.get(1).and_then(|j| j.parse::<usize>().ok()), value) {
+            if let (Some(slot), Ok(v)) = (j.checked_sub(1).and_then(|j| values.get_mut(j)), v.parse()) {
+                *slot = v;
+            }
+        }
+    }
+    let has_values = status != Status::Infeasible
+        && !(status == Status::TimeLimit && fields.get(4) != Some(&"f"))
+        && values.iter().all(|v| v.is_finite());
+    let values = has_values.then_some(values);
+    let objective = values.as_deref().map(|v| model.objective_value(v));
+    let best_bound = match (integer, bound(log)) {
+        (true, Some(LogBound::TreeEmpty)) => objective,
+        (true, Some(LogBound::Value(b))) => Some(b + model.objective_offset),
+        _ => None,
+    };
+    // glpsol stopped by --mipgap says so; its status is then 'f' with the bound proved.
+    let status = if status == Status::Feasible && log.contains("RELATIVE MIP GAP TOLERANCE REACHED") {
+        Status::Optimal
+    } else {
+        status
+    };
+    Outcome {
+        objective,
+        best_bound,
+        values,
+        ..Outcome::with_status(status, seconds)
+    }
+}
+
+/// The bound in glpsol's branch-and-bound log.
+#[derive(Debug, PartialEq)]
+enum LogBound {
+    /// "tree is empty": the incumbent is proved optimal.
+    TreeEmpty,
+    /// A bound, without the objective's constant.
+    Value(f64),
+}
+
+/// The bound of the last branch-and-bound log line ("+ 5: mip = 18.5 <= 19 3.0% (3; 0)").
+fn bound(log: &str) -> Option<LogBound> {
+    let line = log
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('+') && l.contains("mip ="))?;
+    let rest = line.split("mip =").nth(1)?;
+    let after = rest.split(['<', '>']).nth(1)?.trim_start_matches('=').trim();
+    if after.starts_with("tree is empty") {
+        return Some(LogBound::TreeEmpty);
+    }
+    let b = after.split_whitespace().next()?.parse::<f64>().ok()?;
+    b.is_finite().then_some(LogBound::Value(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bound_comes_from_the_last_log_line() {
+        let log = "+     3: mip =     not found yet <=              +inf        (1; 0)\n\
+                   +     5: >>>>>   1.850000000e+01 <=   1.900000000e+01   2.6% (3; 0)\n\
+                   +     7: mip =   1.850000000e+01 <=   1.900000000e+01   2.6% (3; 0)\n";
+        assert_eq!(bound(log), Some(LogBound::Value(19.0)));
+        let done = format!("{log}+     9: mip =   1.850000000e+01 <=     tree is empty   0.0% (0; 5)\n");
+        assert_eq!(bound(&done), Some(LogBound::TreeEmpty));
+        let min = "+   100: mip =   2.000000000e+00 >=   1.500000000e+00  25.0% (7; 2)\n";
+        assert_eq!(bound(min), Some(LogBound::Value(1.5)));
+        assert_eq!(bound("+     3: mip =     not found yet >=              -inf        (1; 0)\n"), None);
+    }
+}
