@@ -134,8 +134,10 @@ fn two_machines_are_kept_apart_or_pooled_and_every_table_names_them() {
         stems,
         [
             "comparisons",
+            "hashi_backends",
             "hashi_formulations",
             "hashi_table_a_4",
+            "sudoku_backends",
             "sudoku_sizes",
             "sudoku_table_3_1",
             "summary"
@@ -166,6 +168,12 @@ fn two_machines_are_kept_apart_or_pooled_and_every_table_names_them() {
     assert_ne!(
         sudoku_binary[0].1, sudoku_binary[1].1,
         "times of each machine"
+    );
+    // The backends side by side: a column per machine of each engine.
+    let sudoku_backends = &ts.iter().find(|(s, _)| s == "sudoku_backends").unwrap().1;
+    assert!(
+        sudoku_backends.contains("| formulation | highs@alpha | highs@beta |"),
+        "{sudoku_backends}"
     );
     // The Hashi tables group by engine and presolve: still one row per machine.
     for stem in ["hashi_formulations", "hashi_table_a_4"] {

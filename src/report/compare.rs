@@ -438,12 +438,13 @@ mod tests {
         rows.extend(runs("values", "cbc", &[&[5.0, 5.5]]));
         assert!(comparisons(&rows).is_empty());
         assert!(comparisons_table(&rows).rows.is_empty());
-        // Nothing to compare: the report has no comparisons table.
+        // Nothing to compare: the report has no comparisons table (but the backends side
+        // by side).
         let stems: Vec<String> = crate::report::all_tables(&rows, 1.0, &[])
             .into_iter()
             .map(|t| t.stem)
             .collect();
-        assert_eq!(stems, ["summary"]);
+        assert_eq!(stems, ["summary", "sudoku_backends"]);
         // Add the missing corner: binary on cbc faces both, values on cbc still not highs.
         rows.extend(runs("binary", "cbc", &[&[2.0, 2.2]]));
         let pairs: Vec<(String, String)> = comparisons(&rows)

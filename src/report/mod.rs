@@ -6,6 +6,7 @@
 //! table notes the machines its rows ran on, and rows of several machines are kept apart
 //! unless pooled ([`machines`]).
 
+pub mod backends;
 pub mod compare;
 pub mod machines;
 pub mod paper;
@@ -37,10 +38,12 @@ pub struct Written {
 /// ignored).
 pub type TableFn = fn(&[Record]) -> Vec<tables::Table>;
 
-/// Every table for `rows`: the summary first, then the pairwise comparisons (when any two
+/// Every table for `rows`: the summary first, then each puzzle's backends side by side
+/// ([`backends::backend_tables`]), then the pairwise comparisons (when any two
 /// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<tables::Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
+    out.extend(backends::backend_tables(rows, shift));
     let comparisons = compare::comparisons_table(rows);
     if !comparisons.rows.is_empty() {
         out.push(comparisons);

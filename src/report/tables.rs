@@ -94,7 +94,7 @@ impl Table {
     }
 }
 
-/// Escapes LaTeX's special characters and writes ×, –, − (minus), µ, τ, ₂, ², ³ and the footnote marks
+/// Escapes LaTeX's special characters and writes ×, –, − (minus), ·, µ, τ, ₂, ², ³ and the footnote marks
 /// †, ‡, § as math/text commands; `--` (an option's dashes) stays two hyphens, not a dash.
 pub fn latex(t: &str) -> String {
     let mut s = String::new();
@@ -115,6 +115,7 @@ pub fn latex(t: &str) -> String {
             'τ' => s.push_str("$\\tau$"),
             '₂' => s.push_str("$_2$"),
             '—' => s.push_str("---"),
+            '·' => s.push_str("$\\cdot$"),
             '≤' => s.push_str("$\\le$"),
             '≥' => s.push_str("$\\ge$"),
             '|' => s.push_str("$|$"),
@@ -223,10 +224,16 @@ pub fn summary_table(rows: &[Record], shift: f64) -> Table {
         rows: body,
         notes: vec![
             "solved: verified solutions plus proofs of infeasibility; failed runs count at the time limit in the median and the SGM.".into(),
-            format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift}, in seconds."),
+            sgm_note(shift),
             "repeat CV: median over instances of the coefficient of variation of the solve time across repeats (– with one repeat).".into(),
         ],
     }
+}
+
+/// The note that defines the shifted geometric mean with shift `shift` (seconds), under
+/// every table that gives it.
+pub fn sgm_note(shift: f64) -> String {
+    format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift}, in seconds.")
 }
 
 /// The value of `key` in an `instance_info` text (`key=value;key=value`).
@@ -294,6 +301,7 @@ mod tests {
         assert_eq!(latex("--repeats 3"), "-{}-repeats 3");
         assert_eq!(latex("report --pool-machines"), "report -{}-pool-machines");
         assert_eq!(latex("a – b"), "a -- b");
+        assert_eq!(latex("1/1 · 0.500"), "1/1 $\\cdot$ 0.500");
         assert_eq!(
             latex("77† 79§ 41‡"),
             "77\\textdagger{} 79\\S{} 41\\textdaggerdbl{}"

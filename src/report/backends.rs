@@ -1,0 +1,207 @@
+//! Every backend side by side: per puzzle, a table with one row per formulation and one
+//! column per backend label, each cell the solved runs, the median and the shifted
+//! geometric mean of that group of [`summary::summarise`].
+
+use super::summary::{self, SummaryRow};
+use super::tables::{secs, sgm_note, Table};
+use crate::record::Record;
+use std::collections::BTreeMap;
+
+/// Engine keys in the order of the tables' columns; labels of other engines come after
+/// them, alphabetically.
+pub const ENGINE_ORDER: [&str; 9] = [
+    "highs",
+    "cbc",
+    "microlp",
+    "bc",
+    "propagate",
+    "sat",
+    "cpsat",
+    "scip",
+    "glpk",
+];
+
+/// Where a backend label's column goes: the rank of its engine (the label up to its first
+/// `-` or `@`, so `highs-nopresolve@node1` is `highs`) in [`ENGINE_ORDER`], then the label.
+fn column_key(label: &str) -> (usize, &str) {
+    let engine = label.split(['-', '@']).next().unwrap_or(label);
+    let rank = ENGINE_ORDER
+        .iter()
+        .position(|e| *e == engine)
+        .unwrap_or(ENGINE_ORDER.len());
+    (rank, label)
+}
+
+/// One table per puzzle of `rows` (puzzles alphabetically), stem `<puzzle>_backends`: a
+/// row per formulation (alphabetically), a column per backend label (in [`ENGINE_ORDER`]),
+/// each cell `solved/runs · median · SGM` in seconds, "–" where the backend did not run
+/// that formulation. `shift` is the SGM's shift in seconds.
+pub fn backend_tables(rows: &[Record], shift: f64) -> Vec<Table> {
+    let mut by_puzzle: BTreeMap<String, Vec<SummaryRow>> = BTreeMap::new();
+    for s in summary::summarise(rows, shift) {
+        by_puzzle.entry(s.puzzle.clone()).or_default().push(s);
+    }
+    by_puzzle
+        .iter()
+        .map(|(puzzle, groups)| puzzle_table(puzzle, groups, shift))
+        .collect()
+}
+
+/// The table of one puzzle from its summary groups.
+fn puzzle_table(puzzle: &str, groups: &[SummaryRow], shift: f64) -> Table {
+    let mut backends: Vec<&str> = groups.iter().map(|s| s.backend.as_str()).collect();
+    backends.sort_by_key(|b| column_key(b));
+    backends.dedup();
+    let mut formulations: Vec<&str> = groups.iter().map(|s| s.formulation.as_str()).collect();
+    formulations.sort_unstable();
+    formulations.dedup();
+    let cells: BTreeMap<(&str, &str), String> = groups
+        .iter()
+        .map(|s| {
+            let cell = format!(
+                "{}/{} · {} · {}",
+                s.solved,
+                s.runs,
+                secs(s.median_seconds),
+                secs(s.sgm_seconds)
+            );
+            ((s.formulation.as_str(), s.backend.as_str()), cell)
+        })
+        .collect();
+    let body = formulations
+        .iter()
+        .map(|&f| {
+            std::iter::once(f.to_string())
+                .chain(
+                    backends
+                        .iter()
+                        .map(|&b| cells.get(&(f, b)).cloned().unwrap_or_else(|| "–".into())),
+                )
+                .collect()
+        })
+        .collect();
+    Table {
+        stem: format!("{puzzle}_backends"),
+        title: format!("{puzzle}: every backend side by side"),
+        columns: std::iter::once("formulation")
+            .chain(backends.iter().copied())
+            .map(String::from)
+            .collect(),
+        rows: body,
+        notes: vec![
+            format!("Each cell: solved/runs · median (s) · SGM{shift} (s) of the formulation (row) on the backend (column); solved counts verified solutions plus proofs of infeasibility."),
+            sgm_note(shift),
+            "Failed runs count at the time limit in the median and the SGM.".into(),
+            "–: no runs of that formulation on that backend (a run plan leaves out the formulations an engine does not take).".into(),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run of `puzzle`'s `formulation` on `backend` taking `seconds`, solved and verified
+    /// or (`solved` false) stopped at the 10 s time limit.
+    fn run(puzzle: &str, formulation: &str, backend: &str, seconds: f64, solved: bool) -> Record {
+        Record {
+            puzzle: puzzle.into(),
+            formulation: formulation.into(),
+            backend: backend.into(),
+            status: if solved { "optimal" } else { "time_limit" }.into(),
+            seconds: Some(seconds),
+            verified: solved.then_some(true),
+            time_limit: Some(10.0),
+            count: 1,
+            ..Default::default()
+        }
+    }
+
+    fn rows() -> Vec<Record> {
+        let mut rows = Vec::new();
+        // Sudoku: binary and values on highs and cbc, binary only on propagate.
+        for (f, b) in [
+            ("values", "cbc"),
+            ("binary", "highs"),
+            ("values", "highs"),
+            ("binary", "cbc"),
+        ] {
+            rows.push(run("sudoku", f, b, 0.5, true));
+        }
+        // binary on propagate: 1 s and 3 s solved, one failure charged the 10 s limit.
+        rows.push(run("sudoku", "binary", "propagate", 1.0, true));
+        rows.push(run("sudoku", "binary", "propagate", 3.0, true));
+        rows.push(run("sudoku", "binary", "propagate", 2.0, false));
+        rows.push(run("zebra", "cp", "propagate", 0.25, true));
+        rows
+    }
+
+    #[test]
+    fn one_table_per_puzzle_with_backends_in_engine_order() {
+        let tables = backend_tables(&rows(), 1.0);
+        let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
+        assert_eq!(stems, ["sudoku_backends", "zebra_backends"]);
+        let t = &tables[0];
+        assert_eq!(t.title, "sudoku: every backend side by side");
+        assert_eq!(t.columns, ["formulation", "highs", "cbc", "propagate"]);
+        let firsts: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(firsts, ["binary", "values"]);
+        // Median of 1, 3, 10 is 3; SGM1 is (2·4·11)^(1/3) − 1 = 3.4482…
+        assert_eq!(t.rows[0][3], "2/3 · 3.00 · 3.45");
+        assert_eq!(t.rows[0][1], "1/1 · 0.500 · 0.500");
+        assert_eq!(
+            t.rows[1],
+            ["values", "1/1 · 0.500 · 0.500", "1/1 · 0.500 · 0.500", "–"]
+        );
+        assert!(t.rows.iter().all(|r| r.len() == t.columns.len()));
+        assert_eq!(tables[1].columns, ["formulation", "propagate"]);
+        assert_eq!(tables[1].rows, [["cp", "1/1 · 0.250 · 0.250"]]);
+    }
+
+    #[test]
+    fn a_backend_that_did_not_run_a_formulation_gets_a_dash() {
+        // Without values on cbc either, cbc keeps its column for binary.
+        let rows: Vec<Record> = rows()
+            .into_iter()
+            .filter(|r| !(r.formulation == "values" && r.backend == "cbc"))
+            .collect();
+        let t = &backend_tables(&rows, 1.0)[0];
+        assert_eq!(t.columns, ["formulation", "highs", "cbc", "propagate"]);
+        assert_eq!(t.rows[1], ["values", "1/1 · 0.500 · 0.500", "–", "–"]);
+        assert_eq!(t.rows[0][2], "1/1 · 0.500 · 0.500");
+        assert!(t
+            .notes
+            .iter()
+            .any(|n| n.contains("SGM1: shifted geometric mean")));
+    }
+
+    #[test]
+    fn settings_and_unknown_engines_order_after_their_engine() {
+        let mut labels = [
+            "zz",
+            "sat",
+            "highs-nopresolve",
+            "glpk",
+            "bc",
+            "highs",
+            "aa",
+            "cpsat@node1",
+            "microlp",
+        ];
+        labels.sort_by_key(|l| column_key(l));
+        assert_eq!(
+            labels,
+            [
+                "highs",
+                "highs-nopresolve",
+                "microlp",
+                "bc",
+                "sat",
+                "cpsat@node1",
+                "glpk",
+                "aa",
+                "zz"
+            ]
+        );
+    }
+}
