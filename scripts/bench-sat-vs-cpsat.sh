@@ -14,14 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEATS=${REPEATS:-20}
 OUT=results/sat-vs-cpsat
-ORTOOLS=ortools==9.15.6755
-
-if ! [ -x .venv/bin/python ]; then
-    python3 -m venv .venv
-fi
-if ! .venv/bin/python -c "import ortools" 2>/dev/null; then
-    .venv/bin/pip install --quiet "$ORTOOLS"
-fi
+bash scripts/setup-python.sh
 cargo build --release --quiet
 rm -rf "$OUT"
 mkdir -p "$OUT/puzzles" "$OUT/mps"

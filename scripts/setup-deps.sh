@@ -4,9 +4,13 @@
 #                                and CaDiCaL (rustsat-cadical compiles it with g++, bindgen)
 #   coinor-libcbc-dev, pkg-config -> link CBC through pkg-config (coin_cbc)
 #   libfontconfig1-dev, fonts-dejavu-core -> text in the PNG plots (plotters' ttf feature)
+#   glpk-utils                -> engine glpk (glpsol)
+#   python3, python3-venv     -> the project's Python environment of the engines cpsat and
+#                                scip (made by setup-python.sh)
 # sgt-puzzles (Simon Tatham's generators) is optional: pass --with-generators.
 set -euo pipefail
-pkgs=(cmake g++ libclang-dev coinor-libcbc-dev pkg-config libfontconfig1-dev fonts-dejavu-core)
+pkgs=(cmake g++ libclang-dev coinor-libcbc-dev pkg-config libfontconfig1-dev fonts-dejavu-core
+  glpk-utils python3 python3-venv)
 if [ "${1:-}" = "--with-generators" ]; then
   pkgs+=(sgt-puzzles)
 fi

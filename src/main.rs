@@ -205,11 +205,14 @@ struct ReproduceArgs {
     /// repeats runs and may take longer.
     #[arg(long)]
     quick: bool,
-    /// Engine keys, comma-separated. Each formulation runs on those of them that take its
-    /// kind; the default has one engine per kind: highs (integer programs and row
-    /// generation), bc (lazy rows), propagate (constraint programs).
-    #[arg(long, value_delimiter = ',', default_value = commands::reproduce::DEFAULT_ENGINES)]
-    backend: Vec<String>,
+    /// Engine keys, comma-separated: every part of every suite runs on them (each
+    /// formulation on those that take its kind and model). Default: each puzzle's backend
+    /// comparison (a few instances, all formulations) on every installed engine (`list`
+    /// says which are installed), and the report's tables on one engine per kind: highs
+    /// (integer programs and row generation), bc (lazy rows), propagate (constraint
+    /// programs).
+    #[arg(long, value_delimiter = ',')]
+    backend: Option<Vec<String>>,
     /// Time limit of each run in seconds (default: each suite's own).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,

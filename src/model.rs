@@ -370,13 +370,7 @@ impl Model {
                 wrote = true;
             }
             for k in starts[j]..starts[j + 1] {
-                let _ = writeln!(
-                    s,
-                    "    {} {} {}",
-                    vname(j),
-                    rname(index[k]),
-                    num(value[k])
-                );
+                let _ = writeln!(s, "    {} {} {}", vname(j), rname(index[k]), num(value[k]));
                 wrote = true;
             }
             if !wrote {

@@ -107,8 +107,9 @@ pub struct Plan {
     pub instances: Vec<Loaded>,
     /// The runs, in order.
     pub runs: Vec<RunSpec>,
-    /// Formulations left out entirely because none of the engines takes them
-    /// (`(formulation, reason)`), when the plan was asked to skip refused pairs.
+    /// What was left out, when the plan was asked to skip refused pairs, with the reason:
+    /// a formulation none of the engines takes (`cm1`), or a formulation on an engine that
+    /// refuses its model (`cm2 on sat`).
     pub skipped: Vec<(String, String)>,
 }
 
@@ -124,7 +125,9 @@ pub struct PlanRequest<'a> {
     pub variants: &'a [SolveOptions],
     /// Leave out pairs the engine does not take (`reproduce`: each formulation runs on the
     /// chosen engines that take it), instead of recording their refusal as an `error` row
-    /// (`run`, where the user asked for them).
+    /// (`run`, where the user asked for them): its kind, or the model of an instance (a
+    /// column or coefficient the engine refuses: `sat` and general integers, `cpsat` and
+    /// continuous flows).
     pub skip_refused: bool,
 }
 
@@ -168,8 +171,31 @@ impl Plan {
                         ),
                     ));
                 }
+                let refused_models = if request.skip_refused
+                    && f.kind != Kind::Cp
+                    && engines
+                        .iter()
+                        .any(|e| e.takes(f.kind) && e.restricts_models())
+                {
+                    match loaded.instance.build(f.key) {
+                        Ok(model) => engines
+                            .iter()
+                            .filter_map(|e| e.model_refusal(&model).map(|why| (*e, why)))
+                            .collect(),
+                        Err(_) => Vec::new(),
+                    }
+                } else {
+                    Vec::new()
+                };
                 for &engine in engines {
                     if request.skip_refused && !engine.takes(f.kind) {
+                        continue;
+                    }
+                    if let Some((_, why)) = refused_models.iter().find(|(e, _)| *e == engine) {
+                        let what = format!("{} on {engine}", f.key);
+                        if !skipped.iter().any(|(w, _)| *w == what) {
+                            skipped.push((what, why.clone()));
+                        }
                         continue;
                     }
                     for options in request.variants {

@@ -2,7 +2,9 @@
 //! committed instances, agreement with a brute force on tiny grids (solution counts and
 //! infeasible sums), the verifier, the generator and the parser's errors.
 
-use puzzlebench::backends::{engines_for, highs::HIGHS, Engine, Kind, SolveOptions, Status};
+use puzzlebench::backends::{
+    highs::HIGHS, in_process_engines_for, Engine, Kind, SolveOptions, Status,
+};
 use puzzlebench::model::Model;
 use puzzlebench::puzzles::battleship::{cbm, gbm, generate, parse, verify, Battleship, Cell, Grid};
 use puzzlebench::puzzles::{self, Instance};
@@ -73,7 +75,7 @@ fn both_formulations_find_the_recorded_solution_of_every_report_size_puzzle() {
             .as_ref()
             .expect("generated puzzles carry their solution");
         for f in ["gbm", "cbm"] {
-            for b in engines_for(Kind::Mip) {
+            for b in in_process_engines_for(Kind::Mip) {
                 if p.m() * p.n() > largest_tested(b, f) {
                     continue;
                 }
@@ -587,7 +589,7 @@ fn impossible_givens_are_infeasible_on_every_backend() {
     let text = "fleet 1 1\nrows 2 1\ncols 1 1 1\ngrid\n..<\n...\n";
     let p = &parse_text(text).unwrap()[0];
     for f in ["gbm", "cbm"] {
-        for b in engines_for(Kind::Mip) {
+        for b in in_process_engines_for(Kind::Mip) {
             for presolve in [true, false] {
                 let opts = SolveOptions {
                     presolve,

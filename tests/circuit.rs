@@ -4,8 +4,8 @@
 //! formulation on the committed boards; the generator; bad input; the report tables.
 
 use puzzlebench::backends::{
-    bc::BC, cbc::CBC, engines_for, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, Engine,
-    Kind, SolveOptions, Status,
+    bc::BC, cbc::CBC, highs::HIGHS, in_process_engines_for, microlp::MICROLP, propagate::PROPAGATE,
+    Engine, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::circuit::{generate, parse, verify, Cell, Circuit, Link};
 use puzzlebench::puzzles::{self, Instance};
@@ -235,11 +235,11 @@ fn every_formulation_agrees_with_brute_force_on_tiny_boards() {
         let points = points_and_links(&p).0.len();
         let mut runs: Vec<(&str, Engine)> = vec![("cm1-full", HIGHS), ("cm1-full", CBC)];
         runs.push(("cm1-full", puzzlebench::backends::sat::SAT));
-        for b in engines_for(Kind::LazyRows) {
+        for b in in_process_engines_for(Kind::LazyRows) {
             runs.push(("cm1", b));
             runs.push(("cm1-lazy", b));
         }
-        for b in engines_for(Kind::Mip) {
+        for b in in_process_engines_for(Kind::Mip) {
             runs.push(("cm1-rowgen", b));
             // CM2's flows are continuous, which `sat` refuses (tests/sat.rs).
             if b.capabilities().continuous {
@@ -276,7 +276,7 @@ fn every_formulation_agrees_with_brute_force_on_tiny_boards() {
                 assert_eq!(r.outcome.objective, Some(points as f64 - 1.0), "{f} {b}");
             }
         }
-        for (b, (s, t)) in engines_for(Kind::LazyRows)
+        for (b, (s, t)) in in_process_engines_for(Kind::LazyRows)
             .into_iter()
             .filter_map(|b| Some((b, p.endpoints?)))
         {
@@ -505,7 +505,7 @@ fn cm1_solves_the_scaling_boards_and_cm3_its_boards() {
 #[test]
 fn cm3_and_cm1_full_refuse_what_they_cannot_take() {
     let p = &boards("table_a_1")[0];
-    for b in engines_for(Kind::LazyRows) {
+    for b in in_process_engines_for(Kind::LazyRows) {
         let r = p.solve("cm3", b, &opts(10.0)).unwrap();
         assert_eq!(r.outcome.status, Status::Error, "{b}");
         assert!(r.outcome.message.unwrap().contains("S and T"), "{b}");

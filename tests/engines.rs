@@ -76,6 +76,13 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
                     let why = o.message.clone().unwrap();
                     assert!(why.starts_with(&format!("unsupported by {e}: ")), "{what}");
                     refused += 1;
+                } else if e.takes(f.kind) && !e.installed() {
+                    // An external engine whose solver is absent says so.
+                    assert_eq!(o.status, Status::Error, "{what}");
+                    assert!(
+                        o.message.clone().unwrap().contains("not installed"),
+                        "{what}"
+                    );
                 } else if e.takes(f.kind) {
                     assert_eq!(o.status, Status::Optimal, "{what}");
                     assert_eq!(r.verified(), Some(true), "{what}");
@@ -215,7 +222,10 @@ fn a_gap_is_never_reported_that_the_engine_did_not_prove() {
         mip_gap: 0.5,
         ..limit(60.0)
     };
-    for e in puzzlebench::backends::engines_for(Kind::Mip) {
+    for e in puzzlebench::backends::engines_for(Kind::Mip)
+        .into_iter()
+        .filter(|e| e.installed())
+    {
         // An engine without a gap setting (sat: a weighted knapsack is hard for its
         // solution-improving search) gets a short limit and keeps its best solution.
         let short = SolveOptions {

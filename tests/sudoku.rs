@@ -1,7 +1,9 @@
 //! Sudoku end to end through the library: every formulation on every backend, golden
 //! answers, the verifier, infeasible givens, the LP bound and the exported models.
 
-use puzzlebench::backends::{engines_for, highs::HIGHS, Engine, Kind, SolveOptions, Status};
+use puzzlebench::backends::{
+    highs::HIGHS, in_process_engines_for, Engine, Kind, SolveOptions, Status,
+};
 use puzzlebench::puzzles::{self, sudoku, Instance};
 use std::path::{Path, PathBuf};
 
@@ -45,7 +47,7 @@ fn largest_tested(b: Engine, f: &str) -> f64 {
         ("sat", "binary") => f64::INFINITY,
         // `values` has general integers, which `sat` refuses (tests/sat.rs).
         ("sat", _) => 0.0,
-        // Not a MIP backend: engines_for(Kind::Mip) does not hold it.
+        // Not a MIP backend: in_process_engines_for(Kind::Mip) does not hold it.
         _ => 0.0,
     }
 }
@@ -64,7 +66,7 @@ fn every_formulation_and_backend_solves_the_committed_instances() {
     for inst in committed_instances() {
         let mut grids = Vec::new();
         for f in ["binary", "values"] {
-            for b in engines_for(Kind::Mip) {
+            for b in in_process_engines_for(Kind::Mip) {
                 if inst.size() > largest_tested(b, f) {
                     continue;
                 }
@@ -166,7 +168,7 @@ fn contradictory_givens_are_infeasible_on_every_backend() {
         let inst = &load(file)[0];
         for f in ["binary", "values"] {
             let model = inst.build(f).unwrap();
-            for b in engines_for(Kind::Mip) {
+            for b in in_process_engines_for(Kind::Mip) {
                 if b.model_refusal(&model).is_some() {
                     continue;
                 }
@@ -192,7 +194,7 @@ fn contradictory_givens_are_infeasible_on_every_backend() {
 #[test]
 fn lp_bound_and_model_counts_are_reported() {
     let inst = &load("instances/sudoku/report_fig3_1.txt")[0];
-    for b in engines_for(Kind::Mip) {
+    for b in in_process_engines_for(Kind::Mip) {
         if !b.capabilities().lp_relaxation {
             continue;
         }

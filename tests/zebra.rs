@@ -4,8 +4,8 @@
 //! refusals of mismatched backends, and bad files through the command line.
 
 use puzzlebench::backends::{
-    cbc::CBC, engines_for, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, Heuristics, Kind,
-    SolveOptions, Status,
+    cbc::CBC, highs::HIGHS, in_process_engines_for, microlp::MICROLP, propagate::PROPAGATE,
+    Heuristics, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::zebra::generate::{self, Rng};
 use puzzlebench::puzzles::zebra::{parse, verify, Clue, Prop, Relation, Solution, Zebra};
@@ -74,7 +74,7 @@ fn the_1962_answer_is_table_7_4_on_every_backend_and_heuristics() {
     let z = load("instances/zebra/life_1962.txt");
     assert_eq!(z.clues.len(), 14);
     let mut reports = Vec::new();
-    for b in engines_for(Kind::Mip) {
+    for b in in_process_engines_for(Kind::Mip) {
         reports.push(z.solve("ip", b, &opts(Heuristics::default(), 2)).unwrap());
     }
     for h in Heuristics::EVERY {
@@ -408,7 +408,7 @@ fn the_search_honours_the_time_limit() {
 #[test]
 fn infeasible_clues_are_infeasible_everywhere() {
     let z = load("tests/data/zebra/infeasible.txt");
-    for b in engines_for(Kind::Mip) {
+    for b in in_process_engines_for(Kind::Mip) {
         let r = z.solve("ip", b, &SolveOptions::default()).unwrap();
         assert_eq!(r.outcome.status, Status::Infeasible, "{b}");
     }

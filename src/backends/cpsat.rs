@@ -40,6 +40,7 @@ static DECLARATION: Declaration = Declaration {
         kinds: &[Kind::Mip, Kind::RowGeneration],
         continuous: false,
         lp_relaxation: false,
+        external: true,
         ..Capabilities::MIP
     },
 };
@@ -68,11 +69,15 @@ impl Solver for CpSat {
     }
 }
 
+/// A row as the driver reads it: columns, whole coefficients, lower and upper side (None:
+/// none).
+type JobRow = (Vec<usize>, Vec<i64>, Option<i64>, Option<i64>);
+
 /// The model as the driver reads it.
 #[derive(Serialize)]
 struct Job {
     vars: Vec<(i64, i64)>,
-    rows: Vec<(Vec<usize>, Vec<i64>, Option<i64>, Option<i64>)>,
+    rows: Vec<JobRow>,
     objective: Option<Objective>,
     deadline: Option<f64>,
     params: Params,
@@ -106,7 +111,7 @@ pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Bu
     let (answer, call): (Answer, f64) =
         match external::run_driver(python, DRIVER, input, budget, started) {
             Ok(a) => a,
-            Err(o) => return o,
+            Err(o) => return *o,
         };
     let offset = model.objective_offset;
     external::outcome(model, answer, call, |b| b / objective_scale + offset)
@@ -159,8 +164,7 @@ fn job(model: &Model, settings: &Settings, budget: &Budget) -> Result<(Job, f64)
         .collect();
     let coefs: Vec<f64> = terms.iter().map(|t| t.1).collect();
     let (scale_obj, scaled) = scale(&coefs).ok_or_else(|| {
-        "the objective has coefficients that no integer factor up to 10^9 makes whole"
-            .to_string()
+        "the objective has coefficients that no integer factor up to 10^9 makes whole".to_string()
     })?;
     let objective = (!terms.is_empty()).then(|| Objective {
         maximize: model.sense == Sense::Maximize,
@@ -220,7 +224,10 @@ fn fraction(x: f64) -> Option<(i64, i64)> {
             return None;
         }
         let a = a as i64;
-        let (p2, q2) = (a.checked_mul(p1)?.checked_add(p0)?, a.checked_mul(q1)?.checked_add(q0)?);
+        let (p2, q2) = (
+            a.checked_mul(p1)?.checked_add(p0)?,
+            a.checked_mul(q1)?.checked_add(q0)?,
+        );
         if q2 > MAX_DENOMINATOR {
             return None;
         }

@@ -21,7 +21,8 @@
 use super::{Budget, Outcome, Status};
 use crate::model::Model;
 use serde::Deserialize;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -66,6 +67,9 @@ pub fn python() -> Result<PathBuf, String> {
 pub struct Finished {
     /// Its standard output.
     pub stdout: String,
+    /// The lines of its standard output, each with the moment it arrived (a solver that
+    /// flushes its log line by line can be timed from it).
+    pub lines: Vec<(Instant, String)>,
     /// Its standard error.
     pub stderr: String,
     /// True when it exited with status 0.
@@ -88,6 +92,16 @@ pub fn run(
     started: Instant,
 ) -> Result<Finished, String> {
     let program = command.get_program().to_string_lossy().to_string();
+    // The child leads a process group of its own, so that killing it reaches whatever it
+    // started (a shell's children hold its pipes open), and dies with this process.
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setpgid(0, 0);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -104,15 +118,23 @@ pub fn run(
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let reader = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = r.read_to_end(&mut buf);
-            String::from_utf8_lossy(&buf).into_owned()
-        })
-    };
-    let out = reader(Box::new(child.stdout.take().expect("piped stdout")));
-    let err = reader(Box::new(child.stderr.take().expect("piped stderr")));
+    let stdout = child.stdout.take().expect("piped stdout");
+    let out = std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            match line {
+                Ok(l) => lines.push((Instant::now(), l)),
+                Err(_) => break,
+            }
+        }
+        lines
+    });
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let err = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        String::from_utf8_lossy(&buf).into_owned()
+    });
     let kill_at = budget
         .deadline()
         .map(|d| d + Duration::from_secs_f64(GRACE));
@@ -125,6 +147,10 @@ pub fn run(
                 Some(s) => s,
                 None => {
                     killed = true;
+                    // SAFETY: a plain kill(2) of the child's process group.
+                    unsafe {
+                        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+                    }
                     let _ = child.kill();
                     child.wait().map_err(|e| e.to_string())?
                 }
@@ -132,10 +158,16 @@ pub fn run(
         }
     };
     let _ = writer.join();
-    let stdout = out.join().unwrap_or_default();
+    let lines = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
+    let mut stdout = String::new();
+    for (_, l) in &lines {
+        stdout.push_str(l);
+        stdout.push('\n');
+    }
     Ok(Finished {
         stdout,
+        lines,
         stderr,
         success: status.success(),
         killed,
@@ -191,29 +223,30 @@ pub fn run_driver(
     input: Vec<u8>,
     budget: &Budget,
     started: Instant,
-) -> Result<(Answer, f64), Outcome> {
+) -> Result<(Answer, f64), Box<Outcome>> {
     if !python.exists() {
-        return Err(Outcome::error(
+        return Err(Box::new(Outcome::error(
             format!(
                 "not installed: no Python interpreter at {}; {PYTHON_HINT}",
                 python.display()
             ),
             0.0,
-        ));
+        )));
     }
     let mut command = Command::new(python);
     // -I: ignore PYTHONPATH and the user's site folder, so only the environment's
     // pinned packages are seen.
     command.arg("-I").arg("-c").arg(source);
-    let finished = run(command, input, budget, started).map_err(|e| Outcome::error(e, 0.0))?;
+    let finished =
+        run(command, input, budget, started).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
     if finished.killed {
-        return Err(Outcome {
+        return Err(Box::new(Outcome {
             message: Some(format!(
                 "killed {GRACE} s after the run's deadline (the solver did not stop at its limit)"
             )),
             call_seconds: Some(finished.seconds),
             ..Outcome::time_limit(finished.seconds)
-        });
+        }));
     }
     let last = finished.stdout.lines().rev().find(|l| !l.trim().is_empty());
     match last.map(serde_json::from_str::<Answer>) {
@@ -226,10 +259,10 @@ pub fn run_driver(
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("no answer")
                 .to_string();
-            Err(Outcome {
+            Err(Box::new(Outcome {
                 call_seconds: Some(finished.seconds),
                 ..Outcome::error(format!("driver failed: {why}"), finished.seconds)
-            })
+            }))
         }
     }
 }
@@ -319,7 +352,11 @@ pub fn python_output(code: &str) -> Result<String, String> {
         .map_err(|e| format!("{}: {e}", python.display()))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         return Err(format!("{}: {last}; {PYTHON_HINT}", python.display()));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())

@@ -9,8 +9,12 @@
 //!   (`--mipgap`) and presolve (off: `--nopresol --nointopt`, GLPK's LP and MIP
 //!   presolvers). GLPK has one thread and no seed for its search: `threads` and `seed`
 //!   are not applied. Cuts stay at glpsol's default (none), as in the report's GLPK runs.
-//! * **Times**: `seconds` is glpsol's own "Time used", which it prints to a tenth of a
-//!   second (0.0 means under 0.05 s); `call_seconds` is the whole call.
+//! * **Times**: glpsol prints its own solve time ("Time used") to a tenth of a second
+//!   only, so `seconds` is timed here from its log, which it flushes line by line: from
+//!   the arrival of its first optimizer line ("GLPK Integer Optimizer", "GLPK Simplex
+//!   Optimizer", after the model is read) to that of its "Time used" line, the same span
+//!   glpsol times; where the log lacks them, glpsol's own figure. `call_seconds` is the
+//!   whole call.
 //! * **Bound**: the last line of the branch-and-bound log (`mip = … <= bound`); "tree is
 //!   empty" proves the incumbent optimal. GLPK reports no node count.
 //! * **Row generation**: each round a new call with the rows added so far.
@@ -33,10 +37,12 @@ pub const GLPSOL_VAR: &str = "PUZZLEBENCH_GLPSOL";
 
 static DECLARATION: Declaration = Declaration {
     key: "glpk",
-    description: "GLPK's glpsol (glpk-utils), in a child process, on the model as MPS (no threads, no seed)",
+    description:
+        "GLPK's glpsol (glpk-utils), in a child process, on the model as MPS (no threads, no seed)",
     capabilities: Capabilities {
         threads: false,
         seed: false,
+        external: true,
         ..Capabilities::MIP
     },
 };
@@ -117,11 +123,7 @@ pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &B
 /// The outcome from glpsol's log and solution file.
 fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
     let log = &run.stdout;
-    let seconds = log
-        .lines()
-        .find_map(|l| l.strip_prefix("Time used:"))
-        .and_then(|t| t.trim().trim_end_matches("secs").trim().parse().ok())
-        .unwrap_or(run.seconds);
+    let seconds = solve_seconds(run);
     if run.killed {
         return Outcome {
             message: Some(format!(
@@ -155,7 +157,10 @@ fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
             let why = if fields.is_empty() {
                 format!("glpsol wrote no solution: {last}")
             } else {
-                format!("glpsol ended with solution status '{}': {last}", fields[4..].join(" "))
+                format!(
+                    "glpsol ended with solution status '{}': {last}",
+                    fields[4..].join(" ")
+                )
             };
             return Outcome::error(why, seconds);
         }
@@ -166,7 +171,9 @@ fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
         // MIP: "j COL VALUE"; LP: "j COL STAT PRIM DUAL".
         let value = if integer { f.get(2) } else { f.get(3) };
         if let (Some(j), Some(v)) = (f.get(1).and_then(|j| j.parse::<usize>().ok()), value) {
-            if let (Some(slot), Ok(v)) = (j.checked_sub(1).and_then(|j| values.get_mut(j)), v.parse()) {
+            if let (Some(slot), Ok(v)) =
+                (j.checked_sub(1).and_then(|j| values.get_mut(j)), v.parse())
+            {
                 *slot = v;
             }
         }
@@ -182,7 +189,8 @@ fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
         _ => None,
     };
     // glpsol stopped by --mipgap says so; its status is then 'f' with the bound proved.
-    let status = if status == Status::Feasible && log.contains("RELATIVE MIP GAP TOLERANCE REACHED") {
+    let status = if status == Status::Feasible && log.contains("RELATIVE MIP GAP TOLERANCE REACHED")
+    {
         Status::Optimal
     } else {
         status
@@ -193,6 +201,22 @@ fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
         values,
         ..Outcome::with_status(status, seconds)
     }
+}
+
+/// glpsol's solve time: from the arrival of its first optimizer line to that of its
+/// "Time used" line; else the figure of that line (a tenth of a second); else the call.
+fn solve_seconds(run: &Finished) -> f64 {
+    let at = |p: &dyn Fn(&str) -> bool| run.lines.iter().find(|(_, l)| p(l)).map(|(t, _)| *t);
+    let start = at(&|l: &str| l.starts_with("GLPK ") && l.contains("Optimizer"));
+    let end = at(&|l: &str| l.starts_with("Time used:"));
+    if let (Some(s), Some(e)) = (start, end) {
+        return e.saturating_duration_since(s).as_secs_f64();
+    }
+    run.lines
+        .iter()
+        .find_map(|(_, l)| l.strip_prefix("Time used:"))
+        .and_then(|t| t.trim().trim_end_matches("secs").trim().parse().ok())
+        .unwrap_or(run.seconds)
 }
 
 /// The bound in glpsol's branch-and-bound log.
@@ -211,7 +235,11 @@ fn bound(log: &str) -> Option<LogBound> {
         .rev()
         .find(|l| l.starts_with('+') && l.contains("mip ="))?;
     let rest = line.split("mip =").nth(1)?;
-    let after = rest.split(['<', '>']).nth(1)?.trim_start_matches('=').trim();
+    let after = rest
+        .split(['<', '>'])
+        .nth(1)?
+        .trim_start_matches('=')
+        .trim();
     if after.starts_with("tree is empty") {
         return Some(LogBound::TreeEmpty);
     }
@@ -229,10 +257,14 @@ mod tests {
                    +     5: >>>>>   1.850000000e+01 <=   1.900000000e+01   2.6% (3; 0)\n\
                    +     7: mip =   1.850000000e+01 <=   1.900000000e+01   2.6% (3; 0)\n";
         assert_eq!(bound(log), Some(LogBound::Value(19.0)));
-        let done = format!("{log}+     9: mip =   1.850000000e+01 <=     tree is empty   0.0% (0; 5)\n");
+        let done =
+            format!("{log}+     9: mip =   1.850000000e+01 <=     tree is empty   0.0% (0; 5)\n");
         assert_eq!(bound(&done), Some(LogBound::TreeEmpty));
         let min = "+   100: mip =   2.000000000e+00 >=   1.500000000e+00  25.0% (7; 2)\n";
         assert_eq!(bound(min), Some(LogBound::Value(1.5)));
-        assert_eq!(bound("+     3: mip =     not found yet >=              -inf        (1; 0)\n"), None);
+        assert_eq!(
+            bound("+     3: mip =     not found yet >=              -inf        (1; 0)\n"),
+            None
+        );
     }
 }

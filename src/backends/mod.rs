@@ -58,6 +58,16 @@ pub fn engines_for(kind: Kind) -> Vec<Engine> {
     ENGINES.iter().copied().filter(|e| e.takes(kind)).collect()
 }
 
+/// The engines in this process that take problems of `kind` (those of [`engines_for`]
+/// without the external ones, which need their solvers installed and start a process per
+/// solve).
+pub fn in_process_engines_for(kind: Kind) -> Vec<Engine> {
+    engines_for(kind)
+        .into_iter()
+        .filter(|e| !e.capabilities().external)
+        .collect()
+}
+
 /// The kind of problem a formulation hands to an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -155,6 +165,9 @@ pub struct Capabilities {
     /// have a clause form that every solution meets (not necessarily as strong in the LP
     /// relaxation) hands it that form.
     pub clausal: bool,
+    /// It runs its solver in a child process ([`external`]): each solve pays a process
+    /// start, and the row records that in `call_seconds`.
+    pub external: bool,
 }
 
 impl Capabilities {
@@ -176,6 +189,7 @@ impl Capabilities {
         mip_gap: true,
         heuristics: false,
         clausal: false,
+        external: false,
     };
 
     /// One line for `list`: what it takes and which settings it applies.
@@ -440,6 +454,24 @@ impl Engine {
     /// The engine's name and version, as written into result rows.
     pub fn version(self) -> String {
         self.0.version()
+    }
+
+    /// False for an engine whose solver is absent (an external one: its version says
+    /// "not installed: …"); such an engine's runs end as `error` with that reason.
+    pub fn installed(self) -> bool {
+        !self.version().starts_with("not installed")
+    }
+
+    /// The engines of [`ENGINES`] that are installed.
+    pub fn installed_engines() -> Vec<Engine> {
+        ENGINES.iter().copied().filter(|e| e.installed()).collect()
+    }
+
+    /// True when some model could be refused by its columns or coefficients (the engine
+    /// lacks continuous columns, general integers or fractional coefficients).
+    pub fn restricts_models(self) -> bool {
+        let c = self.capabilities();
+        !(c.continuous && c.general_integers && c.fractional_coefficients)
     }
 
     /// What it can do.
@@ -796,11 +828,13 @@ mod tests {
         m
     }
 
+    /// Every engine that takes integer programs and is installed (the external ones need
+    /// their solvers).
     fn mip_engines() -> Vec<Engine> {
         ENGINES
             .iter()
             .copied()
-            .filter(|e| e.takes(Kind::Mip))
+            .filter(|e| e.takes(Kind::Mip) && e.installed())
             .collect()
     }
 

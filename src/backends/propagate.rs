@@ -63,6 +63,7 @@ static DECLARATION: Declaration = Declaration {
         mip_gap: false,
         heuristics: true,
         clausal: false,
+        external: false,
         ..Capabilities::MIP
     },
 };

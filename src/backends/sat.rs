@@ -65,6 +65,7 @@ static DECLARATION: Declaration = Declaration {
         mip_gap: false,
         heuristics: false,
         clausal: true,
+        external: false,
     },
 };
 

@@ -30,9 +30,11 @@ pub struct Scip;
 
 static DECLARATION: Declaration = Declaration {
     key: "scip",
-    description: "SCIP (PySCIPOpt), in a child process (project Python environment), on the model as MPS",
+    description:
+        "SCIP (PySCIPOpt), in a child process (project Python environment), on the model as MPS",
     capabilities: Capabilities {
         threads: false,
+        external: true,
         ..Capabilities::MIP
     },
 };
@@ -93,7 +95,7 @@ pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Bu
     let (answer, call): (Answer, f64) =
         match external::run_driver(python, DRIVER, input, budget, started) {
             Ok(a) => a,
-            Err(o) => return o,
+            Err(o) => return *o,
         };
     let offset = model.objective_offset;
     external::outcome(model, answer, call, |b| b + offset)

@@ -1,8 +1,12 @@
 //! `puzzlebench reproduce`: the main job. Each puzzle's suite ([`crate::puzzles::Suite`])
-//! is planned here: every part's formulations run on each chosen engine that takes their
-//! kind, once per presolve and heuristics setting the part names (settings an engine does
-//! not have give one run, not several), with the part's time limit; then the rows become
-//! the report with the report's figures beside ours.
+//! is planned here: every part's formulations run on each of its engines that takes their
+//! kind and model, once per presolve and heuristics setting the part names (settings an
+//! engine does not have give one run, not several), with the part's time limit; then the
+//! rows become the report with the report's figures beside ours.
+//!
+//! The engines of a part: by default, the part that compares backends
+//! ([`SuitePart::every_backend`]) runs on every installed engine and the others on
+//! [`DEFAULT_ENGINES`]; with `--backend`, every part runs on the engines named.
 
 use super::{
     bad_input, failed, load_instances, own_executable, parse_engines, progress_bar, stop_flag,
@@ -14,17 +18,71 @@ use crate::record::Record;
 use crate::runner::{self, Plan, PlanRequest, RunEnv};
 use std::path::{Path, PathBuf};
 
-/// The engines `reproduce` uses unless told otherwise: one for each kind of formulation
-/// (HiGHS for integer programs and row generation, the project's branch and cut for lazy
-/// rows, propagation for constraint programs).
+/// The engines of the parts that reproduce the report's tables, unless `--backend` names
+/// others: one for each kind of formulation (HiGHS for integer programs and row
+/// generation, the project's branch and cut for lazy rows, propagation for constraint
+/// programs). The part that compares backends runs on every installed engine.
 pub const DEFAULT_ENGINES: &str = "highs,bc,propagate";
+
+/// The engines of each part: those named (`--backend`), else every installed engine for
+/// the part that compares backends and [`DEFAULT_ENGINES`] for the others.
+#[derive(Clone, Debug)]
+pub enum EngineChoice {
+    /// `--backend`: these engines for every part.
+    Named(Vec<Engine>),
+    /// The default: `installed` for the backends part, `default` for the others.
+    Default {
+        /// [`DEFAULT_ENGINES`].
+        default: Vec<Engine>,
+        /// Every installed engine.
+        installed: Vec<Engine>,
+    },
+}
+
+impl EngineChoice {
+    /// The choice for `--backend KEYS` (None: the default).
+    pub fn new(keys: Option<&[String]>) -> Result<EngineChoice, Failure> {
+        match keys {
+            Some(k) => Ok(EngineChoice::Named(parse_engines(k)?)),
+            None => {
+                let keys: Vec<String> = DEFAULT_ENGINES.split(',').map(String::from).collect();
+                Ok(EngineChoice::Default {
+                    default: parse_engines(&keys)?,
+                    installed: Engine::installed_engines(),
+                })
+            }
+        }
+    }
+
+    /// The engines of `part`.
+    pub fn for_part(&self, part: &SuitePart) -> &[Engine] {
+        match self {
+            EngineChoice::Named(e) => e,
+            EngineChoice::Default { installed, .. } if part.every_backend => installed,
+            EngineChoice::Default { default, .. } => default,
+        }
+    }
+
+    /// How the report's preamble names the engines.
+    pub fn describe(&self) -> String {
+        let keys = |e: &[Engine]| e.iter().map(|e| e.key()).collect::<Vec<_>>().join(",");
+        match self {
+            EngineChoice::Named(e) => format!("--backend {}", keys(e)),
+            EngineChoice::Default { default, installed } => format!(
+                "the default engines: {} for the report's tables, and every installed engine ({}) in the backend comparison",
+                keys(default),
+                keys(installed)
+            ),
+        }
+    }
+}
 
 /// What to reproduce and where.
 pub struct ReproduceConfig {
     /// The quick suite (every run once) or the full one.
     pub quick: bool,
-    /// Engine keys.
-    pub engines: Vec<String>,
+    /// Engine keys of `--backend` (None: the default, [`EngineChoice`]).
+    pub engines: Option<Vec<String>>,
     /// Time limit of each run, replacing every suite's own.
     pub time_limit: Option<f64>,
     /// Output folder.
@@ -49,7 +107,7 @@ pub struct ReproduceConfig {
 pub fn plan_suite(
     p: &'static dyn Puzzle,
     quick: bool,
-    engines: &[Engine],
+    engines: &EngineChoice,
     time_limit: Option<f64>,
     instances_dir: &Path,
 ) -> Result<Vec<(String, Plan)>, Failure> {
@@ -71,7 +129,7 @@ pub fn plan_suite(
             instances,
             &PlanRequest {
                 formulations: &formulations,
-                engines,
+                engines: engines.for_part(part),
                 repeats: suite.repeats,
                 variants: &variants,
                 skip_refused: true,
@@ -100,9 +158,11 @@ fn variants(part: &SuitePart, time_limit: Option<f64>) -> Vec<SolveOptions> {
     out
 }
 
-/// "hashi (base, hdc, cuts, cuts_hdc; presolve on and off)".
+/// "hashi (base, hdc, cuts, cuts_hdc; presolve on and off)", "sudoku backends (binary,
+/// values)".
 fn label(puzzle: &str, part: &SuitePart) -> String {
-    let mut s = format!("{puzzle} ({}", part.formulations.join(", "));
+    let what = if part.every_backend { " backends" } else { "" };
+    let mut s = format!("{puzzle}{what} ({}", part.formulations.join(", "));
     if part.presolve.len() > 1 {
         s.push_str("; presolve on and off");
     }
@@ -125,7 +185,7 @@ fn present(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
 /// Runs the suites, keeps every row in `out/results.csv` (resumed when it exists), draws
 /// one picture per puzzle and writes the report.
 pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
-    let engines = parse_engines(&c.engines)?;
+    let engines = EngineChoice::new(c.engines.as_deref())?;
     let chosen: Vec<&'static dyn Puzzle> = if c.puzzles.is_empty() {
         PUZZLES.iter().copied().filter(|p| !p.hidden()).collect()
     } else {
@@ -213,8 +273,8 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let rows = runner::read_results(&csv).map_err(bad_input)?;
     let mode = if c.quick { "--quick" } else { "(full suite)" };
     let preamble = format!(
-        "Made by `puzzlebench reproduce {mode} --backend {}` on {}. Raw rows: [results.csv](results.csv).\n",
-        c.engines.join(","),
+        "Made by `puzzlebench reproduce {mode}` with {} on {}. Raw rows: [results.csv](results.csv).\n",
+        engines.describe(),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
     super::report::write(&rows, &[csv], false, &c.out, c.shift, &preamble, &c.figures)

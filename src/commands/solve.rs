@@ -236,7 +236,11 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
     }
     if let (Some(d), Some(c)) = (r.nodes, r.conflicts) {
         // The sat engine counts decisions in `nodes`, CP-SAT its branches.
-        let what = if r.backend == "cpsat" { "branches" } else { "decisions" };
+        let what = if r.backend == "cpsat" {
+            "branches"
+        } else {
+            "decisions"
+        };
         extra.push(format!("{d} {what}, {c} conflicts"));
     }
     if let (Some(c), Some(a)) = (r.clauses, r.aux_variables) {

@@ -243,6 +243,12 @@ pub struct SuitePart {
     /// Search heuristics, each a sweep of its own on engines that take them (Zebra's
     /// Table 7.5); other engines run once.
     pub heuristics: Vec<Heuristics>,
+    /// The part that compares backends: by default `reproduce` runs it on every installed
+    /// engine and the other parts on one engine per kind of formulation
+    /// ([`crate::commands::reproduce::DEFAULT_ENGINES`]); with `--backend` every part runs
+    /// on the engines named. Its instances are few, and its time limit is that of the part
+    /// holding the same instances, so the default engines' runs are shared.
+    pub every_backend: bool,
 }
 
 impl SuitePart {
@@ -258,6 +264,19 @@ impl SuitePart {
             time_limit,
             presolve: vec![true],
             heuristics: vec![Heuristics::default()],
+            every_backend: false,
+        }
+    }
+
+    /// A part that compares every installed backend ([`SuitePart::every_backend`]).
+    pub fn backends(
+        instances: Vec<&'static str>,
+        formulations: Vec<&'static str>,
+        time_limit: f64,
+    ) -> SuitePart {
+        SuitePart {
+            every_backend: true,
+            ..SuitePart::new(instances, formulations, time_limit)
         }
     }
 }

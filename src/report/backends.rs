@@ -1,11 +1,12 @@
 //! Every backend side by side: per puzzle, a table with one row per formulation and one
 //! column per backend label, each cell the solved runs, the median and the shifted
-//! geometric mean of that group of [`summary::summarise`].
+//! geometric mean of that group of [`summary::summarise`], over the instances that every
+//! backend of the row ran (a suite may run its slow engines on fewer instances).
 
 use super::summary::{self, SummaryRow};
 use super::tables::{secs, sgm_note, Table};
 use crate::record::Record;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Engine keys in the order of the tables' columns; labels of other engines come after
 /// them, alphabetically.
@@ -37,18 +38,70 @@ fn column_key(label: &str) -> (usize, &str) {
 /// each cell `solved/runs · median · SGM` in seconds, "–" where the backend did not run
 /// that formulation. `shift` is the SGM's shift in seconds.
 pub fn backend_tables(rows: &[Record], shift: f64) -> Vec<Table> {
+    let (common, instances) = common_runs(rows);
     let mut by_puzzle: BTreeMap<String, Vec<SummaryRow>> = BTreeMap::new();
-    for s in summary::summarise(rows, shift) {
+    for s in summary::summarise(&common, shift) {
         by_puzzle.entry(s.puzzle.clone()).or_default().push(s);
     }
     by_puzzle
         .iter()
-        .map(|(puzzle, groups)| puzzle_table(puzzle, groups, shift))
+        .map(|(puzzle, groups)| puzzle_table(puzzle, groups, &instances, shift))
         .collect()
 }
 
+/// An instance as a comparison counts it: its name and the run's time limit.
+type InstanceKey = (String, Option<u64>);
+
+/// The rows a side-by-side comparison is fair on: per puzzle and formulation, the runs of
+/// the instances (each with its time limit) that every backend label of that formulation
+/// ran; all its runs where no instance was run by every label. Also the number of those
+/// instances per (puzzle, formulation).
+fn common_runs(rows: &[Record]) -> (Vec<Record>, BTreeMap<(String, String), usize>) {
+    let key = |r: &Record| -> InstanceKey {
+        (
+            r.instance.clone(),
+            r.time_limit.map(|t| (t * 1000.0) as u64),
+        )
+    };
+    let mut ran: BTreeMap<(&str, &str), BTreeMap<String, BTreeSet<InstanceKey>>> = BTreeMap::new();
+    for r in rows {
+        ran.entry((&r.puzzle, &r.formulation))
+            .or_default()
+            .entry(r.backend_label())
+            .or_default()
+            .insert(key(r));
+    }
+    let mut common: BTreeMap<(&str, &str), BTreeSet<InstanceKey>> = BTreeMap::new();
+    for (pf, labels) in &ran {
+        let mut sets = labels.values();
+        let first = sets.next().cloned().unwrap_or_default();
+        let both = sets.fold(first, |acc, s| acc.intersection(s).cloned().collect());
+        let keep = if both.is_empty() {
+            labels.values().flatten().cloned().collect()
+        } else {
+            both
+        };
+        common.insert(*pf, keep);
+    }
+    let kept = rows
+        .iter()
+        .filter(|r| common[&(r.puzzle.as_str(), r.formulation.as_str())].contains(&key(r)))
+        .cloned()
+        .collect();
+    let counts = common
+        .iter()
+        .map(|((p, f), set)| ((p.to_string(), f.to_string()), set.len()))
+        .collect();
+    (kept, counts)
+}
+
 /// The table of one puzzle from its summary groups.
-fn puzzle_table(puzzle: &str, groups: &[SummaryRow], shift: f64) -> Table {
+fn puzzle_table(
+    puzzle: &str,
+    groups: &[SummaryRow],
+    instances: &BTreeMap<(String, String), usize>,
+    shift: f64,
+) -> Table {
     let mut backends: Vec<&str> = groups.iter().map(|s| s.backend.as_str()).collect();
     backends.sort_by_key(|b| column_key(b));
     backends.dedup();
@@ -71,7 +124,12 @@ fn puzzle_table(puzzle: &str, groups: &[SummaryRow], shift: f64) -> Table {
     let body = formulations
         .iter()
         .map(|&f| {
-            std::iter::once(f.to_string())
+            let n = instances
+                .get(&(puzzle.to_string(), f.to_string()))
+                .copied()
+                .unwrap_or(0);
+            [f.to_string(), n.to_string()]
+                .into_iter()
                 .chain(
                     backends
                         .iter()
@@ -83,13 +141,15 @@ fn puzzle_table(puzzle: &str, groups: &[SummaryRow], shift: f64) -> Table {
     Table {
         stem: format!("{puzzle}_backends"),
         title: format!("{puzzle}: every backend side by side"),
-        columns: std::iter::once("formulation")
+        columns: ["formulation", "instances"]
+            .into_iter()
             .chain(backends.iter().copied())
             .map(String::from)
             .collect(),
         rows: body,
         notes: vec![
             format!("Each cell: solved/runs · median (s) · SGM{shift} (s) of the formulation (row) on the backend (column); solved counts verified solutions plus proofs of infeasibility."),
+            "instances: those every backend of the row ran, with the same time limit (the quick suite runs every backend on a few instances and the report's tables on more); only their runs count here (all runs where no instance was run by every backend).".into(),
             sgm_note(shift),
             "Failed runs count at the time limit in the median and the SGM.".into(),
             "–: no runs of that formulation on that backend (a run plan leaves out the formulations an engine does not take).".into(),
@@ -143,19 +203,28 @@ mod tests {
         assert_eq!(stems, ["sudoku_backends", "zebra_backends"]);
         let t = &tables[0];
         assert_eq!(t.title, "sudoku: every backend side by side");
-        assert_eq!(t.columns, ["formulation", "highs", "cbc", "propagate"]);
+        assert_eq!(
+            t.columns,
+            ["formulation", "instances", "highs", "cbc", "propagate"]
+        );
         let firsts: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
         assert_eq!(firsts, ["binary", "values"]);
         // Median of 1, 3, 10 is 3; SGM1 is (2·4·11)^(1/3) − 1 = 3.4482…
-        assert_eq!(t.rows[0][3], "2/3 · 3.00 · 3.45");
-        assert_eq!(t.rows[0][1], "1/1 · 0.500 · 0.500");
+        assert_eq!(t.rows[0][4], "2/3 · 3.00 · 3.45");
+        assert_eq!(t.rows[0][2], "1/1 · 0.500 · 0.500");
         assert_eq!(
             t.rows[1],
-            ["values", "1/1 · 0.500 · 0.500", "1/1 · 0.500 · 0.500", "–"]
+            [
+                "values",
+                "1",
+                "1/1 · 0.500 · 0.500",
+                "1/1 · 0.500 · 0.500",
+                "–"
+            ]
         );
         assert!(t.rows.iter().all(|r| r.len() == t.columns.len()));
-        assert_eq!(tables[1].columns, ["formulation", "propagate"]);
-        assert_eq!(tables[1].rows, [["cp", "1/1 · 0.250 · 0.250"]]);
+        assert_eq!(tables[1].columns, ["formulation", "instances", "propagate"]);
+        assert_eq!(tables[1].rows, [["cp", "1", "1/1 · 0.250 · 0.250"]]);
     }
 
     #[test]
@@ -166,13 +235,35 @@ mod tests {
             .filter(|r| !(r.formulation == "values" && r.backend == "cbc"))
             .collect();
         let t = &backend_tables(&rows, 1.0)[0];
-        assert_eq!(t.columns, ["formulation", "highs", "cbc", "propagate"]);
-        assert_eq!(t.rows[1], ["values", "1/1 · 0.500 · 0.500", "–", "–"]);
-        assert_eq!(t.rows[0][2], "1/1 · 0.500 · 0.500");
+        assert_eq!(
+            t.columns,
+            ["formulation", "instances", "highs", "cbc", "propagate"]
+        );
+        assert_eq!(t.rows[1], ["values", "1", "1/1 · 0.500 · 0.500", "–", "–"]);
+        assert_eq!(t.rows[0][3], "1/1 · 0.500 · 0.500");
         assert!(t
             .notes
             .iter()
             .any(|n| n.contains("SGM1: shifted geometric mean")));
+    }
+
+    #[test]
+    fn only_the_instances_every_backend_ran_are_compared() {
+        let mut rows = Vec::new();
+        for (i, t) in [(1, 1.0), (2, 2.0), (3, 9.0)] {
+            let mut r = run("sudoku", "binary", "highs", t, true);
+            r.instance = format!("p{i}");
+            rows.push(r);
+        }
+        let mut r = run("sudoku", "binary", "cpsat", 4.0, true);
+        r.instance = "p2".into();
+        rows.push(r);
+        let t = &backend_tables(&rows, 1.0)[0];
+        assert_eq!(t.columns, ["formulation", "instances", "highs", "cpsat"]);
+        assert_eq!(
+            t.rows[0],
+            ["binary", "1", "1/1 · 2.00 · 2.00", "1/1 · 4.00 · 4.00"]
+        );
     }
 
     #[test]

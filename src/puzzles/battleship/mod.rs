@@ -60,11 +60,18 @@ fn suite(quick: bool) -> super::Suite {
         vec!["battleship/table_4_2", "battleship/scaling"]
     };
     super::Suite {
-        parts: vec![SuitePart::new(
-            instances,
-            vec!["gbm", "cbm"],
-            if quick { 20.0 } else { 300.0 },
-        )],
+        parts: vec![
+            SuitePart::new(
+                instances,
+                vec!["gbm", "cbm"],
+                if quick { 20.0 } else { 300.0 },
+            ),
+            SuitePart::backends(
+                vec!["battleship/table_4_2/6x6.txt"],
+                vec!["gbm", "cbm"],
+                if quick { 20.0 } else { 300.0 },
+            ),
+        ],
         repeats: if quick { 1 } else { 3 },
     }
 }

@@ -111,6 +111,11 @@ fn suite(quick: bool) -> super::Suite {
     if !quick {
         parts.push(SuitePart::new(vec!["circuit/cm3"], vec!["cm3"], 600.0));
     }
+    parts.push(SuitePart::backends(
+        vec!["circuit/table_a_1/3x3.txt"],
+        vec!["cm1", "cm1-rowgen", "cm2"],
+        if quick { 5.0 } else { 1800.0 },
+    ));
     super::Suite { parts, repeats: 1 }
 }
 

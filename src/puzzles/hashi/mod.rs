@@ -96,8 +96,13 @@ fn suite(quick: bool) -> super::Suite {
         if quick { 60.0 } else { 120.0 },
     );
     part.presolve = vec![true, false];
+    let backends = SuitePart::backends(
+        vec!["hashi/tatham/t_07x07_m3.txt"],
+        vec!["base", "hdc", "cuts", "cuts_hdc"],
+        if quick { 60.0 } else { 120.0 },
+    );
     super::Suite {
-        parts: vec![part],
+        parts: vec![part, backends],
         repeats: if quick { 1 } else { 3 },
     }
 }

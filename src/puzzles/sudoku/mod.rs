@@ -50,11 +50,14 @@ pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
 /// Every committed instance, both formulations; the full suite repeats each run three times.
 fn suite(quick: bool) -> super::Suite {
     super::Suite {
-        parts: vec![SuitePart::new(
-            vec!["sudoku"],
-            vec!["binary", "values"],
-            60.0,
-        )],
+        parts: vec![
+            SuitePart::new(vec!["sudoku"], vec!["binary", "values"], 60.0),
+            SuitePart::backends(
+                vec!["sudoku/report_fig3_1.txt", "sudoku/blog_003.txt"],
+                vec!["binary", "values"],
+                60.0,
+            ),
+        ],
         repeats: if quick { 1 } else { 3 },
     }
 }

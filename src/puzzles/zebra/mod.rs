@@ -74,8 +74,13 @@ fn suite(quick: bool) -> super::Suite {
     }
     let mut part = SuitePart::new(instances, vec!["ip", "cp"], if quick { 2.0 } else { 10.0 });
     part.heuristics = Heuristics::EVERY.to_vec();
+    let backends = SuitePart::backends(
+        vec!["zebra/life_1962.txt", "zebra/generated/zebra_5x5_s1.txt"],
+        vec!["ip", "cp"],
+        if quick { 2.0 } else { 10.0 },
+    );
     super::Suite {
-        parts: vec![part],
+        parts: vec![part, backends],
         repeats: if quick { 1 } else { 3 },
     }
 }

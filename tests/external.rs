@@ -1,0 +1,275 @@
+//! The engines that run their solver in a child process (cpsat, scip, glpk): where their
+//! solver is installed, each solves a small Sudoku, a small Battleship and a Hashi
+//! row-generation instance with verified answers that agree with HiGHS, keeps the sense
+//! and constant of the objective, and records both times; CP-SAT's exact scaling of
+//! fractional rows; and the paths where a solver is absent ("not installed", tested by
+//! pointing an engine at a missing interpreter or program) or outlives its limit (killed).
+
+use puzzlebench::backends::{
+    cpsat::{self, CPSAT},
+    glpk::{self, GLPK},
+    highs::HIGHS,
+    scip::{self, SCIP},
+    Budget, Engine, Kind, Settings, SolveOptions, Status,
+};
+use puzzlebench::model::{Model, Sense, VarKind};
+use puzzlebench::puzzles::{self, Instance};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The first instance of a committed file.
+fn first(puzzle: &str, file: &str) -> Box<dyn Instance> {
+    let p = puzzles::puzzle(puzzle).unwrap();
+    p.load(&root().join("instances").join(file))
+        .unwrap()
+        .remove(0)
+}
+
+/// The external engines whose solvers are here; the others are named on standard error.
+fn installed() -> Vec<Engine> {
+    [CPSAT, SCIP, GLPK]
+        .into_iter()
+        .filter(|e| {
+            let ok = e.installed();
+            if !ok {
+                eprintln!("skipped {e}: {}", e.version());
+            }
+            ok
+        })
+        .collect()
+}
+
+fn limit(seconds: f64) -> SolveOptions {
+    SolveOptions {
+        time_limit: Some(seconds),
+        ..SolveOptions::default()
+    }
+}
+
+#[test]
+fn each_external_engine_solves_small_instances_with_verified_answers() {
+    let cases = [
+        ("sudoku", "sudoku/report_fig3_1.txt", "binary"),
+        ("sudoku", "sudoku/report_fig3_1.txt", "values"),
+        ("battleship", "battleship/table_4_2/6x6.txt", "gbm"),
+        ("battleship", "battleship/table_4_2/6x6.txt", "cbm"),
+        ("hashi", "hashi/tatham/t_07x07_m3.txt", "cuts"),
+        ("hashi", "hashi/tatham/t_07x07_m3.txt", "base"),
+        ("circuit", "circuit/table_a_1/4x4.txt", "cm1-rowgen"),
+        ("zebra", "zebra/life_1962.txt", "ip"),
+    ];
+    for e in installed() {
+        for (puzzle, file, f) in cases {
+            let inst = first(puzzle, file);
+            let what = format!("{puzzle} {file} {f} on {e}");
+            let r = inst.solve(f, e, &limit(120.0)).unwrap();
+            if let Some(why) = e.model_refusal(&inst.build(f).unwrap()) {
+                // CP-SAT takes no continuous columns (Hashi's base has flows).
+                assert_eq!(r.outcome.status, Status::Error, "{what}");
+                assert_eq!(r.outcome.message.as_deref(), Some(why.as_str()));
+                continue;
+            }
+            let o = &r.outcome;
+            assert_eq!(o.status, Status::Optimal, "{what}: {o:?}");
+            assert_eq!(r.verified(), Some(true), "{what}");
+            let reference = inst.solve(f, HIGHS, &limit(120.0)).unwrap().outcome;
+            let (a, b) = (o.objective.unwrap(), reference.objective.unwrap());
+            assert!((a - b).abs() < 1e-6, "{what}: objective {a}, HiGHS {b}");
+            let call = o.call_seconds.expect("an external run records its call");
+            assert!(call >= o.seconds && o.seconds >= 0.0, "{what}: {o:?}");
+            let version = o.version.clone().unwrap();
+            assert!(
+                ["CP-SAT", "SCIP", "GLPK"]
+                    .iter()
+                    .any(|v| version.starts_with(v)),
+                "{what}: {version}"
+            );
+            if f == "cuts" || f == "cm1-rowgen" {
+                assert!(o.rounds.unwrap() >= 1 && o.cuts.is_some(), "{what}: {o:?}");
+            }
+        }
+    }
+}
+
+/// max 8a + 11b + 6c + 4d + 2.5 s.t. 5a + 7b + 4c + 3d <= 14, binary: optimum 23.5.
+fn knapsack_with_constant() -> Model {
+    let mut m = Model::new("knap");
+    m.sense = Sense::Maximize;
+    m.objective_offset = 2.5;
+    let w = [5.0, 7.0, 4.0, 3.0];
+    let p = [8.0, 11.0, 6.0, 4.0];
+    let vars: Vec<_> = (0..4)
+        .map(|i| m.add_var(format!("x{i}"), VarKind::Binary, 0.0, 1.0, p[i]))
+        .collect();
+    m.add_le("cap", vars.iter().zip(w).map(|(v, w)| (*v, w)), 14.0);
+    m
+}
+
+#[test]
+fn the_sense_and_constant_of_the_objective_survive_the_transfer() {
+    let m = knapsack_with_constant();
+    for e in installed() {
+        let o = e.solve_model(&m, &limit(60.0));
+        assert_eq!(o.status, Status::Optimal, "{e}: {o:?}");
+        assert!((o.objective.unwrap() - 23.5).abs() < 1e-9, "{e}: {o:?}");
+        assert!((o.best_bound.unwrap() - 23.5).abs() < 1e-6, "{e}: {o:?}");
+        assert_eq!(o.gap, Some(0.0), "{e}: {o:?}");
+    }
+}
+
+#[test]
+fn cpsat_scales_fractional_rows_exactly_and_refuses_what_it_cannot() {
+    if !CPSAT.installed() {
+        eprintln!("skipped: {}", CPSAT.version());
+        return;
+    }
+    // max 1.5x + y + z/3 s.t. 0.5x + 0.25y + (1/3)z <= 0.6, binary: x alone, 1.5.
+    let mut m = Model::new("frac");
+    m.sense = Sense::Maximize;
+    let x = m.add_var("x", VarKind::Binary, 0.0, 1.0, 1.5);
+    let y = m.add_var("y", VarKind::Binary, 0.0, 1.0, 1.0);
+    let z = m.add_var("z", VarKind::Binary, 0.0, 1.0, 1.0 / 3.0);
+    m.add_le("r", [(x, 0.5), (y, 0.25), (z, 1.0 / 3.0)], 0.6);
+    let o = CPSAT.solve_model(&m, &limit(60.0));
+    let h = HIGHS.solve_model(&m, &limit(60.0));
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert!((o.objective.unwrap() - h.objective.unwrap()).abs() < 1e-9);
+    assert!((o.best_bound.unwrap() - 1.5).abs() < 1e-9, "{o:?}");
+    m.add_le("pi", [(x, std::f64::consts::PI), (y, 1.0)], 4.0);
+    let o = CPSAT.solve_model(&m, &limit(60.0));
+    assert_eq!(o.status, Status::Error);
+    let why = o.message.unwrap();
+    assert!(why.starts_with("unsupported by cpsat: row pi"), "{why}");
+}
+
+#[test]
+fn a_missing_interpreter_or_program_is_not_installed() {
+    let m = knapsack_with_constant();
+    let s = Settings::default();
+    let missing = Path::new("/nonexistent/puzzlebench/python");
+    for o in [
+        cpsat::solve_with(missing, &m, &s, &Budget::unlimited()),
+        scip::solve_with(missing, &m, &s, &Budget::unlimited()),
+        glpk::solve_with(
+            Path::new("/nonexistent/puzzlebench/glpsol"),
+            &m,
+            &s,
+            &Budget::unlimited(),
+        ),
+    ] {
+        assert_eq!(o.status, Status::Error, "{o:?}");
+        let why = o.message.unwrap();
+        assert!(why.starts_with("not installed: "), "{why}");
+    }
+}
+
+#[test]
+fn the_command_line_records_not_installed_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let status = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .current_dir(root())
+        .env("PUZZLEBENCH_PYTHON", "/nonexistent/puzzlebench/python")
+        .env("PUZZLEBENCH_GLPSOL", "/nonexistent/puzzlebench/glpsol")
+        .args(["run", "--puzzle", "sudoku", "--quiet", "--backend"])
+        .arg("cpsat,scip,glpk,highs")
+        .arg("--instances")
+        .arg("instances/sudoku/report_fig3_1.txt")
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(!status.success(), "three runs failed: a non-zero exit");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut rd = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<puzzlebench::record::Record> = rd.deserialize().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 8, "two formulations on four engines: {text}");
+    for r in &rows {
+        if r.backend == "highs" {
+            assert_eq!((r.status.as_str(), r.verified), ("optimal", Some(true)));
+        } else {
+            assert_eq!(r.status, "error", "{r:?}");
+            assert!(
+                r.error.as_deref().unwrap().starts_with("not installed: "),
+                "{r:?}"
+            );
+            assert!(r.solver_version.starts_with("not installed"), "{r:?}");
+        }
+    }
+    let list = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .env("PUZZLEBENCH_PYTHON", "/nonexistent/puzzlebench/python")
+        .env("PUZZLEBENCH_GLPSOL", "/nonexistent/puzzlebench/glpsol")
+        .arg("list")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&list.stdout);
+    for key in ["cpsat", "scip", "glpk"] {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{key} ")))
+            .unwrap();
+        assert!(line.contains("[not installed: "), "{line}");
+    }
+}
+
+#[test]
+fn a_child_that_outlives_its_limit_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("glpsol");
+    std::fs::write(&fake, "#!/bin/sh\nsleep 60\n").unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    let m = knapsack_with_constant();
+    let start = Instant::now();
+    let o = glpk::solve_with(&fake, &m, &Settings::default(), &Budget::new(Some(0.5)));
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(o.status, Status::TimeLimit, "{o:?}");
+    assert!(o.message.unwrap().contains("killed"));
+    assert!(o.values.is_none());
+    assert!(
+        took < 0.5 + puzzlebench::backends::external::GRACE + 5.0,
+        "{took}"
+    );
+}
+
+#[test]
+fn the_time_limit_stops_each_solver_near_it() {
+    // Battleship 30x20 cbm takes HiGHS over a minute: every external engine stops at 2 s.
+    let inst = first("battleship", "battleship/scaling/30x20.txt");
+    for e in installed() {
+        let start = Instant::now();
+        let r = inst.solve("cbm", e, &limit(2.0)).unwrap();
+        let took = start.elapsed().as_secs_f64();
+        let o = &r.outcome;
+        assert!(
+            matches!(o.status, Status::TimeLimit | Status::Optimal),
+            "{e}: {o:?}"
+        );
+        assert!(took < 2.0 + 1.0 + 2.0, "{e}: {took} s");
+        if o.status == Status::TimeLimit && o.values.is_some() {
+            assert_eq!(r.verified(), Some(true), "{e}: an incumbent is verified");
+        }
+    }
+}
+
+#[test]
+fn external_engines_declare_what_they_apply() {
+    let o = SolveOptions::default();
+    let c = CPSAT.settings(Kind::Mip, &o);
+    assert_eq!(
+        (c.threads, c.seed, c.presolve, c.mip_gap),
+        (Some(1), Some(0), Some(true), Some(0.0))
+    );
+    let s = SCIP.settings(Kind::Mip, &o);
+    assert_eq!((s.threads, s.seed), (None, Some(0)));
+    let g = GLPK.settings(Kind::Mip, &o);
+    assert_eq!((g.threads, g.seed, g.presolve), (None, None, Some(true)));
+    assert!(!CPSAT.capabilities().lp_relaxation && SCIP.capabilities().lp_relaxation);
+    for e in [CPSAT, SCIP, GLPK] {
+        assert!(e.capabilities().external && !e.takes(Kind::LazyRows), "{e}");
+    }
+}
