@@ -172,7 +172,7 @@ fn two_machines_are_kept_apart_or_pooled_and_every_table_names_them() {
     // The backends side by side: a column per machine of each engine.
     let sudoku_backends = &ts.iter().find(|(s, _)| s == "sudoku_backends").unwrap().1;
     assert!(
-        sudoku_backends.contains("| formulation | highs@alpha | highs@beta |"),
+        sudoku_backends.contains("| formulation | instances | highs@alpha | highs@beta |"),
         "{sudoku_backends}"
     );
     // The Hashi tables group by engine and presolve: still one row per machine.
