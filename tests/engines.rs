@@ -4,6 +4,8 @@
 //! included, with its bound; a MIP gap is never reported as a proof the engine does not
 //! have; and the settings a row records are those the engine applied.
 
+mod common;
+use common::first;
 use puzzlebench::backends::{
     bc::BC, cbc::CBC, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, sat::SAT, Engine,
     Heuristics, Kind, SolveOptions, Status, ENGINES,
@@ -25,14 +27,6 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The first instance of a committed file.
-fn first(puzzle: &str, file: &str) -> Box<dyn Instance> {
-    let p = puzzles::puzzle(puzzle).unwrap();
-    p.load(&root().join("instances").join(file))
-        .unwrap()
-        .remove(0)
 }
 
 /// A tiny instance of `puzzle` that formulation `f` can take (cm3 needs S and T, cm1-full

@@ -5,6 +5,8 @@
 //! fractional rows; and the paths where a solver is absent ("not installed", tested by
 //! pointing an engine at a missing interpreter or program) or outlives its limit (killed).
 
+mod common;
+use common::first;
 use puzzlebench::backends::{
     cpsat::{self, CPSAT},
     glpk::{self, GLPK},
@@ -13,21 +15,12 @@ use puzzlebench::backends::{
     Budget, Engine, Kind, Settings, SolveOptions, Status,
 };
 use puzzlebench::model::{Model, Sense, VarKind};
-use puzzlebench::puzzles::{self, Instance};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The first instance of a committed file.
-fn first(puzzle: &str, file: &str) -> Box<dyn Instance> {
-    let p = puzzles::puzzle(puzzle).unwrap();
-    p.load(&root().join("instances").join(file))
-        .unwrap()
-        .remove(0)
 }
 
 /// The external engines whose solvers are here; the others are named on standard error.

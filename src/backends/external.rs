@@ -62,6 +62,27 @@ pub fn python() -> Result<PathBuf, String> {
         })
 }
 
+/// `python`, when it exists; else why it is not installed.
+fn existing(python: &Path) -> Result<&Path, String> {
+    if python.exists() {
+        Ok(python)
+    } else {
+        Err(format!(
+            "no Python interpreter at {}; {PYTHON_HINT}",
+            python.display()
+        ))
+    }
+}
+
+/// `solve` with the drivers' interpreter ([`python`]), or an `error` outcome "not
+/// installed: …" when there is none.
+pub fn with_python(solve: impl FnOnce(&Path) -> Outcome) -> Outcome {
+    match python() {
+        Ok(p) => solve(&p),
+        Err(e) => Outcome::error(format!("not installed: {e}"), 0.0),
+    }
+}
+
 /// How a child process ended.
 #[derive(Debug)]
 pub struct Finished {
@@ -224,15 +245,8 @@ pub fn run_driver(
     budget: &Budget,
     started: Instant,
 ) -> Result<(Answer, f64), Box<Outcome>> {
-    if !python.exists() {
-        return Err(Box::new(Outcome::error(
-            format!(
-                "not installed: no Python interpreter at {}; {PYTHON_HINT}",
-                python.display()
-            ),
-            0.0,
-        )));
-    }
+    let python = existing(python)
+        .map_err(|e| Box::new(Outcome::error(format!("not installed: {e}"), 0.0)))?;
     let mut command = Command::new(python);
     // -I: ignore PYTHONPATH and the user's site folder, so only the environment's
     // pinned packages are seen.
@@ -338,13 +352,8 @@ pub fn cached_version(
 /// Runs `python -I -c code` and returns its trimmed standard output, for version probes.
 pub fn python_output(code: &str) -> Result<String, String> {
     let python = python()?;
-    if !python.exists() {
-        return Err(format!(
-            "no Python interpreter at {}; {PYTHON_HINT}",
-            python.display()
-        ));
-    }
-    let out = Command::new(&python)
+    let python = existing(&python)?;
+    let out = Command::new(python)
         .arg("-I")
         .arg("-c")
         .arg(code)

@@ -57,10 +57,7 @@ impl Solver for Scip {
     }
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-        match external::python() {
-            Ok(python) => solve_with(&python, model, settings, budget),
-            Err(e) => Outcome::error(format!("not installed: {e}"), 0.0),
-        }
+        external::with_python(|python| solve_with(python, model, settings, budget))
     }
 }
 

@@ -24,6 +24,15 @@ pub fn assert_snapshots(tables: &[Table], dir: &Path) {
     }
 }
 
+/// The first instance of a committed file under `instances/`.
+pub fn first(puzzle: &str, file: &str) -> Box<dyn puzzlebench::puzzles::Instance> {
+    let p = puzzlebench::puzzles::puzzle(puzzle).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("instances")
+        .join(file);
+    p.load(&path).unwrap().remove(0)
+}
+
 /// The contents of an SVG's `<text>` elements, trimmed.
 pub fn svg_texts(svg: &str) -> Vec<String> {
     svg.split("<text")
