@@ -39,6 +39,7 @@ fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
         ("circuit", _) => first(puzzle, "circuit/table_a_1/4x4.txt"),
         ("hashi", _) => first(puzzle, "hashi/tatham/t_07x07_m3.txt"),
         ("zebra", _) => first(puzzle, "zebra/generated/zebra_5x5_s1.txt"),
+        ("kenken", _) => first(puzzle, "kenken/tatham/keen_4de.txt"),
         _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
     }
 }

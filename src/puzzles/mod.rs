@@ -13,7 +13,9 @@ pub mod circuit;
 pub mod fault;
 pub mod formulation;
 pub mod hashi;
+pub mod kenken;
 pub mod sudoku;
+pub mod tatham;
 pub mod zebra;
 
 pub use formulation::{Answer, Report, Run};
@@ -288,6 +290,7 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &circuit::PUZZLE,
     &hashi::PUZZLE,
     &zebra::PUZZLE,
+    &kenken::PUZZLE,
     &fault::PUZZLE,
 ];
 

@@ -6,6 +6,11 @@
 //! the boxes (the post's set u[a,i,j]); one value per cell. Givens are fixed through
 //! v: the bounds of v[i,j] are both c[i,j]. The objective is 0.
 //!
+//! Variants, as the post's areas suggest: a jigsaw region is an area in place of a box
+//! (`area_g`), and so is each main diagonal of X-Sudoku (`area_d`). A killer cage c with
+//! sum s adds the `+` cage row Σ_{(i,j) ∈ c} v[i,j] = s (`cagesum_c`) and, because its
+//! values differ, each value at most once in it (`cage_c_k`).
+//!
 //! Against `binary` this adds n² integer columns and n² accounting rows, and replaces the
 //! n-row fixing of each given by a bound on v, which the LP relaxation can meet with
 //! fractional x (only Σ k·x is pinned, not which k).
@@ -31,9 +36,6 @@ impl Decoder {
             .collect()
     }
 }
-
-/// An area: name prefix, number, and its cells.
-type Area = (&'static str, usize, Vec<(usize, usize)>);
 
 /// Builds the area model for `p`.
 pub fn build(p: &Sudoku) -> (Model, Decoder) {
@@ -62,29 +64,20 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
         }
     }
     let at = |i: usize, j: usize, k: usize| x[(i * n + j) * n + k];
-    // The areas: rows, columns and boxes, each a list of cells, named area_r/c/s_<a>_<k>.
-    let mut areas: Vec<Area> = Vec::new();
-    for i in 0..n {
-        areas.push(("area_r", i + 1, (0..n).map(|j| (i, j)).collect()));
-    }
-    for j in 0..n {
-        areas.push(("area_c", j + 1, (0..n).map(|i| (i, j)).collect()));
-    }
-    let boxes_across = n / p.box_cols;
-    for s in 0..n {
-        let (top, left) = (
-            (s / boxes_across) * p.box_rows,
-            (s % boxes_across) * p.box_cols,
-        );
-        let cells =
-            (top..top + p.box_rows).flat_map(|i| (left..left + p.box_cols).map(move |j| (i, j)));
-        areas.push(("area_s", s + 1, cells.collect()));
-    }
-    for (prefix, a, cells) in &areas {
+    // The areas: rows, columns, boxes or regions, diagonals; rows named
+    // area_r/c/s/g/d_<a>_<k>.
+    for area in p.areas() {
+        let prefix = match area.kind {
+            "row" => "area_r",
+            "col" => "area_c",
+            "box" => "area_s",
+            "region" => "area_g",
+            _ => "area_d",
+        };
         for k in 0..n {
             m.add_eq(
-                Name::idx(prefix, &[*a, k + 1]),
-                cells.iter().map(|&(i, j)| (at(i, j, k), 1.0)),
+                Name::idx(prefix, &[area.index, k + 1]),
+                area.cells.iter().map(|&(i, j)| (at(i, j, k), 1.0)),
                 1.0,
             );
         }
@@ -103,6 +96,14 @@ pub fn build(p: &Sudoku) -> (Model, Decoder) {
             let terms = std::iter::once((v[i * n + j], 1.0))
                 .chain((0..n).map(|k| (at(i, j, k), -((k + 1) as f64))));
             m.add_eq(Name::idx("value", &[i + 1, j + 1]), terms, 0.0);
+        }
+    }
+    for (c, cage) in p.cages.iter().enumerate() {
+        let sum = cage.cells.iter().map(|&(i, j)| (v[i * n + j], 1.0));
+        m.add_eq(Name::idx("cagesum", &[c + 1]), sum, cage.target as f64);
+        for k in 0..n {
+            let once = cage.cells.iter().map(|&(i, j)| (at(i, j, k), 1.0));
+            m.add_le(Name::idx("cage", &[c + 1, k + 1]), once, 1.0);
         }
     }
     (m, Decoder { n, v })
