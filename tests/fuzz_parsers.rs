@@ -1,4 +1,4 @@
-//! Short fuzzing of the instance parsers of Sudoku and Hashi (proptest): no input makes them panic, and every
+//! Short fuzzing of the instance parsers (proptest): no input makes them panic, and every
 //! error names the file and, where there is one, the line.
 
 use proptest::prelude::*;
@@ -208,5 +208,75 @@ proptest! {
         s.replace_range(pos..pos + 1, &c);
         check_circuit(&s);
         check_circuit(&CIRCUIT[..cut]);
+    }
+}
+
+const KEEN: &str = "6:_aa_a_6a__a_a__aaca__a_3a__a_b__b_a_,m12a6m36a7s2s1d2a6d2d3s1m12s2a9m20s2";
+const KENKEN: &str = "kenken 3\n3+ r1c1 r1c2\n2/ r2c1 r3c1\n6* r1c3 r2c3 r3c3 # c\n1- r2c2 r3c2\n";
+
+fn check_kenken(text: &str) {
+    use puzzlebench::puzzles::kenken::parse as kp;
+    match kp::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                // Every cell in exactly one cage, every cage within the grid.
+                let mut seen = vec![0; p.n * p.n];
+                for c in &p.cages {
+                    assert!(!c.cells.is_empty() && c.target > 0);
+                    for &(i, j) in &c.cells {
+                        seen[i * p.n + j] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&k| k == 1));
+                // What parses prints back to the same puzzle, and small models build.
+                let again = kp::parse_text(Path::new("fuzz.txt"), &p.to_text()).unwrap();
+                assert_eq!(again.cages, p.cages);
+                if p.n <= 9 {
+                    let _ = puzzlebench::puzzles::kenken::melkonian::build(&p);
+                    let _ = puzzlebench::puzzles::kenken::log::build(&p);
+                }
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt"), "{e}"),
+    }
+}
+
+const KILLER: &str =
+    "2x3k:zj,aa___a__a__aa_bcaaa___a_________a_aa_aa__,6a6a7_8_6_9_7f13_7_4_11e13b8b3a8a10a";
+const JIGSAW: &str = "6j:c2c1c3c1_5_6_6_5_1c1c6c5c,babab__b__babaaabababff";
+const VARIANT: &str = "sudoku 4\ndiagonals\nregions\nAABB\nAABB\nCCDD\nCCDD\ngivens\n1...\n....\n....\n...1\ncage 5 r1c2 r2c2\n";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn kenken_arbitrary_text(text in "\\PC{0,300}") {
+        check_kenken(&text);
+    }
+
+    #[test]
+    fn keen_mutated(pos in 0usize..KEEN.len(), c in "[0-9a-z_:,]", cut in 0usize..KEEN.len()) {
+        let mut s: String = KEEN.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_kenken(&s);
+        check_kenken(&KEEN[..cut]);
+    }
+
+    #[test]
+    fn kenken_text_mutated(pos in 0usize..KENKEN.len(), c in "[0-9rc +*/x=#\\n-]", cut in 0usize..KENKEN.len()) {
+        let mut s: String = KENKEN.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_kenken(&s);
+        check_kenken(&KENKEN[..cut]);
+    }
+
+    #[test]
+    fn solo_variants_mutated(which in 0usize..3, pos in 0usize..200, c in "[0-9a-z_:,#\\nABCD.]", cut in 0usize..200) {
+        let base = [KILLER, JIGSAW, VARIANT][which];
+        let pos = pos % base.len();
+        let mut s: String = base.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check(&s);
+        check(&base[..cut % base.len()]);
     }
 }

@@ -53,6 +53,10 @@ impl Solver for CpSat {
         &DECLARATION
     }
 
+    fn refuses(&self, model: &Model) -> Option<String> {
+        job(model, &Settings::default(), &Budget::new(None)).err()
+    }
+
     fn version(&self) -> String {
         static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         external::cached_version(&VERSION, || {

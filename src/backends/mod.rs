@@ -337,6 +337,15 @@ pub trait Solver: Sync {
         let _ = kind;
         Settings::from_capabilities(&self.declaration().capabilities, options)
     }
+    /// Why it cannot take `model` beyond what its capabilities declare (default: no
+    /// reason), for a check only a solve would otherwise make (CP-SAT: a row that no
+    /// integer factor makes whole). [`Engine::model_refusal`] asks it after the declared
+    /// checks, so that plans leave such pairs out and a run refuses them before building
+    /// anything else.
+    fn refuses(&self, model: &Model) -> Option<String> {
+        let _ = model;
+        None
+    }
     /// Solves one integer program (or LP) within `budget`.
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         let _ = (model, settings, budget);
@@ -534,7 +543,9 @@ impl Engine {
                 }
             }
         }
-        None
+        self.0
+            .refuses(model)
+            .map(|why| format!("unsupported by {self}: {why}"))
     }
 
     /// The settings it applies to a problem of `kind` under `options`.

@@ -302,6 +302,33 @@ impl<'a> Run<'a> {
     }
 }
 
+impl Run<'_> {
+    /// [`Run::count`] for a formulation whose build may refuse an instance (a model past
+    /// its size limits): the refusal becomes the run's report, status `error` with the
+    /// reason and the time the build took before it gave up.
+    pub fn count_or_refuse<D>(
+        &self,
+        build: impl FnOnce() -> Result<(Model, D), String>,
+        nogood: impl Fn(&D, &[f64]) -> Cut,
+        decode: impl FnOnce(&D, &[f64]) -> Answer,
+    ) -> Report {
+        let t = Instant::now();
+        match build() {
+            Err(e) => {
+                let mut r = Report::refused(format!("refused: {e}"));
+                r.build_seconds = t.elapsed().as_secs_f64();
+                r
+            }
+            Ok(built) => {
+                let seconds = t.elapsed().as_secs_f64();
+                let mut r = self.count(move || built, nogood, decode);
+                r.build_seconds += seconds;
+                r
+            }
+        }
+    }
+}
+
 /// The separator of [`Run::count`]: every integer solution of the (complete) model is a
 /// solution; it is counted, the first kept, and until `want` are found its no-good row is
 /// returned so that the loop looks for another.

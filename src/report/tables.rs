@@ -236,6 +236,17 @@ pub fn sgm_note(shift: f64) -> String {
     format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift}, in seconds.")
 }
 
+/// "a" when every count is a, "a–b" for a range, "–" when none is known (model sizes
+/// over a group of runs).
+pub fn count_range(counts: impl Iterator<Item = usize>) -> String {
+    let counts: Vec<usize> = counts.collect();
+    match (counts.iter().min(), counts.iter().max()) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}–{b}"),
+        _ => "–".into(),
+    }
+}
+
 /// The value of `key` in an `instance_info` text (`key=value;key=value`).
 pub fn info_value<'a>(info: &'a str, key: &str) -> Option<&'a str> {
     info.split(';').find_map(|kv| {

@@ -64,3 +64,22 @@ pub fn rows(path: &Path) -> Vec<puzzlebench::record::Record> {
 pub fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
+
+/// Each `(file name, text, wanted)`: written to a temporary folder, `solve --puzzle
+/// PUZZLE` on it exits 2 with one error that names the file and contains `wanted`.
+pub fn assert_bad_files(puzzle: &str, cases: &[(&str, &str, &str)]) {
+    let dir = std::env::temp_dir().join(format!("pb-bad-{puzzle}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text, want) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let o = pb()
+            .args(["solve", path.to_str().unwrap(), "--puzzle", puzzle])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(name) && err.contains(want), "{name}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

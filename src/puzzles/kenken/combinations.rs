@@ -26,7 +26,6 @@
 use super::{Cage, KenKen, Latin, Op};
 use crate::model::{Model, Name, VarId};
 use crate::puzzles::{Report, Run};
-use std::time::Instant;
 
 /// The most multiset columns a model may have; larger models are refused (with the count)
 /// before they are built.
@@ -285,24 +284,11 @@ pub fn build(p: &KenKen) -> Result<(Model, Latin), String> {
 /// Builds (or refuses, with the reason, a model past the limits), solves (counting
 /// solutions with `--count`), decodes and verifies.
 pub fn solve(p: &KenKen, run: &Run) -> Report {
-    let t = Instant::now();
-    match build(p) {
-        Err(e) => {
-            let mut r = Report::refused(format!("refused: {e}"));
-            r.build_seconds = t.elapsed().as_secs_f64();
-            r
-        }
-        Ok(built) => {
-            let seconds = t.elapsed().as_secs_f64();
-            let mut r = run.count(
-                move || built,
-                |l, v| l.nogood(v),
-                |l, v| p.answer(&l.decode(v)),
-            );
-            r.build_seconds += seconds;
-            r
-        }
-    }
+    run.count_or_refuse(
+        || build(p),
+        |l, v| l.nogood(v),
+        |l, v| p.answer(&l.decode(v)),
+    )
 }
 
 #[cfg(test)]

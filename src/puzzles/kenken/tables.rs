@@ -3,7 +3,7 @@
 
 use crate::record::Record;
 use crate::report::summary::{median, succeeded};
-use crate::report::tables::{secs, Table};
+use crate::report::tables::{count_range, secs, Table};
 use std::collections::BTreeMap;
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
@@ -15,47 +15,43 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     vec![sizes(&rows)]
 }
 
-/// The difficulty of a Tatham puzzle from its instance name (`keen_9dx:3` → `extreme`),
-/// or `–`.
-pub fn difficulty(instance: &str) -> &'static str {
+/// The difficulty of a Tatham puzzle from its instance name (`keen_9dx:3` → `extreme`,
+/// `keen_9dnm:1` → `normal, × only`), or `–`, with a rank that orders them.
+pub fn difficulty(instance: &str) -> (usize, String) {
     let stem = instance.split(':').next().unwrap_or(instance);
-    let letter = stem
+    let flags = stem
         .strip_prefix("keen_")
         .and_then(|s| s.split_once('d'))
-        .and_then(|(_, d)| d.chars().next());
-    match letter {
-        Some('e') => "easy",
-        Some('n') => "normal",
-        Some('h') => "hard",
-        Some('x') => "extreme",
-        Some('u') => "unreasonable",
-        _ => "–",
+        .map(|(_, d)| d);
+    let Some(flags) = flags else {
+        return (2 * ORDER.len(), "–".into());
+    };
+    let rank = match flags.chars().next() {
+        Some('e') => 0,
+        Some('n') => 1,
+        Some('h') => 2,
+        Some('x') => 3,
+        Some('u') => 4,
+        _ => return (2 * ORDER.len(), "–".into()),
+    };
+    if flags.ends_with('m') {
+        (2 * rank + 1, format!("{}, × only", ORDER[rank]))
+    } else {
+        (2 * rank, ORDER[rank].to_string())
     }
 }
 
-/// "a" when every count is a, "a–b" for a range, "–" when none is known.
-fn range(counts: impl Iterator<Item = usize>) -> String {
-    let counts: Vec<usize> = counts.collect();
-    match (counts.iter().min(), counts.iter().max()) {
-        (Some(a), Some(b)) if a == b => a.to_string(),
-        (Some(a), Some(b)) => format!("{a}–{b}"),
-        _ => "–".into(),
-    }
-}
-
-const ORDER: [&str; 6] = ["easy", "normal", "hard", "extreme", "unreasonable", "–"];
+const ORDER: [&str; 5] = ["easy", "normal", "hard", "extreme", "unreasonable"];
 
 fn sizes(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, usize, &'a str, &'a str, String);
+    type Key<'a> = (u64, (usize, String), &'a str, &'a str, String);
     let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         let cells = r.size.unwrap_or(0.0) as u64;
-        let d = difficulty(&r.instance);
-        let rank = ORDER.iter().position(|o| *o == d).unwrap_or(ORDER.len());
         groups
             .entry((
                 cells,
-                rank,
+                difficulty(&r.instance),
                 &r.size_label,
                 &r.formulation,
                 r.backend_label(),
@@ -65,7 +61,7 @@ fn sizes(rows: &[&Record]) -> Table {
     }
     let body = groups
         .into_iter()
-        .map(|((_, rank, label, f, b), rs)| {
+        .map(|((_, (_, level), label, f, b), rs)| {
             let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
             let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
             let lp: Vec<f64> = rs.iter().filter_map(|r| r.lp_bound).collect();
@@ -74,15 +70,15 @@ fn sizes(rows: &[&Record]) -> Table {
             let cuts: u64 = rs.iter().filter_map(|r| r.cuts).sum();
             vec![
                 label.to_string(),
-                ORDER.get(rank).unwrap_or(&"–").to_string(),
+                level,
                 f.to_string(),
                 b,
                 puzzles.len().to_string(),
                 format!("{}/{}", ok.len(), rs.len()),
                 secs(median(&solve)),
                 secs(solve.iter().cloned().reduce(f64::max)),
-                range(rs.iter().filter_map(|r| r.variables)),
-                range(rs.iter().filter_map(|r| r.constraints)),
+                count_range(rs.iter().filter_map(|r| r.variables)),
+                count_range(rs.iter().filter_map(|r| r.constraints)),
                 if lp.is_empty() {
                     "–".into()
                 } else {
@@ -131,9 +127,11 @@ mod tests {
 
     #[test]
     fn difficulty_from_the_name() {
-        assert_eq!(difficulty("keen_9dx:3"), "extreme");
-        assert_eq!(difficulty("keen_4de"), "easy");
-        assert_eq!(difficulty("blog_003"), "–");
+        assert_eq!(difficulty("keen_9dx:3").1, "extreme");
+        assert_eq!(difficulty("keen_4de").1, "easy");
+        assert_eq!(difficulty("keen_9dnm:2").1, "normal, × only");
+        assert!(difficulty("keen_9dnm:2").0 < difficulty("keen_9dh:2").0);
+        assert_eq!(difficulty("blog_003").1, "–");
     }
 
     #[test]

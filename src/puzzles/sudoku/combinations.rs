@@ -16,7 +16,6 @@ use super::Sudoku;
 use crate::model::Model;
 use crate::puzzles::kenken::combinations::add_cage;
 use crate::puzzles::{Report, Run};
-use std::time::Instant;
 
 /// Builds the model, or says why the cages have too many combinations.
 pub fn build(p: &Sudoku) -> Result<(Model, Decoder), String> {
@@ -40,22 +39,9 @@ pub fn build(p: &Sudoku) -> Result<(Model, Decoder), String> {
 /// Builds (or refuses, with the reason), solves (counting solutions with `--count`),
 /// decodes and verifies.
 pub fn solve(p: &Sudoku, run: &Run) -> Report {
-    let t = Instant::now();
-    match build(p) {
-        Err(e) => {
-            let mut r = Report::refused(format!("refused: {e}"));
-            r.build_seconds = t.elapsed().as_secs_f64();
-            r
-        }
-        Ok(built) => {
-            let seconds = t.elapsed().as_secs_f64();
-            let mut r = run.count(
-                move || built,
-                |x, v| x.nogood(v),
-                |x, v| p.answer(x.decode(v)),
-            );
-            r.build_seconds += seconds;
-            r
-        }
-    }
+    run.count_or_refuse(
+        || build(p),
+        |x, v| x.nogood(v),
+        |x, v| p.answer(x.decode(v)),
+    )
 }
