@@ -169,7 +169,15 @@ fn the_command_line_records_not_installed_and_goes_on() {
         .current_dir(root())
         .env("PUZZLEBENCH_PYTHON", "/nonexistent/puzzlebench/python")
         .env("PUZZLEBENCH_GLPSOL", "/nonexistent/puzzlebench/glpsol")
-        .args(["run", "--puzzle", "sudoku", "--quiet", "--backend"])
+        .args([
+            "run",
+            "--puzzle",
+            "sudoku",
+            "--formulation",
+            "binary,values",
+            "--quiet",
+            "--backend",
+        ])
         .arg("cpsat,scip,glpk,highs")
         .arg("--instances")
         .arg("instances/sudoku/report_fig3_1.txt")
