@@ -40,6 +40,7 @@ fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
         ("hashi", _) => first(puzzle, "hashi/tatham/t_07x07_m3.txt"),
         ("zebra", _) => first(puzzle, "zebra/generated/zebra_5x5_s1.txt"),
         ("kenken", _) => first(puzzle, "kenken/tatham/keen_4de.txt"),
+        ("nonogram", _) => first(puzzle, "nonogram/tatham/pattern_5x5.txt"),
         _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
     }
 }

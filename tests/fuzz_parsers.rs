@@ -280,3 +280,49 @@ proptest! {
         check(&base[..cut % base.len()]);
     }
 }
+
+const PATTERN: &str = "5x5:2/1/3/3/3/2/2/3/1.1/2.1,cBa";
+const NON: &str = "width 3\nheight 2\nrows\n2\n1\ncolumns\n1\n2\n0\ngoal \"110010\"\n";
+const NONOGRAM: &str = "nonogram\nrows\n2\n1\ncolumns\n1\n2\n-\npicture\n##.\n.#.\n";
+
+fn check_nonogram(text: &str) {
+    use puzzlebench::puzzles::nonogram::{parse as np, verify};
+    match np::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                // Clues fit their lines, a goal meets them, and the text form reads back.
+                assert_eq!(p.rows.len(), p.height());
+                assert_eq!(p.cols.len(), p.width());
+                if let Some(goal) = &p.goal {
+                    assert_eq!(verify::check(&p, goal), Ok(()));
+                }
+                let again = np::parse_text(Path::new("fuzz.txt"), &p.to_text()).unwrap();
+                assert_eq!((again.rows, again.cols), (p.rows.clone(), p.cols.clone()));
+                if p.width() * p.height() <= 400 {
+                    let _ = puzzlebench::puzzles::nonogram::bosch::build(&p);
+                    let _ = puzzlebench::puzzles::nonogram::dfa::build(&p);
+                }
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt"), "{e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn nonogram_arbitrary_text(text in "\\PC{0,300}") {
+        check_nonogram(&text);
+    }
+
+    #[test]
+    fn nonogram_mutated(which in 0usize..3, pos in 0usize..200, c in "[0-9a-zA-Z_:,./#\"\n -]", cut in 0usize..200) {
+        let base = [PATTERN, NON, NONOGRAM][which];
+        let pos = pos % base.len();
+        let mut s: String = base.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_nonogram(&s);
+        check_nonogram(&base[..cut % base.len()]);
+    }
+}

@@ -6,7 +6,8 @@
 //!
 //! The engines of a part: by default, the part that compares backends
 //! ([`SuitePart::every_backend`]) runs on every installed engine and the others on
-//! [`DEFAULT_ENGINES`]; with `--backend`, every part runs on the engines named.
+//! [`DEFAULT_ENGINES`] (with the engines a part adds, [`SuitePart::also_on`]); with
+//! `--backend`, every part runs on the engines named.
 
 use super::{
     bad_input, failed, load_instances, own_executable, parse_engines, progress_bar, stop_flag,
@@ -54,12 +55,20 @@ impl EngineChoice {
         }
     }
 
-    /// The engines of `part`.
-    pub fn for_part(&self, part: &SuitePart) -> &[Engine] {
+    /// The engines of `part` (by default with the installed ones of [`SuitePart::also_on`]).
+    pub fn for_part(&self, part: &SuitePart) -> Vec<Engine> {
         match self {
-            EngineChoice::Named(e) => e,
-            EngineChoice::Default { installed, .. } if part.every_backend => installed,
-            EngineChoice::Default { default, .. } => default,
+            EngineChoice::Named(e) => e.clone(),
+            EngineChoice::Default { installed, .. } if part.every_backend => installed.clone(),
+            EngineChoice::Default { default, installed } => {
+                let mut out = default.clone();
+                for e in installed {
+                    if part.also_on.contains(&e.key()) && !out.contains(e) {
+                        out.push(*e);
+                    }
+                }
+                out
+            }
         }
     }
 
@@ -129,7 +138,7 @@ pub fn plan_suite(
             instances,
             &PlanRequest {
                 formulations: &formulations,
-                engines: engines.for_part(part),
+                engines: &engines.for_part(part),
                 repeats: suite.repeats,
                 variants: &variants,
                 skip_refused: true,

@@ -14,6 +14,7 @@ pub mod fault;
 pub mod formulation;
 pub mod hashi;
 pub mod kenken;
+pub mod nonogram;
 pub mod sudoku;
 pub mod tatham;
 pub mod zebra;
@@ -251,6 +252,10 @@ pub struct SuitePart {
     /// on the engines named. Its instances are few, and its time limit is that of the part
     /// holding the same instances, so the default engines' runs are shared.
     pub every_backend: bool,
+    /// Engine keys this part runs on by default besides the default ones, where installed
+    /// (nonograms: `sat`, since the paper's point is the same model on a MIP solver and a
+    /// SAT solver). With `--backend` only the engines named run.
+    pub also_on: Vec<&'static str>,
 }
 
 impl SuitePart {
@@ -267,6 +272,15 @@ impl SuitePart {
             presolve: vec![true],
             heuristics: vec![Heuristics::default()],
             every_backend: false,
+            also_on: Vec::new(),
+        }
+    }
+
+    /// The same part, run by default on `engines` too ([`SuitePart::also_on`]).
+    pub fn also_on(self, engines: &[&'static str]) -> SuitePart {
+        SuitePart {
+            also_on: engines.to_vec(),
+            ..self
         }
     }
 
@@ -291,6 +305,7 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &hashi::PUZZLE,
     &zebra::PUZZLE,
     &kenken::PUZZLE,
+    &nonogram::PUZZLE,
     &fault::PUZZLE,
 ];
 

@@ -83,3 +83,18 @@ pub fn assert_bad_files(puzzle: &str, cases: &[(&str, &str, &str)]) {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The instance files in `instances/FOLDER`, sorted, README files left out.
+#[allow(dead_code)]
+pub fn instance_files(folder: &str) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("instances")
+        .join(folder);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e != "md"))
+        .collect();
+    files.sort();
+    files
+}

@@ -1,0 +1,267 @@
+//! Pictures to nonograms, `puzzlebench generate nonogram`: the two methods of the paper
+//! "Nonokenken" (section 3), and random pictures.
+//!
+//! The image (PNG, JPEG, GIF or BMP) is turned to grey (transparent parts count as
+//! white) and scaled to the puzzle's size (`--size WxH`, a triangle filter). Then:
+//!
+//! * `threshold`: a cell is black when its grey value (0 black … 255 white) is below the
+//!   threshold (`--threshold`, 128 by default; the paper chose 60 for its photographs);
+//! * `squares`: the translucent-squares integer program of the paper, after Bosch and
+//!   Herman's pointillism: a black cell x[i,j] = 1 lays a translucent 3×3 square centred
+//!   on it, so a cell is shaded by d[i,j] = Σ_{(i',j') ∈ N(i,j)} x[i',j'] squares (its
+//!   neighbourhood N, clipped at the border); each cell wants g[i,j] of them, its
+//!   darkness times 9; minimise Σ |d − g|, written with z ≥ d − g and z ≥ g − d. Solved on
+//!   HiGHS to the relative gap `--gap` (0.0005, the paper's 0.05 %, by default). Deviation:
+//!   the paper writes g = 9·v/255 with v the grey value, 0 for black, which would give
+//!   black pixels no squares; the intent, darker cells more squares, is g = 9·(255 − v)/255.
+//! * `random` (no image): in the manner of Tatham's Pattern, random values in every cell,
+//!   each replaced by the mean of its 3×3 neighbourhood, and the darker half black.
+//!
+//! The picture is the puzzle's goal; its clues are printed in the `.non` format (or the
+//! text format, `--format text`), with a comment line that says whether the solution is
+//! unique: the puzzle is solved again with that picture excluded (`bosch` on `sat`,
+//! `--count 2`), and a second picture means it is not.
+
+use super::Nonogram;
+use crate::backends::{highs::HIGHS, sat::SAT, SolveOptions, Status};
+use crate::generate::{Generator, Param, Params};
+use crate::model::{Model, Name, Sense, VarKind};
+use crate::puzzles::zebra::generate::Rng;
+use crate::puzzles::Instance;
+use std::path::Path;
+
+/// The generator of `puzzlebench generate nonogram`.
+pub static GENERATOR: Generator = Generator {
+    about: "A nonogram from a picture (threshold or the translucent-squares integer program of the paper Nonokenken) or a random picture; prints the puzzle and whether its solution is unique",
+    params: &[
+        Param::value("size", "WxH", "Width and height of the puzzle in cells"),
+        Param::defaulted("method", "M", "threshold", "threshold, squares (both need --image) or random"),
+        Param::value("image", "FILE", "The picture (PNG, JPEG, GIF or BMP)"),
+        Param::defaulted("threshold", "G", "128", "threshold: grey values (0 black, 255 white) below G are black"),
+        Param::defaulted("gap", "R", "0.0005", "squares: the relative MIP gap the integer program is solved to"),
+        Param::defaulted("format", "F", "non", "Output: non (webpbn .non, with the picture as goal) or text"),
+        Param::defaulted("unique-time", "S", "60", "Seconds for the uniqueness check (0: no check)"),
+    ],
+    make,
+};
+
+fn make(params: &Params, seed: u64) -> Result<String, String> {
+    let size: String = params.need("size")?;
+    let (w, h) = size
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
+        .filter(|&(w, h)| {
+            (1..=super::parse::MAX_SIDE).contains(&w) && (1..=super::parse::MAX_SIDE).contains(&h)
+        })
+        .ok_or_else(|| {
+            format!(
+                "--size {size}: not WxH with sides 1 to {}",
+                super::parse::MAX_SIDE
+            )
+        })?;
+    let method: String = params.need("method")?;
+    let picture = match method.as_str() {
+        "random" => random_picture(w, h, seed),
+        "threshold" | "squares" => {
+            let file: String = params
+                .need("image")
+                .map_err(|_| format!("--method {method} needs --image FILE"))?;
+            let grey = load_grey(Path::new(&file), w, h)?;
+            if method == "threshold" {
+                let t: f64 = params.need("threshold")?;
+                if !(0.0..=256.0).contains(&t) {
+                    return Err(format!("--threshold {t}: not within 0 and 256"));
+                }
+                grey.iter()
+                    .map(|r| r.iter().map(|&v| v < t).collect())
+                    .collect()
+            } else {
+                let gap: f64 = params.need("gap")?;
+                if !(0.0..1.0).contains(&gap) {
+                    return Err(format!("--gap {gap}: not within 0 and 1"));
+                }
+                squares(&grey, gap)?
+            }
+        }
+        other => {
+            return Err(format!(
+                "--method {other}: not threshold, squares or random"
+            ))
+        }
+    };
+    let mut p = Nonogram::from_picture(&picture);
+    p.name = format!("{method}-{w}x{h}");
+    let seconds: f64 = params.need("unique-time")?;
+    let note = uniqueness(&p, seconds);
+    match params.need::<String>("format")?.as_str() {
+        "non" => Ok(format!("# {note}\n{}", p.to_non(&p.name))),
+        "text" => {
+            let mut s = format!("# {note}\n{}picture\n", p.to_text());
+            for line in Nonogram::draw(&picture) {
+                s.push_str(&line);
+                s.push('\n');
+            }
+            Ok(s)
+        }
+        other => Err(format!("--format {other}: not non or text")),
+    }
+}
+
+/// Whether `p` has one solution, in words, from `bosch` on `sat` with a count of 2.
+fn uniqueness(p: &Nonogram, seconds: f64) -> String {
+    if seconds <= 0.0 {
+        return "uniqueness not checked".into();
+    }
+    let opts = SolveOptions {
+        time_limit: Some(seconds),
+        count: 2,
+        lp_relaxation: false,
+        ..SolveOptions::default()
+    };
+    match p.solve("bosch", SAT, &opts) {
+        Ok(r) if r.outcome.status == Status::Optimal => match r.outcome.solutions {
+            Some(1) => format!(
+                "unique: the only solution is the picture (bosch on sat, {:.2} s)",
+                r.outcome.seconds
+            ),
+            Some(n) => format!(
+                "not unique: at least {n} solutions (bosch on sat, {:.2} s)",
+                r.outcome.seconds
+            ),
+            None => "uniqueness unknown".into(),
+        },
+        Ok(r) => format!(
+            "uniqueness not settled: {} after {:.1} s",
+            r.outcome.status, r.outcome.seconds
+        ),
+        Err(e) => format!("uniqueness not checked: {e}"),
+    }
+}
+
+/// The picture in grey, scaled to `w`×`h` cells: 0 black … 255 white.
+fn load_grey(path: &Path, w: usize, h: usize) -> Result<Vec<Vec<f64>>, String> {
+    let img =
+        image::open(path).map_err(|e| format!("{}: cannot read the image: {e}", path.display()))?;
+    let rgba = img.to_rgba8();
+    // Transparent parts over white, then luma (ITU-R BT.601 weights).
+    let grey = image::GrayImage::from_fn(rgba.width(), rgba.height(), |x, y| {
+        let p = rgba.get_pixel(x, y).0;
+        let a = f64::from(p[3]) / 255.0;
+        let luma = 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]);
+        image::Luma([(luma * a + 255.0 * (1.0 - a)).round() as u8])
+    });
+    let scaled = image::imageops::resize(
+        &grey,
+        w as u32,
+        h as u32,
+        image::imageops::FilterType::Triangle,
+    );
+    Ok((0..h)
+        .map(|i| {
+            (0..w)
+                .map(|j| f64::from(scaled.get_pixel(j as u32, i as u32).0[0]))
+                .collect()
+        })
+        .collect())
+}
+
+/// The translucent-squares integer program (module doc), solved on HiGHS to `gap`.
+fn squares(grey: &[Vec<f64>], gap: f64) -> Result<Vec<Vec<bool>>, String> {
+    let (h, w) = (grey.len(), grey[0].len());
+    let mut m = Model::new("translucent_squares");
+    m.sense = Sense::Minimize;
+    let x: Vec<Vec<_>> = (0..h)
+        .map(|i| {
+            (0..w)
+                .map(|j| m.add_binary(Name::idx("x", &[i + 1, j + 1])))
+                .collect()
+        })
+        .collect();
+    for (i, grey_row) in grey.iter().enumerate() {
+        for (j, &v) in grey_row.iter().enumerate() {
+            let z = m.add_var(
+                Name::idx("z", &[i + 1, j + 1]),
+                VarKind::Continuous,
+                0.0,
+                f64::INFINITY,
+                1.0,
+            );
+            let g = 9.0 * (255.0 - v) / 255.0;
+            let around: Vec<_> = (i.saturating_sub(1)..=(i + 1).min(h - 1))
+                .flat_map(|a| (j.saturating_sub(1)..=(j + 1).min(w - 1)).map(move |b| (a, b)))
+                .map(|(a, b)| x[a][b])
+                .collect();
+            // z ≥ d − g and z ≥ g − d
+            let over = around.iter().map(|&v| (v, -1.0)).chain([(z, 1.0)]);
+            m.add_ge(Name::idx("over", &[i + 1, j + 1]), over, -g);
+            let under = around.iter().map(|&v| (v, 1.0)).chain([(z, 1.0)]);
+            m.add_ge(Name::idx("under", &[i + 1, j + 1]), under, g);
+        }
+    }
+    let opts = SolveOptions {
+        mip_gap: gap,
+        lp_relaxation: false,
+        ..SolveOptions::default()
+    };
+    let o = HIGHS.solve_model(&m, &opts);
+    let values = o
+        .values
+        .filter(|_| o.status.has_solution())
+        .ok_or_else(|| format!("the squares program ended {}: {:?}", o.status, o.message))?;
+    Ok(x.iter()
+        .map(|r| r.iter().map(|v| values[v.0] > 0.5).collect())
+        .collect())
+}
+
+/// A random picture in the manner of Tatham's Pattern: random values, each replaced by
+/// the mean of its 3×3 neighbourhood, the darker half black.
+fn random_picture(w: usize, h: usize, seed: u64) -> Vec<Vec<bool>> {
+    let mut rng = Rng::new(seed);
+    let raw: Vec<Vec<f64>> = (0..h)
+        .map(|_| (0..w).map(|_| rng.below(1_000_000) as f64).collect())
+        .collect();
+    let mean = |i: usize, j: usize| {
+        let cells: Vec<f64> = (i.saturating_sub(1)..=(i + 1).min(h - 1))
+            .flat_map(|a| (j.saturating_sub(1)..=(j + 1).min(w - 1)).map(move |b| (a, b)))
+            .map(|(a, b)| raw[a][b])
+            .collect();
+        cells.iter().sum::<f64>() / cells.len() as f64
+    };
+    let smooth: Vec<Vec<f64>> = (0..h)
+        .map(|i| (0..w).map(|j| mean(i, j)).collect())
+        .collect();
+    let mut all: Vec<f64> = smooth.iter().flatten().copied().collect();
+    all.sort_by(f64::total_cmp);
+    let threshold = all[all.len() / 2];
+    smooth
+        .iter()
+        .map(|r| r.iter().map(|&v| v >= threshold).collect())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_pictures_are_seeded_and_half_black() {
+        let a = random_picture(20, 10, 5);
+        assert_eq!(a, random_picture(20, 10, 5));
+        assert_ne!(a, random_picture(20, 10, 6));
+        let black = a.iter().flatten().filter(|&&b| b).count();
+        assert!((95..=105).contains(&black), "{black}");
+    }
+
+    #[test]
+    fn squares_follow_the_darkness() {
+        // Left half black, right half white: squares only on the left.
+        let grey: Vec<Vec<f64>> = (0..6)
+            .map(|_| (0..8).map(|j| if j < 4 { 0.0 } else { 255.0 }).collect())
+            .collect();
+        let x = squares(&grey, 0.0).unwrap();
+        let left = x.iter().flat_map(|r| &r[..3]).filter(|&&b| b).count();
+        let right = x.iter().flat_map(|r| &r[5..]).filter(|&&b| b).count();
+        assert!(left > right, "{left} {right}");
+        assert_eq!(right, 0);
+    }
+}
