@@ -27,12 +27,7 @@ fn load(rel: &str) -> Vec<KenKen> {
 }
 
 fn committed() -> Vec<KenKen> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("instances/kenken/tatham"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
+    let files = common::instance_files("kenken/tatham");
     assert!(
         files.len() >= 30,
         "instances/kenken/tatham is missing files"
