@@ -41,6 +41,7 @@ fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
         ("zebra", _) => first(puzzle, "zebra/generated/zebra_5x5_s1.txt"),
         ("kenken", _) => first(puzzle, "kenken/tatham/keen_4de.txt"),
         ("nonogram", _) => first(puzzle, "nonogram/tatham/pattern_5x5.txt"),
+        ("starbattle", _) => first(puzzle, "starbattle/generated/sb_05x05_m1_s1.txt"),
         _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
     }
 }

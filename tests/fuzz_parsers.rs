@@ -326,3 +326,48 @@ proptest! {
         check_nonogram(&base[..cut % base.len()]);
     }
 }
+
+const STARBATTLE: &str =
+    "starbattle 1\nAAB.  # row\nACBB\nCCDD\nCCDD\nsolution\n.*..\n...*\n*...\n..*.\n";
+
+fn check_starbattle(text: &str) {
+    use puzzlebench::puzzles::starbattle::parse as sp;
+    match sp::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                // Every region has at least m cells, and the text form reads back.
+                for k in 0..p.region_count() {
+                    let size = p
+                        .regions
+                        .iter()
+                        .flatten()
+                        .filter(|r| **r == Some(k))
+                        .count();
+                    assert!(size >= p.stars);
+                }
+                let again = sp::parse_text(Path::new("fuzz.txt"), &p.to_text()).unwrap();
+                assert_eq!(again.regions, p.regions);
+                let _ = puzzlebench::puzzles::starbattle::window::build(&p);
+                let _ = puzzlebench::puzzles::starbattle::pairwise::build(&p);
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt"), "{e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn starbattle_arbitrary_text(text in "\\PC{0,300}") {
+        check_starbattle(&text);
+    }
+
+    #[test]
+    fn starbattle_mutated(pos in 0usize..STARBATTLE.len(), c in "[0-9A-Da-z.*#\\n -]", cut in 0usize..STARBATTLE.len()) {
+        let mut s: String = STARBATTLE.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_starbattle(&s);
+        check_starbattle(&STARBATTLE[..cut]);
+    }
+}

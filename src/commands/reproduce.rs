@@ -78,7 +78,7 @@ impl EngineChoice {
         match self {
             EngineChoice::Named(e) => format!("--backend {}", keys(e)),
             EngineChoice::Default { default, installed } => format!(
-                "the default engines: {} for the report's tables, and every installed engine ({}) in the backend comparison",
+                "the default engines: {} for the report's tables (and those a part adds: sat for nonograms), and every installed engine ({}) in the backend comparison",
                 keys(default),
                 keys(installed)
             ),

@@ -15,6 +15,7 @@ pub mod formulation;
 pub mod hashi;
 pub mod kenken;
 pub mod nonogram;
+pub mod starbattle;
 pub mod sudoku;
 pub mod tatham;
 pub mod zebra;
@@ -306,6 +307,7 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &zebra::PUZZLE,
     &kenken::PUZZLE,
     &nonogram::PUZZLE,
+    &starbattle::PUZZLE,
     &fault::PUZZLE,
 ];
 

@@ -247,6 +247,57 @@ pub fn count_range(counts: impl Iterator<Item = usize>) -> String {
     }
 }
 
+/// One table row per grid size, formulation and backend, smallest grids first (the
+/// grid's size in cells with each row, for tables that insert rows of their own): the
+/// size label, formulation, backend label, puzzles, solved/runs, median and maximum
+/// solve time of the solved runs, and the model's variables and rows (a range). A run
+/// counts as solved when [`summary::succeeded`] says so.
+pub fn size_rows(rows: &[&Record]) -> Vec<(u64, Vec<String>)> {
+    type Key<'a> = (u64, &'a str, &'a str, String);
+    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
+    for r in rows {
+        let cells = r.size.unwrap_or(0.0) as u64;
+        groups
+            .entry((cells, &r.size_label, &r.formulation, r.backend_label()))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_iter()
+        .map(|((cells, label, f, b), rs)| {
+            let ok: Vec<&&Record> = rs.iter().filter(|r| summary::succeeded(r)).collect();
+            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
+            let puzzles: std::collections::BTreeSet<&str> =
+                rs.iter().map(|r| r.instance.as_str()).collect();
+            let row = vec![
+                label.to_string(),
+                f.to_string(),
+                b,
+                puzzles.len().to_string(),
+                format!("{}/{}", ok.len(), rs.len()),
+                secs(summary::median(&solve)),
+                secs(solve.iter().cloned().reduce(f64::max)),
+                count_range(rs.iter().filter_map(|r| r.variables)),
+                count_range(rs.iter().filter_map(|r| r.constraints)),
+            ];
+            (cells, row)
+        })
+        .collect()
+}
+
+/// The columns of [`size_rows`].
+pub const SIZE_COLUMNS: [&str; 9] = [
+    "grid",
+    "formulation",
+    "backend",
+    "puzzles",
+    "solved",
+    "median solve (s)",
+    "max solve (s)",
+    "variables",
+    "rows",
+];
+
 /// The value of `key` in an `instance_info` text (`key=value;key=value`).
 pub fn info_value<'a>(info: &'a str, key: &str) -> Option<&'a str> {
     info.split(';').find_map(|kv| {

@@ -2,9 +2,7 @@
 //! with the paper "Nonokenken"'s figure for 50×50 beside ours.
 
 use crate::record::Record;
-use crate::report::summary::{median, succeeded};
-use crate::report::tables::{count_range, secs, Table};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::report::tables::{size_rows, Table, SIZE_COLUMNS};
 
 /// The paper's figure: "general nonograms of size 50x50 in roughly 20 seconds", with its
 /// model converted to CNF for MiniSat (GLPK alone being slower).
@@ -20,15 +18,6 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
 }
 
 fn sizes(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
-        let cells = r.size.unwrap_or(0.0) as u64;
-        groups
-            .entry((cells, &r.size_label, &r.formulation, r.backend_label()))
-            .or_default()
-            .push(r);
-    }
     let paper_row = || -> Vec<String> {
         vec![
             "50x50".into(),
@@ -44,25 +33,12 @@ fn sizes(rows: &[&Record]) -> Table {
     };
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut paper_row_done = false;
-    for ((cells, label, f, b), rs) in groups {
+    for (cells, row) in size_rows(rows) {
         if cells >= 2500 && !paper_row_done {
             paper_row_done = true;
             body.push(paper_row());
         }
-        let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
-        let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
-        let puzzles: BTreeSet<&str> = rs.iter().map(|r| r.instance.as_str()).collect();
-        body.push(vec![
-            label.to_string(),
-            f.to_string(),
-            b,
-            puzzles.len().to_string(),
-            format!("{}/{}", ok.len(), rs.len()),
-            secs(median(&solve)),
-            secs(solve.iter().cloned().reduce(f64::max)),
-            count_range(rs.iter().filter_map(|r| r.variables)),
-            count_range(rs.iter().filter_map(|r| r.constraints)),
-        ]);
+        body.push(row);
     }
     if !paper_row_done {
         // No 50×50 grid in these rows (the quick suite): the paper's figure still closes
@@ -72,9 +48,7 @@ fn sizes(rows: &[&Record]) -> Table {
     Table {
         stem: "nonogram_sizes".into(),
         title: "Nonograms by grid size: Bosch's model and the automaton flow model on every backend".into(),
-        columns: ["grid", "formulation", "backend", "puzzles", "solved", "median solve (s)", "max solve (s)", "variables", "rows"]
-            .map(String::from)
-            .to_vec(),
+        columns: SIZE_COLUMNS.map(String::from).to_vec(),
         rows: body,
         notes: vec![
             "Solved counts runs (a time-limited run is unsolved); every solved run's grid was accepted by the independent verifier. Variables and rows are those of the model as built, a range over the group's puzzles.".into(),

@@ -1,0 +1,310 @@
+//! Star Battle (Parks): place stars (trees) in a grid divided into regions (parks) so that
+//! every row, every column and every region holds exactly m of them and no two stars
+//! touch, not even diagonally. In some puzzles cells lie outside every region; they take
+//! no star (the blog post on Parks mentions such non-regular puzzles).
+//!
+//! Formulations, both on the cell binaries x[i,j] = 1 when cell (i, j) holds a star, with
+//! Σ_row x = m, Σ_column x = m and Σ_region x = m, and x = 0 outside every region; they
+//! differ in the rule that stars do not touch:
+//! * [`window`]: the blog post's rows, one per 2×2 window of the grid, Σ_window x ≤ 1 (two
+//!   touching cells always share a 2×2 window, and a window's cells all touch);
+//! * [`pairwise`]: the naive rule, x_a + x_b ≤ 1 for every pair of touching cells (four
+//!   pairs per cell: right, below, below left, below right).
+//!
+//! The verifier in [`verify`] counts stars and looks at neighbours from the instance and
+//! the grid alone, sharing no code with the formulations.
+
+pub mod generate;
+pub mod pairwise;
+pub mod parse;
+pub mod picture;
+pub mod tables;
+pub mod verify;
+pub mod window;
+
+use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Kind, SolveOptions};
+use crate::lazy::Cut;
+use crate::model::{Model, Name, VarId, VarKind};
+
+/// The registry entry of Star Battle.
+pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
+    key: "starbattle",
+    description: "Star Battle (Parks): m stars in every row, column and region, no two touching",
+    formulations: &[
+        Formulation {
+            key: "window",
+            description: "x[i,j] = 1 iff cell (i,j) holds a star; m per row, column and region; at most one star per 2x2 window (Parks blog post)",
+            kind: Kind::Mip,
+            build: |p| Ok(window::build(p).0),
+            solve: |p, run: &Run| {
+                run.count(|| window::build(p), |c, v| c.nogood(v), |c, v| p.answer(&c.decode(v)))
+            },
+        },
+        Formulation {
+            key: "pairwise",
+            description: "x[i,j] = 1 iff cell (i,j) holds a star; m per row, column and region; x_a + x_b <= 1 for every pair of touching cells",
+            kind: Kind::Mip,
+            build: |p| Ok(pairwise::build(p).0),
+            solve: |p, run: &Run| {
+                run.count(|| pairwise::build(p), |c, v| c.nogood(v), |c, v| p.answer(&c.decode(v)))
+            },
+        },
+    ],
+    formats: "text: 'starbattle M' (stars per row, column and region), then one line per row with a \
+              character per cell naming its region (letters or digits; '.' for a cell outside every region); \
+              optional 'solution' block ('*' star, '.' empty); '#' comments",
+    hidden: false,
+    parse: parse::parse_file,
+    size_unit: "cells",
+    tables: tables::tables,
+    suite,
+    generator: Some(&generate::GENERATOR),
+};
+
+/// The committed puzzles, both formulations (quick: once each, 20 s; full: three times,
+/// 60 s); the backend part compares every engine on a 10×10 puzzle with m = 2 (full: the
+/// five 10×10 and the five 14×14 puzzles with m = 3; GLPK and microlp take up to a minute
+/// on some 14×14 ones).
+fn suite(quick: bool) -> super::Suite {
+    let both = vec!["window", "pairwise"];
+    let limit = if quick { 20.0 } else { 60.0 };
+    let backends = if quick {
+        vec![BACKEND_10[0]]
+    } else {
+        (1..=5)
+            .flat_map(|s| [BACKEND_10[s - 1], BACKEND_14[s - 1]])
+            .collect()
+    };
+    super::Suite {
+        parts: vec![
+            SuitePart::new(vec!["starbattle/generated"], both.clone(), limit),
+            SuitePart::backends(backends, both, limit),
+        ],
+        repeats: if quick { 1 } else { 3 },
+    }
+}
+
+/// The 10×10 puzzles (m = 2) of the full backend part.
+const BACKEND_10: [&str; 5] = [
+    "starbattle/generated/sb_10x10_m2_s1.txt",
+    "starbattle/generated/sb_10x10_m2_s2.txt",
+    "starbattle/generated/sb_10x10_m2_s3.txt",
+    "starbattle/generated/sb_10x10_m2_s4.txt",
+    "starbattle/generated/sb_10x10_m2_s5.txt",
+];
+
+/// The 14×14 puzzles (m = 3) of the full backend part.
+const BACKEND_14: [&str; 5] = [
+    "starbattle/generated/sb_14x14_m3_s1.txt",
+    "starbattle/generated/sb_14x14_m3_s2.txt",
+    "starbattle/generated/sb_14x14_m3_s3.txt",
+    "starbattle/generated/sb_14x14_m3_s4.txt",
+    "starbattle/generated/sb_14x14_m3_s5.txt",
+];
+
+/// A Star Battle instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StarBattle {
+    /// Instance name.
+    pub name: String,
+    /// Stars in every row, column and region (m).
+    pub stars: usize,
+    /// The region of each cell, row by row (`None`: outside every region), regions
+    /// numbered from 0 in the order their letters first appear.
+    pub regions: Vec<Vec<Option<usize>>>,
+    /// The letter of each region, for printing.
+    pub letters: Vec<char>,
+    /// The expected answer, where the file gives one.
+    pub solution: Option<Vec<Vec<bool>>>,
+}
+
+impl StarBattle {
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.regions.len()
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.regions.first().map_or(0, |r| r.len())
+    }
+
+    /// The number of regions.
+    pub fn region_count(&self) -> usize {
+        self.letters.len()
+    }
+
+    /// The puzzle in the text format.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("starbattle {}\n", self.stars);
+        for row in &self.regions {
+            let line: String = row
+                .iter()
+                .map(|r| r.map_or('.', |k| self.letters[k]))
+                .collect();
+            s.push_str(&line);
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Draws a grid of stars, `*` for a star and `.` for an empty cell.
+    pub fn draw(grid: &[Vec<bool>]) -> Vec<String> {
+        grid.iter()
+            .map(|r| r.iter().map(|&b| if b { '*' } else { '.' }).collect())
+            .collect()
+    }
+
+    /// The answer of a grid of stars, checked by the verifier.
+    pub fn answer(&self, grid: &[Vec<bool>]) -> Answer {
+        let lines = Self::draw(grid);
+        Answer {
+            verdict: verify::check(self, grid),
+            text: lines.join("\n") + "\n",
+            json: serde_json::json!({ "grid": lines }),
+        }
+    }
+}
+
+/// The cell binaries and the rows both formulations share: x[i,j] is 1 when cell (i, j)
+/// holds a star (fixed to 0 outside every region); m per row, column and region.
+pub struct Cells {
+    width: usize,
+    x: Vec<VarId>,
+}
+
+impl Cells {
+    /// Adds the columns x and the counting rows (`row`, `col`, `region`) to `m`.
+    pub fn add(m: &mut Model, p: &StarBattle) -> Cells {
+        let (h, w) = (p.height(), p.width());
+        let mut x = Vec::with_capacity(h * w);
+        for i in 0..h {
+            for j in 0..w {
+                let hi = if p.regions[i][j].is_some() { 1.0 } else { 0.0 };
+                x.push(m.add_var(
+                    Name::idx("x", &[i + 1, j + 1]),
+                    VarKind::Binary,
+                    0.0,
+                    hi,
+                    0.0,
+                ));
+            }
+        }
+        let cells = Cells { width: w, x };
+        let stars = p.stars as f64;
+        for i in 0..h {
+            m.add_eq(
+                Name::idx("row", &[i + 1]),
+                (0..w).map(|j| (cells.at(i, j), 1.0)),
+                stars,
+            );
+        }
+        for j in 0..w {
+            m.add_eq(
+                Name::idx("col", &[j + 1]),
+                (0..h).map(|i| (cells.at(i, j), 1.0)),
+                stars,
+            );
+        }
+        let mut members: Vec<Vec<(VarId, f64)>> = vec![Vec::new(); p.region_count()];
+        for i in 0..h {
+            for j in 0..w {
+                if let Some(k) = p.regions[i][j] {
+                    members[k].push((cells.at(i, j), 1.0));
+                }
+            }
+        }
+        for (k, terms) in members.into_iter().enumerate() {
+            m.add_eq(Name::idx("region", &[k + 1]), terms, stars);
+        }
+        cells
+    }
+
+    /// The column x of cell (i, j).
+    pub fn at(&self, i: usize, j: usize) -> VarId {
+        self.x[i * self.width + j]
+    }
+
+    /// The grid of a solution.
+    pub fn decode(&self, values: &[f64]) -> Vec<Vec<bool>> {
+        self.x
+            .chunks(self.width.max(1))
+            .map(|row| row.iter().map(|v| values[v.0] > 0.5).collect())
+            .collect()
+    }
+
+    /// The no-good row of a solution: every solution has the same number of stars, so
+    /// Σ_{stars of this solution} x ≤ stars − 1 cuts exactly this one.
+    pub fn nogood(&self, values: &[f64]) -> Cut {
+        let on: Vec<(VarId, f64)> = self
+            .x
+            .iter()
+            .filter(|v| values[v.0] > 0.5)
+            .map(|v| (*v, 1.0))
+            .collect();
+        let upper = on.len() as f64 - 1.0;
+        Cut {
+            terms: on,
+            lower: f64::NEG_INFINITY,
+            upper,
+        }
+    }
+}
+
+impl Instance for StarBattle {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn canonical(&self) -> String {
+        self.to_text()
+    }
+
+    fn size_label(&self) -> String {
+        format!("{}x{} m={}", self.width(), self.height(), self.stars)
+    }
+
+    fn size(&self) -> f64 {
+        (self.width() * self.height()) as f64
+    }
+
+    fn info(&self) -> String {
+        let outside = self
+            .regions
+            .iter()
+            .flatten()
+            .filter(|r| r.is_none())
+            .count();
+        format!(
+            "stars={};regions={};outside={outside};solution={}",
+            self.stars,
+            self.region_count(),
+            self.solution.is_some()
+        )
+    }
+
+    fn svg(&self, answer: Option<&Answer>) -> Option<String> {
+        let grid: Option<Vec<String>> =
+            answer.and_then(|a| serde_json::from_value(a.json["grid"].clone()).ok());
+        let grid: Option<Vec<Vec<bool>>> = grid.map(|g| {
+            g.iter()
+                .map(|r| r.chars().map(|c| c == '*').collect())
+                .collect()
+        });
+        Some(picture::svg(self, grid.as_deref()))
+    }
+
+    fn build(&self, formulation: &str) -> Result<Model, String> {
+        PUZZLE.build(self, formulation)
+    }
+
+    fn solve(
+        &self,
+        formulation: &str,
+        engine: Engine,
+        options: &SolveOptions,
+    ) -> Result<Report, String> {
+        PUZZLE.solve(self, formulation, engine, options)
+    }
+}

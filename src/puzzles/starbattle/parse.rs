@@ -1,0 +1,200 @@
+//! The Star Battle text format, one puzzle per file:
+//!
+//! ```text
+//! starbattle 1        # m: stars in every row, column and region
+//! AABB.               # one line per row, a character per cell naming its region
+//! ACCB.               # (letters or digits); '.' is a cell outside every region
+//! ...
+//! solution            # optional: the expected answer, '*' a star, '.' none
+//! .*...
+//! ```
+//!
+//! Everything after `#` on a line is a comment. Rows must have one length; every region
+//! must have at least m cells; a solution must have the grid's size.
+
+use super::StarBattle;
+use crate::puzzles::InputError;
+use std::path::Path;
+
+/// The largest side accepted.
+pub const MAX_SIDE: usize = 200;
+
+/// Parses the puzzle in `text` (the contents of `path`).
+pub fn parse_file(path: &Path, text: &str) -> Result<Vec<StarBattle>, InputError> {
+    parse_text(path, text).map(|p| vec![p])
+}
+
+/// Parses the text format.
+pub fn parse_text(path: &Path, text: &str) -> Result<StarBattle, InputError> {
+    let err = |line: usize, m: String| InputError::new(path, line, m);
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(k, l)| (k + 1, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty());
+    let Some((first, header)) = lines.next() else {
+        return Err(err(
+            0,
+            "empty file: a puzzle starts with 'starbattle M'".into(),
+        ));
+    };
+    let words: Vec<&str> = header.split_whitespace().collect();
+    if words.first() != Some(&"starbattle") || words.len() != 2 {
+        return Err(err(
+            first,
+            "a puzzle starts with 'starbattle M' (M: stars per row, column and region)".into(),
+        ));
+    }
+    let stars: usize = words[1].parse().ok().filter(|&m| m >= 1).ok_or_else(|| {
+        err(
+            first,
+            format!("'{}' is not a number of stars (1 or more)", words[1]),
+        )
+    })?;
+    let mut rows: Vec<(usize, Vec<char>)> = Vec::new();
+    let mut solution: Option<(usize, Vec<Vec<bool>>)> = None;
+    for (k, line) in lines {
+        if line == "solution" {
+            if solution.is_some() {
+                return Err(err(k, "a second 'solution' block".into()));
+            }
+            solution = Some((k, Vec::new()));
+            continue;
+        }
+        if line.contains(char::is_whitespace) {
+            return Err(err(
+                k,
+                format!("'{line}': a row is one word, a character per cell"),
+            ));
+        }
+        match &mut solution {
+            Some((_, grid)) => {
+                if let Some(c) = line.chars().find(|&c| c != '*' && c != '.') {
+                    return Err(err(
+                        k,
+                        format!("'{c}' in the solution: '*' is a star, '.' none"),
+                    ));
+                }
+                grid.push(line.chars().map(|c| c == '*').collect());
+            }
+            None => {
+                if let Some(c) = line
+                    .chars()
+                    .find(|&c| !(c.is_ascii_alphanumeric() || c == '.'))
+                {
+                    return Err(err(
+                        k,
+                        format!(
+                            "'{c}' is not a region (letters or digits, '.' outside every region)"
+                        ),
+                    ));
+                }
+                rows.push((k, line.chars().collect()));
+            }
+        }
+    }
+    if rows.is_empty() {
+        return Err(err(first, "no rows after the header".into()));
+    }
+    let w = rows[0].1.len();
+    for (k, r) in &rows {
+        if r.len() != w {
+            return Err(err(
+                *k,
+                format!("this row has {} cells, the first {w}", r.len()),
+            ));
+        }
+    }
+    if rows.len() > MAX_SIDE || w > MAX_SIDE {
+        return Err(err(
+            first,
+            format!("{}x{} is larger than {MAX_SIDE} on a side", w, rows.len()),
+        ));
+    }
+    let mut letters: Vec<char> = Vec::new();
+    let regions: Vec<Vec<Option<usize>>> = rows
+        .iter()
+        .map(|(_, r)| {
+            r.iter()
+                .map(|&c| {
+                    (c != '.').then(|| match letters.iter().position(|&l| l == c) {
+                        Some(k) => k,
+                        None => {
+                            letters.push(c);
+                            letters.len() - 1
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    for (k, &c) in letters.iter().enumerate() {
+        let size = regions.iter().flatten().filter(|r| **r == Some(k)).count();
+        if size < stars {
+            return Err(err(
+                first,
+                format!("region {c} has {size} cells, fewer than the {stars} stars it needs"),
+            ));
+        }
+    }
+    let stem = path
+        .file_stem()
+        .map_or("starbattle".into(), |s| s.to_string_lossy().to_string());
+    let mut p = StarBattle {
+        name: stem,
+        stars,
+        regions,
+        letters,
+        solution: None,
+    };
+    if let Some((k, grid)) = solution {
+        if grid.len() != p.height() || grid.iter().any(|r| r.len() != w) {
+            return Err(err(
+                k,
+                format!("the solution is not {w} wide and {} high", p.height()),
+            ));
+        }
+        p.solution = Some(grid);
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(text: &str) -> String {
+        parse_text(Path::new("b.txt"), text)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn reads_regions_outside_cells_and_a_solution() {
+        let p = parse_text(
+            Path::new("p.txt"),
+            "# comment\nstarbattle 1\nAAB.  # row 1\nACBB\nCCDD\nCCDD\nsolution\n.*..\n...*\n*...\n..*.\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (p.width(), p.height(), p.stars, p.region_count()),
+            (4, 4, 1, 4)
+        );
+        assert_eq!(p.regions[0][3], None);
+        assert_eq!(p.regions[1][1], Some(2));
+        assert!(p.solution.as_ref().unwrap()[0][1]);
+        let again = parse_text(Path::new("p.txt"), &p.to_text()).unwrap();
+        assert_eq!(again.regions, p.regions);
+    }
+
+    #[test]
+    fn bad_files_name_the_line() {
+        assert!(bad("stars 1\nA\n").contains(":1: a puzzle starts with 'starbattle M'"));
+        assert!(bad("starbattle x\nA\n").contains(":1: 'x' is not a number"));
+        assert!(bad("starbattle 1\nAB\nA\n").contains(":3: this row has 1 cells, the first 2"));
+        assert!(bad("starbattle 1\nA-\n").contains(":2: '-' is not a region"));
+        assert!(bad("starbattle 2\nAB\nAA\n").contains("region B has 1 cells"));
+        assert!(bad("starbattle 1\nA\nsolution\n**\n").contains(":3: the solution is not 1 wide"));
+        assert!(bad("").contains("empty file"));
+    }
+}
