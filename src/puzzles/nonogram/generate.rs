@@ -39,6 +39,7 @@ pub static GENERATOR: Generator = Generator {
         Param::value("image", "FILE", "The picture (PNG, JPEG, GIF or BMP)"),
         Param::defaulted("threshold", "G", "128", "threshold: grey values (0 black, 255 white) below G are black"),
         Param::defaulted("gap", "R", "0.0005", "squares: the relative MIP gap the integer program is solved to"),
+        Param::defaulted("squares-time", "S", "300", "squares: seconds for the integer program; at the limit the best picture found so far is used, and its gap printed"),
         Param::defaulted("format", "F", "non", "Output: non (webpbn .non, with the picture as goal) or text"),
         Param::defaulted("unique-time", "S", "60", "Seconds for the uniqueness check (0: no check)"),
     ],
@@ -60,6 +61,7 @@ fn make(params: &Params, seed: u64) -> Result<String, String> {
             )
         })?;
     let method: String = params.need("method")?;
+    let mut squares_note: Option<String> = None;
     let picture = match method.as_str() {
         "random" => random_picture(w, h, seed),
         "threshold" | "squares" => {
@@ -80,7 +82,15 @@ fn make(params: &Params, seed: u64) -> Result<String, String> {
                 if !(0.0..1.0).contains(&gap) {
                     return Err(format!("--gap {gap}: not within 0 and 1"));
                 }
-                squares(&grey, gap)?
+                let limit: f64 = params.need("squares-time")?;
+                if !(limit > 0.0 && limit.is_finite()) {
+                    return Err(format!(
+                        "--squares-time {limit}: not a positive number of seconds"
+                    ));
+                }
+                let (picture, how) = squares(&grey, gap, limit)?;
+                squares_note = Some(how);
+                picture
             }
         }
         other => {
@@ -92,7 +102,10 @@ fn make(params: &Params, seed: u64) -> Result<String, String> {
     let mut p = Nonogram::from_picture(&picture);
     p.name = format!("{method}-{w}x{h}");
     let seconds: f64 = params.need("unique-time")?;
-    let note = uniqueness(&p, seconds);
+    let mut note = uniqueness(&p, seconds);
+    if let Some(how) = squares_note {
+        note = format!("{how}\n# {note}");
+    }
     match params.need::<String>("format")?.as_str() {
         "non" => Ok(format!("# {note}\n{}", p.to_non(&p.name))),
         "text" => {
@@ -165,8 +178,9 @@ fn load_grey(path: &Path, w: usize, h: usize) -> Result<Vec<Vec<f64>>, String> {
         .collect())
 }
 
-/// The translucent-squares integer program (module doc), solved on HiGHS to `gap`.
-fn squares(grey: &[Vec<f64>], gap: f64) -> Result<Vec<Vec<bool>>, String> {
+/// The translucent-squares integer program (module doc), solved on HiGHS to `gap` or
+/// for at most `limit` seconds, with a line saying how far it got.
+fn squares(grey: &[Vec<f64>], gap: f64, limit: f64) -> Result<(Vec<Vec<bool>>, String), String> {
     let (h, w) = (grey.len(), grey[0].len());
     let mut m = Model::new("translucent_squares");
     m.sense = Sense::Minimize;
@@ -200,17 +214,34 @@ fn squares(grey: &[Vec<f64>], gap: f64) -> Result<Vec<Vec<bool>>, String> {
     }
     let opts = SolveOptions {
         mip_gap: gap,
+        time_limit: Some(limit),
         lp_relaxation: false,
         ..SolveOptions::default()
     };
     let o = HIGHS.solve_model(&m, &opts);
-    let values = o
-        .values
-        .filter(|_| o.status.has_solution())
-        .ok_or_else(|| format!("the squares program ended {}: {:?}", o.status, o.message))?;
-    Ok(x.iter()
+    let how = match (o.status, o.objective, o.gap) {
+        (Status::TimeLimit, Some(z), Some(g)) => format!(
+            "squares: Σ|d − g| = {z:.1}, gap {:.3} % at the {limit} s limit (--gap {gap} not reached)",
+            100.0 * g
+        ),
+        (_, Some(z), g) => format!(
+            "squares: Σ|d − g| = {z:.1}, gap {} (within --gap {gap})",
+            g.map_or("0".to_string(), |g| format!("{:.3} %", 100.0 * g))
+        ),
+        _ => String::new(),
+    };
+    let kept = o.status.has_solution() || o.status == Status::TimeLimit;
+    let values = o.values.filter(|_| kept).ok_or_else(|| match o.status {
+        Status::TimeLimit => format!(
+            "the squares program found no picture within --squares-time {limit} s; give it more"
+        ),
+        s => format!("the squares program ended {s}: {:?}", o.message),
+    })?;
+    let picture = x
+        .iter()
         .map(|r| r.iter().map(|v| values[v.0] > 0.5).collect())
-        .collect())
+        .collect();
+    Ok((picture, how))
 }
 
 /// A random picture in the manner of Tatham's Pattern: random values, each replaced by
@@ -258,7 +289,7 @@ mod tests {
         let grey: Vec<Vec<f64>> = (0..6)
             .map(|_| (0..8).map(|j| if j < 4 { 0.0 } else { 255.0 }).collect())
             .collect();
-        let x = squares(&grey, 0.0).unwrap();
+        let (x, _) = squares(&grey, 0.0, 60.0).unwrap();
         let left = x.iter().flat_map(|r| &r[..3]).filter(|&&b| b).count();
         let right = x.iter().flat_map(|r| &r[5..]).filter(|&&b| b).count();
         assert!(left > right, "{left} {right}");
