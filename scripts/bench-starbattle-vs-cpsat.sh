@@ -27,20 +27,4 @@ target/release/puzzlebench run --puzzle starbattle --formulation window,pairwise
     --instances $FILES --out "$OUT/puzzlebench.csv" > /dev/null 2>&1 || true
 # shellcheck disable=SC2086
 .venv/bin/python scripts/starbattle_cpsat_native.py --repeats "$REPEATS" $FILES > "$OUT/native.csv"
-.venv/bin/python - "$OUT" <<'PY'
-import csv, os, statistics, sys
-out = sys.argv[1]
-groups = {}  # (grid, side) -> puzzle -> seconds
-for r in csv.DictReader(open(f"{out}/puzzlebench.csv")):
-    side = f"{r['formulation']} on {r['backend']}"
-    ok = r["status"] == "optimal" and r["verified"] == "true"
-    groups.setdefault((r["size_label"], side), {}).setdefault(r["instance"], []).append(float(r["seconds"]) if ok else float("inf"))
-for r in csv.DictReader(open(f"{out}/native.csv")):
-    ok = r["status"] in ("OPTIMAL", "FEASIBLE") and r["verified"] == "true"
-    name = os.path.splitext(os.path.basename(r["file"]))[0]
-    groups.setdefault((r["grid"], "CP-SAT own model"), {}).setdefault(name, []).append(float(r["seconds"]) if ok else float("inf"))
-print(f"{'grid':<12} {'side':<24} {'puzzles':>7} {'median ms':>10} {'max of medians ms':>18}")
-for (grid, side), per in sorted(groups.items(), key=lambda kv: (kv[0][0], statistics.median(statistics.median(v) for v in kv[1].values()))):
-    meds = [statistics.median(v) for v in per.values()]
-    print(f"{grid:<12} {side:<24} {len(meds):>7} {1000 * statistics.median(meds):>10.2f} {1000 * max(meds):>18.2f}")
-PY
+.venv/bin/python scripts/summarise_vs_cpsat.py "$OUT"

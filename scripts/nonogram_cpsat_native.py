@@ -6,14 +6,15 @@ done, the last closed" and "inside run t, c cells read"). One worker, as the puz
 side has one thread.
 
 Reads Simon Tatham's Pattern game IDs (one per line) and webpbn .non files. For each puzzle
-it solves REPEATS times and prints a CSV row per solve: file, puzzle (its line in a file of
-game IDs, as puzzlebench names it; 1 for a .non file), grid (width x height), repeat,
-status, CP-SAT's wall time, and whether the grid meets every clue (checked here).
+it solves REPEATS times and prints a CSV row per solve: file, name (as puzzlebench names
+the puzzle: the file's stem, with ':LINE' in a file of game IDs), grid (width x height),
+repeat, status, CP-SAT's wall time, and whether the grid meets every clue (checked here).
 
     .venv/bin/python scripts/nonogram_cpsat_native.py --repeats 3 FILE...
 """
 
 import argparse
+import os
 import sys
 
 from ortools.sat.python import cp_model
@@ -131,21 +132,22 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    print("file,puzzle,grid,repeat,status,seconds,verified")
+    print("file,name,grid,repeat,status,seconds,verified")
     for f in args.files:
         text = open(f).read()
+        stem = os.path.splitext(os.path.basename(f))[0]
         if any(l.split()[:1] == ["width"] for l in text.splitlines() if l.strip()):
-            puzzles = [(1, parse_non(text))]
+            puzzles = [(stem, parse_non(text))]
         else:
             puzzles = [
-                (n, parse_pattern(l.strip()))
+                (f"{stem}:{n}", parse_pattern(l.strip()))
                 for n, l in enumerate(text.splitlines(), 1)
                 if l.strip() and not l.startswith("#")
             ]
-        for k, (rows, cols) in puzzles:
+        for name, (rows, cols) in puzzles:
             for rep in range(1, args.repeats + 1):
                 status, secs, ok = solve(rows, cols)
-                print(f"{f},{k},{len(cols)}x{len(rows)},{rep},{status},{secs:.6f},{str(ok).lower()}")
+                print(f"{f},{name},{len(cols)}x{len(rows)},{rep},{status},{secs:.6f},{str(ok).lower()}")
                 sys.stdout.flush()
 
 

@@ -7,13 +7,15 @@ has one thread.
 
 Reads puzzlebench's Star Battle text format ('starbattle M', then a line of region
 characters per row, '.' outside every region, an optional 'solution' block). For each file
-it solves REPEATS times and prints a CSV row per solve: file, grid, repeat, status, CP-SAT's
-wall time, and whether the grid keeps every rule (checked here).
+it solves REPEATS times and prints a CSV row per solve: file, name (the file's stem, as
+puzzlebench names the puzzle), grid, repeat, status, CP-SAT's wall time, and whether the
+grid keeps every rule (checked here).
 
     .venv/bin/python scripts/starbattle_cpsat_native.py --repeats 3 FILE...
 """
 
 import argparse
+import os
 import sys
 
 from ortools.sat.python import cp_model
@@ -85,12 +87,13 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    print("file,grid,repeat,status,seconds,verified")
+    print("file,name,grid,repeat,status,seconds,verified")
     for f in args.files:
         m, rows = parse(open(f).read())
+        name = os.path.splitext(os.path.basename(f))[0]
         for rep in range(1, args.repeats + 1):
             status, secs, ok = solve(m, rows)
-            print(f"{f},{len(rows[0])}x{len(rows)} m={m},{rep},{status},{secs:.6f},{str(ok).lower()}")
+            print(f"{f},{name},{len(rows[0])}x{len(rows)} m={m},{rep},{status},{secs:.6f},{str(ok).lower()}")
             sys.stdout.flush()
 
 

@@ -72,16 +72,44 @@ impl EngineChoice {
         }
     }
 
-    /// How the report's preamble names the engines.
-    pub fn describe(&self) -> String {
+    /// How the report's preamble names the engines, with those the parts of `puzzles`'
+    /// suites add by default ([`SuitePart::also_on`]).
+    pub fn describe(&self, puzzles: &[&'static dyn Puzzle], quick: bool) -> String {
         let keys = |e: &[Engine]| e.iter().map(|e| e.key()).collect::<Vec<_>>().join(",");
         match self {
             EngineChoice::Named(e) => format!("--backend {}", keys(e)),
-            EngineChoice::Default { default, installed } => format!(
-                "the default engines: {} for the report's tables (and those a part adds: sat for nonograms), and every installed engine ({}) in the backend comparison",
-                keys(default),
-                keys(installed)
-            ),
+            EngineChoice::Default { default, installed } => {
+                let mut added = Vec::new();
+                for p in puzzles {
+                    for part in p
+                        .suite(quick)
+                        .parts
+                        .iter()
+                        .filter(|part| !part.every_backend)
+                    {
+                        let extra: Vec<&str> = self
+                            .for_part(part)
+                            .iter()
+                            .filter(|e| !default.contains(e))
+                            .map(|e| e.key())
+                            .collect();
+                        if !extra.is_empty() {
+                            added.push(format!("{} for {}", extra.join(","), p.key()));
+                        }
+                    }
+                }
+                added.dedup();
+                let added = if added.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (and {})", added.join(", "))
+                };
+                format!(
+                    "the default engines: {} for the report's tables{added}, and every installed engine ({}) in the backend comparison",
+                    keys(default),
+                    keys(installed)
+                )
+            }
         }
     }
 }
@@ -237,7 +265,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let pictures = c.out.join("pictures");
     std::fs::create_dir_all(&pictures)
         .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
-    for p in chosen {
+    for &p in &chosen {
         let plans = plan_suite(p, c.quick, &engines, c.time_limit, &c.instances_dir)?;
         if plans.is_empty() {
             // A suite whose instances are not in this instances folder is skipped, not
@@ -283,7 +311,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let mode = if c.quick { "--quick" } else { "(full suite)" };
     let preamble = format!(
         "Made by `puzzlebench reproduce {mode}` with {} on {}. Raw rows: [results.csv](results.csv).\n",
-        engines.describe(),
+        engines.describe(&chosen, c.quick),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
     super::report::write(&rows, &[csv], false, &c.out, c.shift, &preamble, &c.figures)

@@ -22,6 +22,38 @@ pub struct Answer {
     pub verdict: Result<(), String>,
 }
 
+impl Answer {
+    /// The answer of a 0/1 grid (stars, black cells) drawn one row per line, `mark` for
+    /// a 1 and `.` for a 0, as text and as JSON `{"grid": [lines]}`, with the verifier's
+    /// `verdict`.
+    pub fn of_marked_grid(grid: &[Vec<bool>], mark: char, verdict: Result<(), String>) -> Answer {
+        let lines = mark_lines(grid, mark);
+        Answer {
+            verdict,
+            text: lines.join("\n") + "\n",
+            json: serde_json::json!({ "grid": lines }),
+        }
+    }
+
+    /// The 0/1 grid of an answer made by [`Answer::of_marked_grid`] with `mark`.
+    pub fn marked_grid(&self, mark: char) -> Option<Vec<Vec<bool>>> {
+        let lines: Vec<String> = serde_json::from_value(self.json["grid"].clone()).ok()?;
+        Some(
+            lines
+                .iter()
+                .map(|l| l.chars().map(|c| c == mark).collect())
+                .collect(),
+        )
+    }
+}
+
+/// A 0/1 grid, one row per line: `mark` for a 1, `.` for a 0.
+pub fn mark_lines(grid: &[Vec<bool>], mark: char) -> Vec<String> {
+    grid.iter()
+        .map(|r| r.iter().map(|&b| if b { mark } else { '.' }).collect())
+        .collect()
+}
+
 /// Everything one run measured.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -351,6 +383,14 @@ impl<F: Fn(&[f64]) -> Cut> Separator for Counter<F> {
             vec![(self.nogood)(x)]
         }
     }
+}
+
+/// The 0/1 grid of a solution over `columns`, laid out row by row, `width` to a row.
+pub fn grid_of_ones(columns: &[VarId], width: usize, x: &[f64]) -> Vec<Vec<bool>> {
+    columns
+        .chunks(width.max(1))
+        .map(|row| row.iter().map(|v| x[v.0] > 0.5).collect())
+        .collect()
 }
 
 /// The no-good row of a 0/1 solution over `columns`, for models whose solutions all set

@@ -247,15 +247,14 @@ pub fn count_range(counts: impl Iterator<Item = usize>) -> String {
     }
 }
 
-/// One table row per grid size, formulation and backend, smallest grids first (the
-/// grid's size in cells with each row, for tables that insert rows of their own): the
-/// size label, formulation, backend label, puzzles, solved/runs, median and maximum
-/// solve time of the solved runs, and the model's variables and rows (a range). A run
-/// counts as solved when [`summary::succeeded`] says so.
-pub fn size_rows(rows: &[&Record]) -> Vec<(u64, Vec<String>)> {
-    type Key<'a> = (u64, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
+/// A group of runs in a table by size: the instance size (in its unit, cells for grids),
+/// the size label, the formulation and the backend label.
+pub type SizeKey<'a> = (u64, &'a str, &'a str, String);
+
+/// The runs grouped by instance size, formulation and backend label, smallest first.
+pub fn size_groups<'a>(rows: &[&'a Record]) -> BTreeMap<SizeKey<'a>, Vec<&'a Record>> {
+    let mut groups: BTreeMap<SizeKey<'a>, Vec<&'a Record>> = BTreeMap::new();
+    for &r in rows {
         let cells = r.size.unwrap_or(0.0) as u64;
         groups
             .entry((cells, &r.size_label, &r.formulation, r.backend_label()))
@@ -263,6 +262,15 @@ pub fn size_rows(rows: &[&Record]) -> Vec<(u64, Vec<String>)> {
             .push(r);
     }
     groups
+}
+
+/// One table row per grid size, formulation and backend, smallest grids first (the
+/// grid's size in cells with each row, for tables that insert rows of their own): the
+/// size label, formulation, backend label, puzzles, solved/runs, median and maximum
+/// solve time of the solved runs, and the model's variables and rows (a range). A run
+/// counts as solved when [`summary::succeeded`] says so.
+pub fn size_rows(rows: &[&Record]) -> Vec<(u64, Vec<String>)> {
+    size_groups(rows)
         .into_iter()
         .map(|((cells, label, f, b), rs)| {
             let ok: Vec<&&Record> = rs.iter().filter(|r| summary::succeeded(r)).collect();

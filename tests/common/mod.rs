@@ -98,3 +98,23 @@ pub fn instance_files(folder: &str) -> Vec<std::path::PathBuf> {
     files.sort();
     files
 }
+
+/// One solve checked against a brute force's list of every solution (`all`): with none
+/// the run is infeasible; else it is optimal, its grid (`grid`) is one of them, and, asked
+/// to count up to 3, it found min(|all|, 3). `what` names the run in a failure.
+#[allow(dead_code)]
+pub fn assert_matches_brute_force<G: PartialEq + std::fmt::Debug>(
+    r: &puzzlebench::puzzles::Report,
+    all: &[G],
+    grid: impl FnOnce(&puzzlebench::puzzles::Report) -> G,
+    what: &str,
+) {
+    use puzzlebench::backends::Status;
+    if all.is_empty() {
+        assert_eq!(r.outcome.status, Status::Infeasible, "{what}");
+        return;
+    }
+    assert_eq!(r.outcome.status, Status::Optimal, "{what}");
+    assert!(all.contains(&grid(r)), "{what}");
+    assert_eq!(r.outcome.solutions, Some(all.len().min(3) as u64), "{what}");
+}

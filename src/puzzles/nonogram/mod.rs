@@ -18,6 +18,7 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
+use super::formulation::{grid_of_ones, mark_lines};
 use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
 use crate::backends::{Engine, Kind, SolveOptions};
 use crate::lazy::Cut;
@@ -125,13 +126,11 @@ impl Nonogram {
     /// The puzzle whose answer is `picture` (its clues computed from it), with the picture
     /// as its goal.
     pub fn from_picture(picture: &[Vec<bool>]) -> Nonogram {
-        let h = picture.len();
         let w = picture.first().map_or(0, |r| r.len());
         let rows = picture.iter().map(|r| runs(r.iter().copied())).collect();
         let cols = (0..w).map(|j| runs(picture.iter().map(|r| r[j]))).collect();
         let mut p = Nonogram::new(rows, cols);
         p.goal = Some(picture.to_vec());
-        debug_assert_eq!(p.height(), h);
         p
     }
 
@@ -165,16 +164,7 @@ impl Nonogram {
 
     /// The puzzle in the text format (`nonogram`, `rows`, `columns`).
     pub fn to_text(&self) -> String {
-        let clue = |c: &Vec<usize>| {
-            if c.is_empty() {
-                "-".to_string()
-            } else {
-                c.iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
-        };
+        let clue = |c: &Vec<usize>| clue_text(c, " ", "-");
         let mut s = String::from("nonogram\nrows\n");
         for r in &self.rows {
             s.push_str(&clue(r));
@@ -190,16 +180,7 @@ impl Nonogram {
 
     /// The puzzle in the webpbn `.non` format, with its goal when it has one.
     pub fn to_non(&self, title: &str) -> String {
-        let clue = |c: &Vec<usize>| {
-            if c.is_empty() {
-                "0".to_string()
-            } else {
-                c.iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            }
-        };
+        let clue = |c: &Vec<usize>| clue_text(c, ",", "0");
         let mut s = format!(
             "title \"{title}\"\nwidth {}\nheight {}\n\nrows\n",
             self.width(),
@@ -227,21 +208,26 @@ impl Nonogram {
 
     /// Draws a grid, `#` for black and `.` for white, one row per line.
     pub fn draw(grid: &[Vec<bool>]) -> Vec<String> {
-        grid.iter()
-            .map(|r| r.iter().map(|&b| if b { '#' } else { '.' }).collect())
-            .collect()
+        mark_lines(grid, '#')
     }
 
     /// The answer for a decoded grid, checked by the verifier (and against the goal, when
     /// the puzzle has one and the goal is its only solution, by the tests).
     pub fn answer(&self, grid: &[Vec<bool>]) -> Answer {
-        let lines = Self::draw(grid);
-        Answer {
-            verdict: verify::check(self, grid),
-            text: lines.join("\n") + "\n",
-            json: serde_json::json!({ "grid": lines }),
-        }
+        Answer::of_marked_grid(grid, '#', verify::check(self, grid))
     }
+}
+
+/// A clue as text: its run lengths joined by `sep`, or `empty` for a line without runs
+/// (the text format writes `2 1` and `-`, the `.non` format `2,1` and `0`).
+pub fn clue_text(clue: &[usize], sep: &str, empty: &str) -> String {
+    if clue.is_empty() {
+        return empty.to_string();
+    }
+    clue.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// The black runs of a line, as a clue.
@@ -276,6 +262,15 @@ pub struct Line<'a> {
 }
 
 impl Line<'_> {
+    /// "row" or "column", for messages.
+    pub fn kind(&self) -> &'static str {
+        if self.row {
+            "row"
+        } else {
+            "column"
+        }
+    }
+
     /// The cell (row, column) at position `k` of the line.
     pub fn cell(&self, k: usize) -> (usize, usize) {
         if self.row {
@@ -346,10 +341,7 @@ impl Cells {
 
     /// The grid of a solution.
     pub fn decode(&self, values: &[f64]) -> Vec<Vec<bool>> {
-        self.z
-            .chunks(self.width.max(1))
-            .map(|row| row.iter().map(|v| values[v.0] > 0.5).collect())
-            .collect()
+        grid_of_ones(&self.z, self.width, values)
     }
 
     /// The no-good row of a solution: Σ_{black} (1 − z) + Σ_{white} z ≥ 1, written as a
@@ -414,13 +406,7 @@ impl Instance for Nonogram {
     }
 
     fn svg(&self, answer: Option<&Answer>) -> Option<String> {
-        let grid: Option<Vec<String>> =
-            answer.and_then(|a| serde_json::from_value(a.json["grid"].clone()).ok());
-        let grid: Option<Vec<Vec<bool>>> = grid.map(|g| {
-            g.iter()
-                .map(|r| r.chars().map(|c| c == '#').collect())
-                .collect()
-        });
+        let grid = answer.and_then(|a| a.marked_grid('#'));
         Some(picture::svg(self, grid.as_deref()))
     }
 

@@ -22,7 +22,7 @@
 //!    from which the clues are read and which becomes the goal (with clues, a picture is
 //!    the goal). A `givens` block of `#`, `.` and `?` lines shows cells from the start.
 
-use super::{runs, Nonogram};
+use super::{clue_text, runs, Nonogram};
 use crate::puzzles::{parse_one_per_line, InputError};
 use std::path::Path;
 
@@ -64,14 +64,14 @@ fn check_clues(p: &Nonogram) -> Result<(), String> {
         if line.clue.contains(&0) {
             return Err(format!(
                 "{} {} has a run of length 0",
-                if line.row { "row" } else { "column" },
+                line.kind(),
                 line.index + 1
             ));
         }
         if !line.fits() {
             return Err(format!(
                 "{} {}: the runs {:?} do not fit in {} cells",
-                if line.row { "row" } else { "column" },
+                line.kind(),
                 line.index + 1,
                 line.clue,
                 line.len
@@ -313,16 +313,7 @@ fn parse_non_one(
 /// Whether `goal` (of the grid's size) has the runs of every clue; else which line
 /// breaks its clue ("does not meet row 2's clue 1 1: its runs are 2").
 fn goal_meets_clues(p: &Nonogram, goal: &[Vec<bool>]) -> Result<(), String> {
-    let show = |c: &[usize]| {
-        if c.is_empty() {
-            "-".to_string()
-        } else {
-            c.iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
-    };
+    let show = |c: &[usize]| clue_text(c, " ", "-");
     for (i, (row, clue)) in goal.iter().zip(&p.rows).enumerate() {
         let got = runs(row.iter().copied());
         if &got != clue {

@@ -22,6 +22,7 @@ pub mod tables;
 pub mod verify;
 pub mod window;
 
+use super::formulation::{grid_of_ones, mark_lines, nogood_of_ones};
 use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
 use crate::backends::{Engine, Kind, SolveOptions};
 use crate::lazy::Cut;
@@ -151,19 +152,12 @@ impl StarBattle {
 
     /// Draws a grid of stars, `*` for a star and `.` for an empty cell.
     pub fn draw(grid: &[Vec<bool>]) -> Vec<String> {
-        grid.iter()
-            .map(|r| r.iter().map(|&b| if b { '*' } else { '.' }).collect())
-            .collect()
+        mark_lines(grid, '*')
     }
 
     /// The answer of a grid of stars, checked by the verifier.
     pub fn answer(&self, grid: &[Vec<bool>]) -> Answer {
-        let lines = Self::draw(grid);
-        Answer {
-            verdict: verify::check(self, grid),
-            text: lines.join("\n") + "\n",
-            json: serde_json::json!({ "grid": lines }),
-        }
+        Answer::of_marked_grid(grid, '*', verify::check(self, grid))
     }
 }
 
@@ -228,27 +222,13 @@ impl Cells {
 
     /// The grid of a solution.
     pub fn decode(&self, values: &[f64]) -> Vec<Vec<bool>> {
-        self.x
-            .chunks(self.width.max(1))
-            .map(|row| row.iter().map(|v| values[v.0] > 0.5).collect())
-            .collect()
+        grid_of_ones(&self.x, self.width, values)
     }
 
     /// The no-good row of a solution: every solution has the same number of stars, so
     /// Σ_{stars of this solution} x ≤ stars − 1 cuts exactly this one.
     pub fn nogood(&self, values: &[f64]) -> Cut {
-        let on: Vec<(VarId, f64)> = self
-            .x
-            .iter()
-            .filter(|v| values[v.0] > 0.5)
-            .map(|v| (*v, 1.0))
-            .collect();
-        let upper = on.len() as f64 - 1.0;
-        Cut {
-            terms: on,
-            lower: f64::NEG_INFINITY,
-            upper,
-        }
+        nogood_of_ones(&self.x, values)
     }
 }
 
@@ -285,13 +265,7 @@ impl Instance for StarBattle {
     }
 
     fn svg(&self, answer: Option<&Answer>) -> Option<String> {
-        let grid: Option<Vec<String>> =
-            answer.and_then(|a| serde_json::from_value(a.json["grid"].clone()).ok());
-        let grid: Option<Vec<Vec<bool>>> = grid.map(|g| {
-            g.iter()
-                .map(|r| r.chars().map(|c| c == '*').collect())
-                .collect()
-        });
+        let grid = answer.and_then(|a| a.marked_grid('*'));
         Some(picture::svg(self, grid.as_deref()))
     }
 

@@ -16,19 +16,17 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     }
     let mut body: Vec<Vec<String>> = Vec::new();
     for (_, row) in size_rows(&rows) {
-        if let Some((label, s)) = POST_SECONDS.iter().find(|(l, _)| *l == row[0]) {
-            let already = body
-                .iter()
-                .any(|b| b[0] == *label && b[2] == "SCIP (blog post)");
-            if !already {
-                let mut post = vec![String::new(); SIZE_COLUMNS.len()];
-                post[0] = label.to_string();
-                post[1] = "window".into();
-                post[2] = "SCIP (blog post)".into();
-                post[3] = "1".into();
-                post[5] = format!("{s}");
-                body.push(post);
-            }
+        // The post's row goes before the first group of its size.
+        let first_of_size = body.last().is_none_or(|b| b[0] != row[0]);
+        let post = POST_SECONDS.iter().find(|(l, _)| *l == row[0]);
+        if let Some((label, s)) = post.filter(|_| first_of_size) {
+            let mut post = vec![String::new(); SIZE_COLUMNS.len()];
+            post[0] = label.to_string();
+            post[1] = "window".into();
+            post[2] = "SCIP (blog post)".into();
+            post[3] = "1".into();
+            post[5] = format!("{s}");
+            body.push(post);
         }
         body.push(row);
     }

@@ -4,7 +4,7 @@
 
 use crate::record::Record;
 use crate::report::summary::{median, succeeded};
-use crate::report::tables::{count_range, info_value, secs, Table};
+use crate::report::tables::{count_range, info_value, secs, size_groups, Table};
 use std::collections::BTreeMap;
 
 /// Report Table 3.1: solve times in seconds of ten 9×9 puzzles (Telegraph book) with
@@ -194,16 +194,7 @@ fn table_3_1(rows: &[&Record]) -> Table {
 }
 
 fn sizes(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
-        let cells = r.size.unwrap_or(0.0) as u64;
-        groups
-            .entry((cells, &r.size_label, &r.formulation, r.backend_label()))
-            .or_default()
-            .push(r);
-    }
-    let body = groups
+    let body = size_groups(rows)
         .into_iter()
         .map(|((_, label, f, b), rs)| {
             let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
