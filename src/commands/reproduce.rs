@@ -334,3 +334,39 @@ fn draw_picture(p: &dyn Puzzle, plan: &Plan, pictures: &Path) -> Result<(), Fail
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_that_adds_an_engine_runs_on_it_and_the_preamble_says_so() {
+        let choice = EngineChoice::new(None).unwrap();
+        let nonogram = puzzles::puzzle("nonogram").unwrap();
+        let report_part = nonogram
+            .suite(true)
+            .parts
+            .into_iter()
+            .find(|p| !p.every_backend)
+            .unwrap();
+        let keys: Vec<&str> = choice
+            .for_part(&report_part)
+            .iter()
+            .map(|e| e.key())
+            .collect();
+        assert_eq!(keys, ["highs", "bc", "propagate", "sat"]);
+        let text = choice.describe(&[nonogram], true);
+        assert!(
+            text.contains("highs,bc,propagate for the report's tables (and sat for nonogram)"),
+            "{text}"
+        );
+        let sudoku = puzzles::puzzle("sudoku").unwrap();
+        assert!(!choice.describe(&[sudoku], true).contains("(and"));
+        let named = EngineChoice::new(Some(&["highs".to_string()])).unwrap();
+        assert_eq!(
+            named.for_part(&report_part).len(),
+            1,
+            "--backend names every engine"
+        );
+    }
+}
