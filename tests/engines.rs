@@ -14,6 +14,7 @@ use puzzlebench::model::{Model, Sense, VarKind};
 use puzzlebench::progress;
 use puzzlebench::puzzles::{self, Instance, PUZZLES};
 use puzzlebench::record::Record;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -457,4 +458,49 @@ fn p_count(file: &Path) -> usize {
         .load(file)
         .unwrap()
         .len()
+}
+
+/// Solution counting works for every formulation of every puzzle (`puzzlebench count`):
+/// on a tiny instance, counting up to 3 on the formulation's default engine and, where it
+/// takes the model, on the SAT engine, ends settled with a verified first answer, and every
+/// formulation of a puzzle finds the same number of solutions (optimal ones, for the
+/// optimisation models).
+#[test]
+fn every_formulation_counts_solutions_and_the_formulations_of_a_puzzle_agree() {
+    let _turn = serial();
+    let mut counted = 0;
+    for p in PUZZLES.iter().filter(|p| !p.hidden()) {
+        let mut counts = std::collections::BTreeMap::new();
+        for f in p.formulations() {
+            let inst = tiny(p.key(), f.key);
+            let mut engines = vec![f.kind.default_engine()];
+            if SAT.takes(f.kind) && SAT.model_refusal(&inst.build(f.key).unwrap()).is_none() {
+                engines.push(SAT);
+            }
+            for e in engines {
+                let options = SolveOptions {
+                    count: 3,
+                    ..limit(60.0)
+                };
+                let r = inst.solve(f.key, e, &options).unwrap();
+                let o = &r.outcome;
+                let what = format!("{} {} on {e}: {:?}", p.key(), f.key, o.message);
+                assert_eq!(o.status, Status::Optimal, "{what}");
+                assert_eq!(r.verified(), Some(true), "{what}");
+                let n = o.solutions.expect("a count");
+                assert!(n >= 1, "{what}");
+                counts.insert((inst.name().to_string(), f.key, e.key()), n);
+                counted += 1;
+            }
+        }
+        // Formulations on one instance agree.
+        let mut by_instance: std::collections::BTreeMap<&str, BTreeSet<u64>> = Default::default();
+        for ((i, _, _), n) in &counts {
+            by_instance.entry(i.as_str()).or_default().insert(*n);
+        }
+        for (i, ns) in by_instance {
+            assert_eq!(ns.len(), 1, "{} {i}: counts differ: {counts:?}", p.key());
+        }
+    }
+    assert!(counted >= 25, "{counted}");
 }

@@ -188,6 +188,7 @@ fn variants(part: &SuitePart, time_limit: Option<f64>) -> Vec<SolveOptions> {
                 time_limit: Some(time_limit.unwrap_or(part.time_limit)),
                 presolve,
                 heuristics,
+                count: part.count,
                 ..SolveOptions::default()
             });
         }
@@ -202,6 +203,9 @@ fn label(puzzle: &str, part: &SuitePart) -> String {
     let mut s = format!("{puzzle}{what} ({}", part.formulations.join(", "));
     if part.presolve.len() > 1 {
         s.push_str("; presolve on and off");
+    }
+    if part.count > 1 {
+        s.push_str(&format!("; optimal solutions counted up to {}", part.count));
     }
     if part.heuristics.len() > 1 {
         s.push_str("; every heuristics setting");

@@ -29,6 +29,16 @@ pub struct SolveConfig {
     pub svg: Option<PathBuf>,
     /// Settings.
     pub options: SolveOptions,
+    /// `puzzlebench count`: print the count of each puzzle (and its first solution only
+    /// when `show`), and fail when a count is not settled.
+    pub counting: Option<Counting>,
+}
+
+/// How `puzzlebench count` prints.
+#[derive(Clone, Copy, Debug)]
+pub struct Counting {
+    /// Print the first solution found below the count.
+    pub show: bool,
 }
 
 /// Solves every puzzle in the file; fails (exit 1) when a run did not solve, after
@@ -101,7 +111,15 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
         });
         let answer = result.as_ref().ok().and_then(|r| r.answer.clone());
         let rec = runner::to_record(p.key(), inst.as_ref(), &spec, &env, result);
-        print_solution(c.json, &rec, answer.as_ref());
+        match c.counting {
+            Some(how) if !c.json => {
+                print_count(&rec);
+                if let (true, Some(a)) = (how.show, answer.as_ref()) {
+                    println!("{}", a.text);
+                }
+            }
+            _ => print_solution(c.json, &rec, answer.as_ref()),
+        }
         if let Some(path) = svg_path(k) {
             match inst.svg(answer.as_ref()) {
                 Some(svg) => std::fs::write(&path, svg)
@@ -109,7 +127,13 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
                 None => return Err(bad_input(format!("{} has no picture", p.key()))),
             }
         }
-        if let Some(reason) = failure_reason(&rec) {
+        let unsettled = (c.counting.is_some() && rec.status == "feasible").then(|| {
+            format!(
+                "the count is not settled: {}",
+                rec.error.clone().unwrap_or_default()
+            )
+        });
+        if let Some(reason) = failure_reason(&rec).or(unsettled) {
             worst = Some(failed(format!("{}: {reason}", rec.instance)));
         }
     }
@@ -176,6 +200,64 @@ fn numbered(path: &Path, k: usize) -> PathBuf {
         .extension()
         .map_or("svg".into(), |e| e.to_string_lossy().to_string());
     path.with_file_name(format!("{stem}-{k}.{ext}"))
+}
+
+/// One line per puzzle for `puzzlebench count`: the count and whether it is complete,
+/// what ran and how long it took, the objective an optimisation model's solutions share,
+/// and whether the first solution passed the verifier.
+fn print_count(r: &Record) {
+    let secs = crate::report::tables::secs(r.seconds);
+    let secs = if secs.ends_with('s') {
+        secs
+    } else {
+        format!("{secs} s")
+    };
+    let what = match (r.solutions, r.status.as_str()) {
+        (Some(0), "infeasible") => "no solution".to_string(),
+        (Some(n), "optimal") if n >= u64::from(r.count) => {
+            format!("at least {n} solutions (stopped at --limit {})", r.count)
+        }
+        (Some(1), "optimal") => "1 solution: unique".to_string(),
+        (Some(n), "optimal") => format!("{n} solutions, all there are"),
+        (Some(n), _) => format!(
+            "at least {n} solutions, not settled: {}",
+            r.error.clone().unwrap_or_else(|| r.status.clone())
+        ),
+        (None, "optimal" | "feasible") if r.count == 1 => {
+            "at least 1 solution (stopped at --limit 1)".to_string()
+        }
+        (None, "infeasible") => "no solution".to_string(),
+        (None, s) => format!(
+            "not counted: {s}{}",
+            r.error
+                .as_ref()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default()
+        ),
+    };
+    let objective = r
+        .objective
+        .filter(|_| r.solutions.is_some_and(|n| n > 0))
+        .map(|o| {
+            let v = if (o - o.round()).abs() < 1e-6 {
+                format!("{}", o.round())
+            } else {
+                crate::report::tables::significant(o)
+            };
+            format!(", each with objective {v}")
+        })
+        .unwrap_or_default();
+    let verified = match r.verified {
+        Some(true) => ", first solution verified",
+        Some(false) => ", first solution REFUSED by the verifier",
+        None => "",
+    };
+    println!(
+        "{}: {what}{objective} ({} on {}, {secs}{verified})",
+        r.instance,
+        r.formulation,
+        r.backend_label()
+    );
 }
 
 fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
@@ -258,10 +340,11 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
         extra.push(format!("{f} fixings"));
     }
     if let Some(n) = r.solutions.filter(|_| r.count > 1) {
-        let what = match (n, n >= u64::from(r.count)) {
-            (1, false) => "1 solution: unique".to_string(),
-            (n, false) => format!("{n} solutions, all there are"),
-            (n, true) => format!("{n} solutions found (stopped at --count {})", r.count),
+        let what = match (n, n >= u64::from(r.count), r.status == "optimal") {
+            (n, true, _) => format!("{n} solutions found (stopped at --count {})", r.count),
+            (1, false, true) => "1 solution: unique".to_string(),
+            (n, false, true) => format!("{n} solutions, all there are"),
+            (n, false, false) => format!("at least {n} solutions (the count was stopped)"),
         };
         extra.push(what);
     }

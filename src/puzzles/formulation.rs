@@ -7,8 +7,8 @@
 
 use crate::backends::{Budget, Engine, Kind, Outcome, Problem, Settings, SolveOptions, Status};
 use crate::cp_model::CpModel;
-use crate::lazy::{Cut, SearchHints, Separator};
-use crate::model::{Counts, Model, VarId};
+use crate::lazy::{Cut, SearchHints, Separator, Tightening};
+use crate::model::{Counts, Model, Name, VarId, VarKind};
 use std::time::Instant;
 
 /// A decoded and checked answer.
@@ -176,12 +176,24 @@ impl<'a> Run<'a> {
     }
 
     /// A formulation that is one model: build it, solve its LP relaxation and the integer
-    /// program, decode the values and verify.
+    /// program, decode the values and verify. With `options.count` above 1 the distinct
+    /// answers are counted ([`Run::count_answers`]).
     pub fn compact<D>(
         &self,
         build: impl FnOnce() -> (Model, D),
-        decode: impl FnOnce(&D, &[f64]) -> Answer,
+        decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> Report {
+        if self.options.count > 1 {
+            return self.counted(
+                || {
+                    let (m, d) = build();
+                    (m, d, NoRows)
+                },
+                Shape::Mip,
+                None,
+                decode,
+            );
+        }
         let ((model, d), build_seconds, lp) = match self.prepare(build, |b| &b.0) {
             Ok(p) => p,
             Err(r) => return *r,
@@ -196,49 +208,55 @@ impl<'a> Run<'a> {
 
     /// Row generation: build the first round's model with its separator, then the
     /// engine's loop ([`crate::backends::row_generation`]) adds the rows it finds. The LP
-    /// bound is that of the first round's model; the counts are those of the last.
+    /// bound is that of the first round's model; the counts are those of the last. With
+    /// `options.count` above 1 the distinct answers are counted ([`Run::count_answers`]).
     pub fn row_generation<D, S: Separator>(
         &self,
         build: impl FnOnce() -> (Model, D, S),
-        decode: impl FnOnce(&D, &[f64]) -> Answer,
+        decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> Report {
-        self.with_separator(build, None, decode)
+        self.with_separator(build, Shape::RowGeneration, decode)
     }
 
     /// Lazy rows: build the model without them, with its separator; the engine's search
     /// calls the separator at its nodes. The LP bound is that of the model without lazy
-    /// rows.
+    /// rows. With `options.count` above 1 the distinct answers are counted
+    /// ([`Run::count_answers`]).
     pub fn lazy_rows<D, S: Separator>(
         &self,
         build: impl FnOnce() -> (Model, D, S),
         hints: SearchHints,
-        decode: impl FnOnce(&D, &[f64]) -> Answer,
+        decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> Report {
-        self.with_separator(build, Some(hints), decode)
+        self.with_separator(build, Shape::Lazy(hints), decode)
     }
 
-    /// Row generation (`hints` `None`) or lazy rows (the hints of the search).
+    /// Row generation or lazy rows, by `shape`.
     fn with_separator<D, S: Separator>(
         &self,
         build: impl FnOnce() -> (Model, D, S),
-        hints: Option<SearchHints>,
-        decode: impl FnOnce(&D, &[f64]) -> Answer,
+        shape: Shape,
+        decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> Report {
+        if self.options.count > 1 {
+            return self.counted(build, shape, None, decode);
+        }
         let ((mut model, d, mut sep), build_seconds, lp) = match self.prepare(build, |b| &b.0) {
             Ok(p) => p,
             Err(r) => return *r,
         };
-        let problem = match hints {
-            None => Problem::RowGeneration(&mut model, &mut sep),
-            Some(h) => Problem::LazyRows(&mut model, &mut sep, h),
-        };
-        let outcome = self.engine.solve(problem, &self.settings, &self.budget);
+        let outcome = self.engine.solve(
+            shape.problem(&mut model, &mut sep),
+            &self.settings,
+            &self.budget,
+        );
         Self::report(outcome, lp, build_seconds, model.counts(), |v| {
             decode(&d, v)
         })
     }
 
-    /// A constraint program: build it (timed) and solve it; no LP relaxation.
+    /// A constraint program: build it (timed) and solve it; no LP relaxation. The engine
+    /// counts solutions itself (`options.count`).
     pub fn constraint_program<D>(
         &self,
         build: impl FnOnce() -> (CpModel, D),
@@ -265,18 +283,16 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// A formulation that is one model, with solutions counted up to `options.count`:
-    /// after each solution the row that excludes it (from `nogood`) is added and the model
-    /// solved again, through the engine's row-generation loop, until the count is reached
-    /// or no solution is left. The answer is the first solution; the status is `optimal`
-    /// when the count is settled and `feasible` (with the reason) when the time limit or
-    /// the engine stopped it early; `rounds` counts the solves and `cuts` the no-good rows.
-    /// With a count of 1 this is [`Run::compact`].
+    /// A formulation that is one model, with solutions counted up to `options.count`
+    /// through the formulation's own no-good row (`nogood`, which must cut off exactly the
+    /// solution it is given, in the columns that make the answer). See
+    /// [`Run::count_answers`] for the rest; with a count of 1 this is [`Run::compact`] and
+    /// the solutions column says whether it found one.
     pub fn count<D>(
         &self,
         build: impl FnOnce() -> (Model, D),
         nogood: impl Fn(&D, &[f64]) -> Cut,
-        decode: impl FnOnce(&D, &[f64]) -> Answer,
+        decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> Report {
         if self.options.count <= 1 {
             let mut r = self.compact(build, decode);
@@ -285,25 +301,125 @@ impl<'a> Run<'a> {
             }
             return r;
         }
-        let ((mut model, d), build_seconds, lp) = match self.prepare(build, |b| &b.0) {
+        self.counted(
+            || {
+                let (m, d) = build();
+                (m, d, NoRows)
+            },
+            Shape::Mip,
+            Some(&nogood),
+            decode,
+        )
+    }
+
+    /// Counting, the common path of every formulation asked for more than one solution
+    /// (`options.count` = K above 1):
+    /// 1. a model with an objective is first solved to optimality as usual, and its
+    ///    objective becomes the row `objective` = optimum, so that what is counted are
+    ///    the optimal solutions (refused with `--mip-gap` above 0, which proves no
+    ///    optimum); a solve that ends without proven optimum is the run's report;
+    /// 2. then after each solution the row that excludes it is added and the model solved
+    ///    again, through the engine's row-generation loop (or, for lazy rows, in its
+    ///    search), until K are found or none is left. The row is the formulation's own
+    ///    no-good when it gives one; otherwise the no-good of every integer column, and
+    ///    solutions are counted by their distinct answers (two assignments of the columns
+    ///    that decode to one answer count once), so that the count is of puzzle
+    ///    solutions whatever auxiliary columns the model has. A model with integer columns
+    ///    beyond 0/1 has no such row without new columns and is refused.
+    ///
+    /// The answer is the first solution; the status is `optimal` when the count is
+    /// settled (K found, or every solution found) and `feasible` (with the reason) when
+    /// the time limit or the engine stopped it early; `solutions` holds the count,
+    /// `rounds` the solves and `cuts` the rows added. The objective and bound are those of
+    /// the first phase for an optimisation model; a feasibility model has neither.
+    fn counted<D, S: Separator>(
+        &self,
+        build: impl FnOnce() -> (Model, D, S),
+        shape: Shape,
+        nogood: Option<&NogoodFn<'_, D>>,
+        decode: impl Fn(&D, &[f64]) -> Answer,
+    ) -> Report {
+        let ((mut model, d, mut sep), build_seconds, lp) = match self.prepare(build, |b| &b.0) {
             Ok(p) => p,
             Err(r) => return *r,
         };
-        // The no-good rows are not part of the formulation: count the model without them.
+        // The rows added for counting are not part of the formulation.
         let counts = model.counts();
-        let want = u64::from(self.options.count);
-        let mut counter = Counter {
-            want,
-            found: 0,
-            first: None,
-            nogood: |x: &[f64]| nogood(&d, x),
+        let generic = if nogood.is_some() {
+            None
+        } else {
+            match IntegerColumns::of(&model) {
+                Ok(c) => Some(c),
+                Err(reason) => {
+                    let mut r = Report::refused(format!("refused: {reason}"));
+                    r.build_seconds = build_seconds;
+                    r.counts = counts;
+                    return r;
+                }
+            }
         };
-        let mut o = self.engine.solve(
-            Problem::RowGeneration(&mut model, &mut counter),
-            &self.settings,
-            &self.budget,
-        );
-        let found = counter.found;
+        let optimising = model.vars.iter().any(|v| v.objective != 0.0);
+        let mut first_phase = None;
+        if optimising {
+            if self.options.mip_gap > 0.0 {
+                let mut r = Report::refused(
+                    "refused: counting the optimal solutions needs --mip-gap 0 (a gap proves no optimum)"
+                        .into(),
+                );
+                r.build_seconds = build_seconds;
+                r.counts = counts;
+                return r;
+            }
+            let o = self.engine.solve(
+                shape.problem(&mut model, &mut sep),
+                &self.settings,
+                &self.budget,
+            );
+            if o.status != Status::Optimal {
+                let mut o = o;
+                if o.status != Status::Error && o.status != Status::Infeasible {
+                    o.message.get_or_insert_with(|| {
+                        "counting needs the optimum first; the solve ended without proving it"
+                            .into()
+                    });
+                } else if o.status == Status::Infeasible {
+                    o.solutions = Some(0);
+                }
+                return Self::report(o, lp, build_seconds, counts, |v| decode(&d, v));
+            }
+            let optimum = o.objective.expect("an optimal solve has an objective");
+            fix_objective(&mut model, optimum);
+            first_phase = Some(o);
+        }
+        let want = u64::from(self.options.count);
+        let (found, first, mut o) = {
+            let nogood_of = |x: &[f64]| match (&nogood, &generic) {
+                (Some(f), _) => f(&d, x),
+                (None, Some(c)) => c.nogood(x),
+                (None, None) => unreachable!("a generic no-good without integer columns"),
+            };
+            let answer_key = |x: &[f64]| -> Option<String> {
+                generic.as_ref().map(|_| {
+                    let a = decode(&d, x);
+                    format!("{}{}", a.json, a.text)
+                })
+            };
+            let mut counter = Counter {
+                want,
+                found: 0,
+                first: None,
+                seen: std::collections::HashSet::new(),
+                nogood: nogood_of,
+                key: answer_key,
+                inner: &mut sep,
+            };
+            let o = self.engine.solve(
+                shape.counting().problem(&mut model, &mut counter),
+                &self.settings,
+                &self.budget,
+            );
+            (counter.found, counter.first, o)
+        };
         if found > 0 {
             let why = match o.status {
                 Status::Infeasible | Status::Optimal | Status::Feasible => None,
@@ -324,13 +440,230 @@ impl<'a> Run<'a> {
                 Status::Optimal
             };
             o.message = why;
-            o.values = counter.first;
-            o.objective = o.values.as_deref().map(|v| model.objective_value(v));
+            o.values = first;
             o.best_bound = None;
             o.gap = None;
+        } else if o.status == Status::Optimal {
+            // The loop ended without a solution passing through the counter (an engine
+            // that reports optimal without values): nothing was counted.
+            o.status = Status::Error;
+            o.message = Some("counting: the engine ended without a solution to count".into());
+        }
+        if let Some(p) = first_phase {
+            o.objective = p.objective;
+            if found > 0 && o.status == Status::Optimal {
+                o.best_bound = p.best_bound;
+                o.gap = p.gap;
+            }
+            o.seconds += p.seconds;
+            o.nodes = match (o.nodes, p.nodes) {
+                (None, None) => None,
+                (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+            };
+            o.rounds = Some(o.rounds.unwrap_or(1) + p.rounds.unwrap_or(1));
+            o.cuts = Some(o.cuts.unwrap_or(0) + p.cuts.unwrap_or(0));
+            o.call_seconds = match (o.call_seconds, p.call_seconds) {
+                (None, None) => None,
+                (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+            };
+        } else {
+            o.objective = None;
         }
         o.solutions = Some(found);
         Self::report(o, lp, build_seconds, counts, |v| decode(&d, v))
+    }
+}
+
+/// A formulation's own no-good row of a solution, from its decoding data and the values.
+type NogoodFn<'a, D> = dyn Fn(&D, &[f64]) -> Cut + 'a;
+
+/// How a formulation hands its model to the engine.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// One integer program (counted through the row-generation loop).
+    Mip,
+    /// Row generation.
+    RowGeneration,
+    /// Lazy rows in the engine's search.
+    Lazy(SearchHints),
+}
+
+impl Shape {
+    /// The shape that counts: one integer program is counted through the row-generation
+    /// loop, the others as they are.
+    fn counting(self) -> Shape {
+        match self {
+            Shape::Mip => Shape::RowGeneration,
+            s => s,
+        }
+    }
+
+    /// The problem of this shape on `model` with `sep`.
+    fn problem<'a>(self, model: &'a mut Model, sep: &'a mut dyn Separator) -> Problem<'a> {
+        match self {
+            Shape::Mip => Problem::Mip(model),
+            Shape::RowGeneration => Problem::RowGeneration(model, sep),
+            Shape::Lazy(h) => Problem::LazyRows(model, sep, h),
+        }
+    }
+}
+
+/// The separator of a formulation without rows to add.
+struct NoRows;
+
+impl Separator for NoRows {
+    fn separate(&mut self, _x: &[f64], _integral: bool) -> Vec<Cut> {
+        Vec::new()
+    }
+}
+
+/// Turns the objective of `model` into the row `objective` = `optimum` and clears it, so
+/// that its solutions are the optimal ones. With integer coefficients on integer columns
+/// the row is an equality on the rounded value; otherwise it allows 1e-6 relative.
+fn fix_objective(model: &mut Model, optimum: f64) {
+    let terms: Vec<(VarId, f64)> = model
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.objective != 0.0)
+        .map(|(j, v)| (VarId(j), v.objective))
+        .collect();
+    let integral = model.vars.iter().all(|v| {
+        v.objective == 0.0 || (v.kind != VarKind::Continuous && v.objective.fract() == 0.0)
+    });
+    let target = optimum - model.objective_offset;
+    if integral {
+        let t = target.round();
+        model.add_eq(Name::from("objective"), terms, t);
+    } else {
+        let tol = 1e-6 * target.abs().max(1.0);
+        model.add_row(Name::from("objective"), terms, target - tol, target + tol);
+    }
+    for v in &mut model.vars {
+        v.objective = 0.0;
+    }
+}
+
+/// The free integer columns of a model whose integer columns are all 0/1 (or fixed), with
+/// their bounds, for the no-good of a whole assignment.
+struct IntegerColumns(Vec<(VarId, f64, f64)>);
+
+impl IntegerColumns {
+    /// The free 0/1 columns of `model`. A column with a wider integer range is left out
+    /// when an equality row defines it from 0/1 columns (it is the row's only other
+    /// column, as Sudoku's v[i,j] = Σ k·x[i,j,k]): the 0/1 columns then decide it. Any
+    /// other wider integer column has no no-good row without new columns: the error
+    /// names it.
+    fn of(model: &Model) -> Result<IntegerColumns, String> {
+        let binary = |v: &crate::model::Var| {
+            v.kind != VarKind::Continuous && (v.lower == v.upper || v.upper - v.lower <= 1.0)
+        };
+        let mut defined = vec![false; model.vars.len()];
+        for row in model.rows.iter().filter(|r| r.lower == r.upper) {
+            let mut wide = row
+                .terms
+                .iter()
+                .filter(|(v, c)| *c != 0.0 && !binary(&model.vars[v.0]));
+            if let (Some((v, _)), None) = (wide.next(), wide.next()) {
+                defined[v.0] = true;
+            }
+        }
+        let mut cols = Vec::new();
+        for (j, v) in model.vars.iter().enumerate() {
+            if v.kind == VarKind::Continuous || v.lower == v.upper {
+                continue;
+            }
+            if !binary(v) {
+                if defined[j] && v.kind == VarKind::Integer {
+                    continue;
+                }
+                return Err(format!(
+                    "counting solutions needs no-good rows, and column {} ranges over {}..{}: \
+                     only 0/1 columns have one without new columns (use a formulation on 0/1 columns)",
+                    v.name, v.lower, v.upper
+                ));
+            }
+            cols.push((VarId(j), v.lower, v.upper));
+        }
+        Ok(IntegerColumns(cols))
+    }
+
+    /// The row that excludes the assignment `x` of these columns and nothing else:
+    /// Σ_{x_j at its lower bound} (x_j − l_j) + Σ_{x_j at its upper bound} (u_j − x_j) ≥ 1.
+    fn nogood(&self, x: &[f64]) -> Cut {
+        let mut lower = 1.0;
+        let terms = self
+            .0
+            .iter()
+            .map(|&(v, l, u)| {
+                if x[v.0] - l < u - x[v.0] {
+                    lower += l;
+                    (v, 1.0)
+                } else {
+                    lower -= u;
+                    (v, -1.0)
+                }
+            })
+            .collect();
+        Cut {
+            terms,
+            lower,
+            upper: f64::INFINITY,
+        }
+    }
+}
+
+/// The separator of counting ([`Run::counted`]): an integer solution that the
+/// formulation's own separator (`inner`) accepts is a solution; it is counted (once per
+/// distinct answer when `key` gives answers), the first kept, and until `want` are found
+/// its no-good row is returned so that the search looks for another.
+struct Counter<'s, N, K>
+where
+    N: Fn(&[f64]) -> Cut,
+    K: Fn(&[f64]) -> Option<String>,
+{
+    want: u64,
+    found: u64,
+    first: Option<Vec<f64>>,
+    seen: std::collections::HashSet<String>,
+    nogood: N,
+    key: K,
+    inner: &'s mut dyn Separator,
+}
+
+impl<N, K> Separator for Counter<'_, N, K>
+where
+    N: Fn(&[f64]) -> Cut,
+    K: Fn(&[f64]) -> Option<String>,
+{
+    fn separate(&mut self, x: &[f64], integral: bool) -> Vec<Cut> {
+        let rows = self.inner.separate(x, integral);
+        if !rows.is_empty() || !integral {
+            return rows;
+        }
+        let new = match (self.key)(x) {
+            Some(k) => self.seen.insert(k),
+            None => true,
+        };
+        if new {
+            self.found += 1;
+            if self.first.is_none() {
+                self.first = Some(x.to_vec());
+            }
+        }
+        if self.found >= self.want {
+            Vec::new()
+        } else {
+            vec![(self.nogood)(x)]
+        }
+    }
+
+    fn branch(&mut self, x: &[f64], candidates: &[usize]) -> usize {
+        self.inner.branch(x, candidates)
+    }
+
+    fn propagate(&mut self, lower: &[f64], upper: &[f64], out: &mut Vec<Tightening>) -> bool {
+        self.inner.propagate(lower, upper, out)
     }
 }
 
@@ -342,7 +675,7 @@ impl Run<'_> {
         &self,
         build: impl FnOnce() -> Result<(Model, D), String>,
         nogood: impl Fn(&D, &[f64]) -> Cut,
-        decode: impl FnOnce(&D, &[f64]) -> Answer,
+        decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> Report {
         let t = Instant::now();
         match build() {
@@ -357,30 +690,6 @@ impl Run<'_> {
                 r.build_seconds += seconds;
                 r
             }
-        }
-    }
-}
-
-/// The separator of [`Run::count`]: every integer solution of the (complete) model is a
-/// solution; it is counted, the first kept, and until `want` are found its no-good row is
-/// returned so that the loop looks for another.
-struct Counter<F: Fn(&[f64]) -> Cut> {
-    want: u64,
-    found: u64,
-    first: Option<Vec<f64>>,
-    nogood: F,
-}
-
-impl<F: Fn(&[f64]) -> Cut> Separator for Counter<F> {
-    fn separate(&mut self, x: &[f64], _integral: bool) -> Vec<Cut> {
-        self.found += 1;
-        if self.first.is_none() {
-            self.first = Some(x.to_vec());
-        }
-        if self.found >= self.want {
-            Vec::new()
-        } else {
-            vec![(self.nogood)(x)]
         }
     }
 }

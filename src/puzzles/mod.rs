@@ -257,6 +257,9 @@ pub struct SuitePart {
     /// (nonograms: `sat`, since the paper's point is the same model on a MIP solver and a
     /// SAT solver). With `--backend` only the engines named run.
     pub also_on: Vec<&'static str>,
+    /// Solutions to count in each run (`--count`; 1: solve only), for parts that count
+    /// optimal solutions (n-Queens).
+    pub count: u32,
 }
 
 impl SuitePart {
@@ -274,7 +277,13 @@ impl SuitePart {
             heuristics: vec![Heuristics::default()],
             every_backend: false,
             also_on: Vec::new(),
+            count: 1,
         }
+    }
+
+    /// The same part, counting up to `count` solutions in each run ([`SuitePart::count`]).
+    pub fn counting(self, count: u32) -> SuitePart {
+        SuitePart { count, ..self }
     }
 
     /// The same part, run by default on `engines` too ([`SuitePart::also_on`]).
