@@ -43,6 +43,8 @@ fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
         ("kenken", _) => first(puzzle, "kenken/tatham/keen_4de.txt"),
         ("nonogram", _) => first(puzzle, "nonogram/tatham/pattern_5x5.txt"),
         ("starbattle", _) => first(puzzle, "starbattle/generated/sb_05x05_m1_s1.txt"),
+        ("queens", "least-walls") => first(puzzle, "queens/least/q09_8x8.txt"),
+        ("queens", _) => first(puzzle, "queens/boards/b08_w2_a.txt"),
         _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
     }
 }

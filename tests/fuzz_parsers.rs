@@ -371,3 +371,45 @@ proptest! {
         check_starbattle(&STARBATTLE[..cut]);
     }
 }
+
+const QUEENS: &str =
+    "# b\nqueens 4\ntarget 5\nvalue 5\n....\n.X..\n....\n..X.\nsolution\nQ.Q.\n.X..\n....\n..X.\n";
+
+fn check_queens(text: &str) {
+    use puzzlebench::puzzles::queens::parse as qp;
+    match qp::parse_file(Path::new("fuzz.txt"), text) {
+        Ok(ps) => {
+            for p in ps {
+                // The board is n by n, the text form reads back, and both models build
+                // (least-walls refuses a board without a target with the reason).
+                assert_eq!(p.walls.len(), p.n);
+                assert!(p.walls.iter().all(|r| r.len() == p.n));
+                let again = qp::parse_text(Path::new("fuzz.txt"), &p.to_text()).unwrap();
+                assert_eq!((again.walls, again.target), (p.walls.clone(), p.target));
+                let _ = puzzlebench::puzzles::queens::base::build(&p);
+                match puzzlebench::puzzles::queens::least_walls::build(&p) {
+                    Ok(_) => assert!(p.target.is_some()),
+                    Err(e) => assert!(p.target.is_none() && e.contains("target"), "{e}"),
+                }
+            }
+        }
+        Err(e) => assert!(e.to_string().starts_with("fuzz.txt"), "{e}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn queens_arbitrary_text(text in "\\PC{0,300}") {
+        check_queens(&text);
+    }
+
+    #[test]
+    fn queens_mutated(pos in 0usize..QUEENS.len(), c in "[0-9QXqa-z.#\\n -]", cut in 0usize..QUEENS.len()) {
+        let mut s: String = QUEENS.to_string();
+        s.replace_range(pos..pos + 1, &c);
+        check_queens(&s);
+        check_queens(&QUEENS[..cut]);
+    }
+}

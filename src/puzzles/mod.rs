@@ -15,6 +15,7 @@ pub mod formulation;
 pub mod hashi;
 pub mod kenken;
 pub mod nonogram;
+pub mod queens;
 pub mod starbattle;
 pub mod sudoku;
 pub mod tatham;
@@ -317,6 +318,7 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &kenken::PUZZLE,
     &nonogram::PUZZLE,
     &starbattle::PUZZLE,
+    &queens::PUZZLE,
     &fault::PUZZLE,
 ];
 
