@@ -220,6 +220,8 @@ fn regions(
     Some(StarBattle {
         name: String::new(),
         stars: m,
+        row_stars: m,
+        col_stars: m,
         regions: region,
         letters,
         solution: None,

@@ -1,6 +1,7 @@
 //! Star Battle (Parks): place stars (trees) in a grid divided into regions (parks) so that
 //! every row, every column and every region holds exactly m of them and no two stars
-//! touch, not even diagonally. In some puzzles cells lie outside every region; they take
+//! touch, not even diagonally. A rectangular grid (h rows, w columns) takes R stars per
+//! row, C per column and K per region, with h·R = w·C = K·(regions). In some puzzles cells lie outside every region; they take
 //! no star (the blog post on Parks mentions such non-regular puzzles).
 //!
 //! Formulations, both on the cell binaries x[i,j] = 1 when cell (i, j) holds a star, with
@@ -52,7 +53,7 @@ pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
             },
         },
     ],
-    formats: "text: 'starbattle M' (stars per row, column and region), then one line per row with a \
+    formats: "text: 'starbattle M' (stars per row, column and region) or 'starbattle R C K' (a rectangular grid: per row, per column, per region), then one line per row with a \
               character per cell naming its region (letters or digits; '.' for a cell outside every region); \
               optional 'solution' block ('*' star, '.' empty); '#' comments",
     hidden: false,
@@ -109,8 +110,12 @@ const BACKEND_14: [&str; 5] = [
 pub struct StarBattle {
     /// Instance name.
     pub name: String,
-    /// Stars in every row, column and region (m).
+    /// Stars in every region (m; in a square puzzle also in every row and column).
     pub stars: usize,
+    /// Stars in every row (m in a square puzzle).
+    pub row_stars: usize,
+    /// Stars in every column (m in a square puzzle).
+    pub col_stars: usize,
     /// The region of each cell, row by row (`None`: outside every region), regions
     /// numbered from 0 in the order their letters first appear.
     pub regions: Vec<Vec<Option<usize>>>,
@@ -138,7 +143,7 @@ impl StarBattle {
 
     /// The puzzle in the text format.
     pub fn to_text(&self) -> String {
-        let mut s = format!("starbattle {}\n", self.stars);
+        let mut s = format!("starbattle {}\n", self.stars_text());
         for row in &self.regions {
             let line: String = row
                 .iter()
@@ -148,6 +153,16 @@ impl StarBattle {
             s.push('\n');
         }
         s
+    }
+
+    /// The stars as the header gives them: `M` when rows, columns and regions all take m,
+    /// else `R C K` (per row, per column, per region).
+    pub fn stars_text(&self) -> String {
+        if self.row_stars == self.stars && self.col_stars == self.stars {
+            self.stars.to_string()
+        } else {
+            format!("{} {} {}", self.row_stars, self.col_stars, self.stars)
+        }
     }
 
     /// Draws a grid of stars, `*` for a star and `.` for an empty cell.
@@ -191,14 +206,14 @@ impl Cells {
             m.add_eq(
                 Name::idx("row", &[i + 1]),
                 (0..w).map(|j| (cells.at(i, j), 1.0)),
-                stars,
+                p.row_stars as f64,
             );
         }
         for j in 0..w {
             m.add_eq(
                 Name::idx("col", &[j + 1]),
                 (0..h).map(|i| (cells.at(i, j), 1.0)),
-                stars,
+                p.col_stars as f64,
             );
         }
         let mut members: Vec<Vec<(VarId, f64)>> = vec![Vec::new(); p.region_count()];
@@ -242,7 +257,18 @@ impl Instance for StarBattle {
     }
 
     fn size_label(&self) -> String {
-        format!("{}x{} m={}", self.width(), self.height(), self.stars)
+        if self.row_stars == self.stars && self.col_stars == self.stars {
+            format!("{}x{} m={}", self.width(), self.height(), self.stars)
+        } else {
+            format!(
+                "{}x{} stars={}/{}/{}",
+                self.width(),
+                self.height(),
+                self.row_stars,
+                self.col_stars,
+                self.stars
+            )
+        }
     }
 
     fn size(&self) -> f64 {

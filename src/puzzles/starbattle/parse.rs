@@ -1,7 +1,8 @@
 //! The Star Battle text format, one puzzle per file:
 //!
 //! ```text
-//! starbattle 1        # m: stars in every row, column and region
+//! starbattle 1        # m: stars in every row, column and region (or 'starbattle R C K':
+//!                     # R per row, C per column, K per region, for rectangular grids)
 //! AABB.               # one line per row, a character per cell naming its region
 //! ACCB.               # (letters or digits); '.' is a cell outside every region
 //! ...
@@ -10,7 +11,8 @@
 //! ```
 //!
 //! Everything after `#` on a line is a comment. Rows must have one length; every region
-//! must have at least m cells; a solution must have the grid's size.
+//! must have at least m cells; a solution must have the grid's size. With `R C K` the
+//! stars must add up: h·R = w·C = K·(regions) on an h×w grid.
 
 use super::StarBattle;
 use crate::puzzles::InputError;
@@ -39,18 +41,28 @@ pub fn parse_text(path: &Path, text: &str) -> Result<StarBattle, InputError> {
         ));
     };
     let words: Vec<&str> = header.split_whitespace().collect();
-    if words.first() != Some(&"starbattle") || words.len() != 2 {
+    if words.first() != Some(&"starbattle") || !(words.len() == 2 || words.len() == 4) {
         return Err(err(
             first,
-            "a puzzle starts with 'starbattle M' (M: stars per row, column and region)".into(),
+            "a puzzle starts with 'starbattle M' (M: stars per row, column and region) or \
+             'starbattle R C K' (per row, per column, per region)"
+                .into(),
         ));
     }
-    let stars: usize = words[1].parse().ok().filter(|&m| m >= 1).ok_or_else(|| {
-        err(
-            first,
-            format!("'{}' is not a number of stars (1 or more)", words[1]),
-        )
-    })?;
+    let numbers = words[1..]
+        .iter()
+        .map(|w| {
+            w.parse::<usize>()
+                .ok()
+                .filter(|&m| m >= 1)
+                .ok_or_else(|| err(first, format!("'{w}' is not a number of stars (1 or more)")))
+        })
+        .collect::<Result<Vec<usize>, InputError>>()?;
+    let (row_stars, col_stars, stars) = match numbers[..] {
+        [m] => (m, m, m),
+        [r, c, k] => (r, c, k),
+        _ => unreachable!("two or four words"),
+    };
     let mut rows: Vec<(usize, Vec<char>)> = Vec::new();
     let mut solution: Option<(usize, Vec<Vec<bool>>)> = None;
     for (k, line) in lines {
@@ -140,9 +152,24 @@ pub fn parse_text(path: &Path, text: &str) -> Result<StarBattle, InputError> {
     let stem = path
         .file_stem()
         .map_or("starbattle".into(), |s| s.to_string_lossy().to_string());
+    let (h, total) = (rows.len(), rows.len() * row_stars);
+    if w * col_stars != total || letters.len() * stars != total {
+        return Err(err(
+            first,
+            format!(
+                "the stars do not add up: {h} rows × {row_stars} = {total}, {w} columns × {col_stars} = {}, \
+                 {} regions × {stars} = {}",
+                w * col_stars,
+                letters.len(),
+                letters.len() * stars
+            ),
+        ));
+    }
     let mut p = StarBattle {
         name: stem,
         stars,
+        row_stars,
+        col_stars,
         regions,
         letters,
         solution: None,
@@ -196,5 +223,16 @@ mod tests {
         assert!(bad("starbattle 2\nAB\nAA\n").contains("region B has 1 cells"));
         assert!(bad("starbattle 1\nA\nsolution\n**\n").contains(":3: the solution is not 1 wide"));
         assert!(bad("").contains("empty file"));
+        assert!(bad("starbattle 1 2\nA\n").contains(":1: a puzzle starts with"));
+        assert!(bad("starbattle 1\nAA\nAA\n").contains(":1: the stars do not add up"));
+        assert!(bad("starbattle 2 1 1\nAB\nAB\n").contains("2 rows × 2 = 4, 2 columns × 1 = 2"));
+    }
+
+    #[test]
+    fn reads_a_rectangular_grid() {
+        // 2 rows × 2 = 4 stars, 4 columns × 1, 2 regions × 2.
+        let p = parse_text(Path::new("r.txt"), "starbattle 2 1 2\nAABB\nAABB\n").unwrap();
+        assert_eq!((p.row_stars, p.col_stars, p.stars), (2, 1, 2));
+        assert_eq!(p.to_text(), "starbattle 2 1 2\nAABB\nAABB\n");
     }
 }

@@ -17,9 +17,9 @@ pub fn svg(puzzle: &StarBattle, solution: Option<&[Vec<bool>]>) -> String {
     );
     let _ = writeln!(
         s,
-        r#"<title>Star Battle {} (m = {})</title>"#,
+        r#"<title>Star Battle {} (stars {})</title>"#,
         crate::puzzles::xml_escape(&puzzle.name),
-        puzzle.stars
+        puzzle.stars_text()
     );
     let _ = writeln!(
         s,

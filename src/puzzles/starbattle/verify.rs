@@ -12,7 +12,7 @@ pub fn check(puzzle: &StarBattle, grid: &[Vec<bool>]) -> Result<(), String> {
     if grid.len() != h || grid.iter().any(|r| r.len() != w) {
         return Err(format!("grid is not {w} wide and {h} high"));
     }
-    let m = puzzle.stars;
+    let (per_row, per_col, m) = (puzzle.row_stars, puzzle.col_stars, puzzle.stars);
     let star = |i: usize, j: usize| grid[i][j];
     for i in 0..h {
         for j in 0..w {
@@ -27,14 +27,14 @@ pub fn check(puzzle: &StarBattle, grid: &[Vec<bool>]) -> Result<(), String> {
     }
     for i in 0..h {
         let n = (0..w).filter(|&j| star(i, j)).count();
-        if n != m {
-            return Err(format!("row {} has {n} stars, not {m}", i + 1));
+        if n != per_row {
+            return Err(format!("row {} has {n} stars, not {per_row}", i + 1));
         }
     }
     for j in 0..w {
         let n = (0..h).filter(|&i| star(i, j)).count();
-        if n != m {
-            return Err(format!("column {} has {n} stars, not {m}", j + 1));
+        if n != per_col {
+            return Err(format!("column {} has {n} stars, not {per_col}", j + 1));
         }
     }
     let mut per_region = std::collections::BTreeMap::new();
