@@ -17,14 +17,15 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     if rows.is_empty() {
         return vec![];
     }
+    // Boards by size, then instance (q09 before q10), formulation and backend.
     type Key<'a> = (u64, &'a str, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key, Vec<&Record>> = BTreeMap::new();
     for &r in &rows {
         groups
             .entry((
                 r.size.unwrap_or(0.0) as u64,
-                &r.size_label,
                 &r.instance,
+                &r.size_label,
                 &r.formulation,
                 r.backend_label(),
             ))
@@ -33,7 +34,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     }
     let body = groups
         .into_iter()
-        .map(|((_, label, instance, f, b), rs)| {
+        .map(|((_, instance, label, f, b), rs)| {
             let ok: Vec<&&Record> = rs.iter().filter(|r| summary::succeeded(r)).collect();
             let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
             let value = count_range(
