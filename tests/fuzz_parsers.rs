@@ -413,3 +413,18 @@ proptest! {
         check_queens(&QUEENS[..cut]);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// puzz.link URLs with any body: a puzzle or an error naming the file, never a panic.
+    #[test]
+    fn starbattle_url_any_body(body in "[0-9a-z/]{0,40}") {
+        check_starbattle(&format!("https://puzz.link/p?starbattle/{body}\n"));
+    }
+
+    #[test]
+    fn starbattle_url_sized(w in 1usize..12, h in 1usize..12, m in 0usize..4, digits in "[0-9a-v]{0,60}") {
+        check_starbattle(&format!("p?starbattle/{w}/{h}/{m}/{digits}\n"));
+    }
+}

@@ -20,6 +20,7 @@ pub mod pairwise;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod url;
 pub mod verify;
 pub mod window;
 
@@ -55,7 +56,7 @@ pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
     ],
     formats: "text: 'starbattle M' (stars per row, column and region) or 'starbattle R C K' (a rectangular grid: per row, per column, per region), then one line per row with a \
               character per cell naming its region (letters or digits; '.' for a cell outside every region); \
-              optional 'solution' block ('*' star, '.' empty); '#' comments",
+              optional 'solution' block ('*' star, '.' empty); '#' comments; or puzz.link URLs, one per line ('https://puzz.link/p?starbattle/COLS/ROWS/STARS/BORDERS')",
     hidden: false,
     parse: parse::parse_file,
     size_unit: "cells",

@@ -21,8 +21,12 @@ use std::path::Path;
 /// The largest side accepted.
 pub const MAX_SIDE: usize = 200;
 
-/// Parses the puzzle in `text` (the contents of `path`).
+/// Parses the puzzles in `text` (the contents of `path`): the text format (one puzzle),
+/// or puzz.link URLs, one per line ([`super::url`]).
 pub fn parse_file(path: &Path, text: &str) -> Result<Vec<StarBattle>, InputError> {
+    if super::url::looks_like_urls(text) {
+        return super::url::parse_urls(path, text);
+    }
     parse_text(path, text).map(|p| vec![p])
 }
 
