@@ -70,7 +70,7 @@ pub fn decode(url: &str) -> Result<StarBattle, String> {
     let number = |s: &str, what: &str| -> Result<usize, String> {
         s.parse::<usize>()
             .ok()
-            .filter(|&v| v >= 1 && v <= super::parse::MAX_SIDE)
+            .filter(|v| (1..=super::parse::MAX_SIDE).contains(v))
             .ok_or_else(|| format!("'{s}' is not a number of {what}"))
     };
     let (cols, rows, stars) = (
