@@ -283,25 +283,24 @@ fn committed_boards_have_their_value_on_both_engines_and_the_8x8_ones_match_the_
 
 #[test]
 fn the_count_command_finds_92_and_724_queens_solutions() {
-    for (file, n) in [("b08_w0.txt", 92), ("b10_w0.txt", 724)] {
+    // `puzzlebench count` on a committed board with `extra` arguments: exit code, stdout.
+    let count = |file: &str, extra: &[&str]| {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("instances/queens/boards")
             .join(file);
         let o = pb()
-            .args([
-                "count",
-                path.to_str().unwrap(),
-                "--puzzle",
-                "queens",
-                "--backend",
-                "sat",
-                "--limit",
-                "1000",
-            ])
+            .args(["count", path.to_str().unwrap(), "--puzzle", "queens"])
+            .args(extra)
             .output()
             .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "{out}");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+        )
+    };
+    for (file, n) in [("b08_w0.txt", 92), ("b10_w0.txt", 724)] {
+        let (code, out) = count(file, &["--backend", "sat", "--limit", "1000"]);
+        assert_eq!(code, Some(0), "{out}");
         assert!(
             out.contains(&format!(
                 "{n} solutions, all there are, each with objective"
@@ -310,37 +309,11 @@ fn the_count_command_finds_92_and_724_queens_solutions() {
         );
     }
     // Stopped by the limit: at least that many; stopped by the time: not settled, exit 1.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/queens/boards/b10_w0.txt");
-    let o = pb()
-        .args([
-            "count",
-            path.to_str().unwrap(),
-            "--puzzle",
-            "queens",
-            "--backend",
-            "sat",
-            "--limit",
-            "100",
-        ])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout)
-        .contains("at least 100 solutions (stopped at --limit 100)"));
-    let o = pb()
-        .args([
-            "count",
-            path.to_str().unwrap(),
-            "--puzzle",
-            "queens",
-            "--limit",
-            "1000",
-            "--time-limit",
-            "0.5",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("not settled"));
+    let (_, out) = count("b10_w0.txt", &["--backend", "sat", "--limit", "100"]);
+    assert!(out.contains("at least 100 solutions (stopped at --limit 100)"));
+    let (code, out) = count("b10_w0.txt", &["--limit", "1000", "--time-limit", "0.5"]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("not settled"));
 }
 
 #[test]

@@ -202,16 +202,21 @@ fn numbered(path: &Path, k: usize) -> PathBuf {
     path.with_file_name(format!("{stem}-{k}.{ext}"))
 }
 
+/// Seconds as tables print them, with the unit: "0.0211 s", "41.8 µs", "–" when unknown.
+fn seconds_text(t: Option<f64>) -> String {
+    let text = crate::report::tables::secs(t);
+    if t.is_none() || text.ends_with('s') {
+        text
+    } else {
+        format!("{text} s")
+    }
+}
+
 /// One line per puzzle for `puzzlebench count`: the count and whether it is complete,
 /// what ran and how long it took, the objective an optimisation model's solutions share,
 /// and whether the first solution passed the verifier.
 fn print_count(r: &Record) {
-    let secs = crate::report::tables::secs(r.seconds);
-    let secs = if secs.ends_with('s') {
-        secs
-    } else {
-        format!("{secs} s")
-    };
+    let secs = seconds_text(r.seconds);
     let what = match (r.solutions, r.status.as_str()) {
         (Some(0), "infeasible") => "no solution".to_string(),
         (Some(n), "optimal") if n >= u64::from(r.count) => {
@@ -277,14 +282,7 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
         println!("{obj}");
         return;
     }
-    let secs = |t: Option<f64>| {
-        let text = crate::report::tables::secs(t);
-        if t.is_none() || text.ends_with('s') {
-            text
-        } else {
-            format!("{text} s")
-        }
-    };
+    let secs = seconds_text;
     println!(
         "{}: {} ({} / {}) in {}, build {}, LP bound {}, verified {}",
         r.instance,

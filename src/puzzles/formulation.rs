@@ -345,30 +345,27 @@ impl<'a> Run<'a> {
         };
         // The rows added for counting are not part of the formulation.
         let counts = model.counts();
-        let generic = if nogood.is_some() {
-            None
-        } else {
-            match IntegerColumns::of(&model) {
+        let refuse = |reason: String| Report {
+            build_seconds,
+            counts,
+            ..Report::refused(format!("refused: {reason}"))
+        };
+        // Without a no-good of the formulation's own: that of every 0/1 column.
+        let generic = match nogood {
+            Some(_) => None,
+            None => match IntegerColumns::of(&model) {
                 Ok(c) => Some(c),
-                Err(reason) => {
-                    let mut r = Report::refused(format!("refused: {reason}"));
-                    r.build_seconds = build_seconds;
-                    r.counts = counts;
-                    return r;
-                }
-            }
+                Err(reason) => return refuse(reason),
+            },
         };
         let optimising = model.vars.iter().any(|v| v.objective != 0.0);
         let mut first_phase = None;
         if optimising {
             if self.options.mip_gap > 0.0 {
-                let mut r = Report::refused(
-                    "refused: counting the optimal solutions needs --mip-gap 0 (a gap proves no optimum)"
+                return refuse(
+                    "counting the optimal solutions needs --mip-gap 0 (a gap proves no optimum)"
                         .into(),
                 );
-                r.build_seconds = build_seconds;
-                r.counts = counts;
-                return r;
             }
             let o = self.engine.solve(
                 shape.problem(&mut model, &mut sep),
@@ -393,16 +390,13 @@ impl<'a> Run<'a> {
         }
         let want = u64::from(self.options.count);
         let (found, first, mut o) = {
-            let nogood_of = |x: &[f64]| match (&nogood, &generic) {
+            let nogood_of = |x: &[f64]| match (nogood, &generic) {
                 (Some(f), _) => f(&d, x),
-                (None, Some(c)) => c.nogood(x),
-                (None, None) => unreachable!("a generic no-good without integer columns"),
+                (None, c) => c.as_ref().expect("set without a no-good").nogood(x),
             };
+            // With the generic no-good, answers are told apart by their JSON.
             let answer_key = |x: &[f64]| -> Option<String> {
-                generic.as_ref().map(|_| {
-                    let a = decode(&d, x);
-                    format!("{}{}", a.json, a.text)
-                })
+                generic.as_ref().map(|_| decode(&d, x).json.to_string())
             };
             let mut counter = Counter {
                 want,

@@ -10,43 +10,27 @@
 //! wall cell's q has upper bound 0 and belongs to no segment.
 
 use super::{QueenCells, Queens};
-use crate::model::{Model, Name, Sense, VarKind};
+use crate::model::{Model, Name, Sense};
 
 /// Builds the base model for `p`.
 pub fn build(p: &Queens) -> (Model, QueenCells) {
     let n = p.n;
     let mut m = Model::new(format!("queens_base_{}", p.name));
     m.sense = Sense::Maximize;
-    let mut q = Vec::with_capacity(n * n);
-    for i in 0..n {
-        for j in 0..n {
-            let hi = if p.walls[i][j] { 0.0 } else { 1.0 };
-            q.push(m.add_var(
-                Name::idx("q", &[i + 1, j + 1]),
-                VarKind::Binary,
-                0.0,
-                hi,
-                1.0,
-            ));
-        }
-    }
     let cells = QueenCells {
         n,
-        q,
+        q: QueenCells::add_queens(&mut m, p, 1.0, true),
         b: Vec::new(),
         walls: p.walls.clone(),
     };
-    let mut index: std::collections::HashMap<&str, usize> = Default::default();
-    for (kind, line) in p.lines() {
-        let k = index.entry(kind).or_insert(0);
-        *k += 1;
+    for (kind, k, line) in p.lines() {
         for (s, segment) in line
             .split(|&(i, j)| p.walls[i][j])
             .filter(|s| s.len() > 1)
             .enumerate()
         {
             m.add_le(
-                Name::idx(kind, &[*k, s + 1]),
+                Name::idx(kind, &[k, s + 1]),
                 segment.iter().map(|&(i, j)| (cells.at(i, j), 1.0)),
                 1.0,
             );

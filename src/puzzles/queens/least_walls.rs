@@ -28,19 +28,8 @@ pub fn build(p: &Queens) -> Result<(Model, QueenCells), String> {
     })?;
     let mut m = Model::new(format!("queens_least_walls_{}", p.name));
     m.sense = Sense::Minimize;
-    let mut q = Vec::with_capacity(n * n);
+    let q = QueenCells::add_queens(&mut m, p, 0.0, false);
     let mut b = Vec::with_capacity(n * n);
-    for i in 0..n {
-        for j in 0..n {
-            q.push(m.add_var(
-                Name::idx("q", &[i + 1, j + 1]),
-                VarKind::Binary,
-                0.0,
-                1.0,
-                0.0,
-            ));
-        }
-    }
     for i in 0..n {
         for j in 0..n {
             let lo = if p.walls[i][j] { 1.0 } else { 0.0 };
@@ -73,10 +62,7 @@ pub fn build(p: &Queens) -> Result<(Model, QueenCells), String> {
             );
         }
     }
-    let mut index: std::collections::HashMap<&str, usize> = Default::default();
-    for (kind, line) in p.lines() {
-        let k = index.entry(kind).or_insert(0);
-        *k += 1;
+    for (kind, k, line) in p.lines() {
         for a in 0..line.len() {
             for c in a + 1..line.len() {
                 let mut terms: Vec<(crate::model::VarId, f64)> = (a..=c)
@@ -84,7 +70,7 @@ pub fn build(p: &Queens) -> Result<(Model, QueenCells), String> {
                     .collect();
                 terms.extend((a + 1..c).map(|t| (cells.b[line[t].0 * n + line[t].1], -1.0)));
                 terms.sort_by_key(|t| t.0);
-                m.add_le(Name::idx(kind, &[*k, a + 1, c + 1]), terms, 1.0);
+                m.add_le(Name::idx(kind, &[k, a + 1, c + 1]), terms, 1.0);
             }
         }
     }

@@ -28,7 +28,7 @@ pub mod verify;
 use super::formulation::nogood_of_ones;
 use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
 use crate::backends::{Engine, Kind, SolveOptions};
-use crate::model::VarId;
+use crate::model::{Model, Name, VarId, VarKind};
 
 /// The registry entry of n-Queens with walls.
 pub static PUZZLE: PuzzleDef<Queens> = PuzzleDef {
@@ -131,6 +131,10 @@ pub struct Queens {
     pub solution: Option<Vec<String>>,
 }
 
+/// A line a queen attacks along: the key of its rows (`row`, `col`, `diag`, `anti`), its
+/// number among the lines of that kind (from 1) and its cells in order.
+pub type QueenLine = (&'static str, usize, Vec<(usize, usize)>);
+
 /// A cell of an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -203,9 +207,10 @@ impl Queens {
     }
 
     /// The lines of the board a queen attacks along: rows, columns, diagonals (i − j
-    /// fixed) and anti-diagonals (i + j fixed), each as its cells in order and with the
-    /// key of its rows (`row`, `col`, `diag`, `anti`). Lines of one cell are left out.
-    pub fn lines(&self) -> Vec<(&'static str, Vec<(usize, usize)>)> {
+    /// fixed) and anti-diagonals (i + j fixed), each as the key of its rows (`row`, `col`,
+    /// `diag`, `anti`), its number among the lines of that kind (from 1) and its cells in
+    /// order. Lines of one cell are left out.
+    pub fn lines(&self) -> Vec<QueenLine> {
         let n = self.n;
         let mut out = Vec::new();
         for i in 0..n {
@@ -230,24 +235,49 @@ impl Queens {
             out.push(("anti", anti));
         }
         out.retain(|(_, cells)| cells.len() > 1);
-        out
+        let mut numbered: Vec<QueenLine> = Vec::new();
+        for (kind, cells) in out {
+            let k = 1 + numbered.iter().filter(|(x, _, _)| *x == kind).count();
+            numbered.push((kind, k, cells));
+        }
+        numbered
     }
 }
 
 /// The queen binaries both formulations share: q[i,j] = 1 when a queen stands on cell
 /// (i, j), row by row.
 pub struct QueenCells {
-    n: usize,
+    /// Board side.
+    pub n: usize,
     /// The columns q, row by row.
     pub q: Vec<VarId>,
     /// The wall columns b of the least-walls model (empty for the base model, whose walls
     /// are given).
     pub b: Vec<VarId>,
     /// The given walls (the base model's answer shows them).
-    walls: Vec<Vec<bool>>,
+    pub walls: Vec<Vec<bool>>,
 }
 
 impl QueenCells {
+    /// Adds the queen columns q to `m`, row by row, each with `objective` in the
+    /// objective; with `off_walls`, q is fixed to 0 on the board's walls.
+    pub fn add_queens(m: &mut Model, p: &Queens, objective: f64, off_walls: bool) -> Vec<VarId> {
+        let mut q = Vec::with_capacity(p.n * p.n);
+        for i in 0..p.n {
+            for j in 0..p.n {
+                let hi = if off_walls && p.walls[i][j] { 0.0 } else { 1.0 };
+                q.push(m.add_var(
+                    Name::idx("q", &[i + 1, j + 1]),
+                    VarKind::Binary,
+                    0.0,
+                    hi,
+                    objective,
+                ));
+            }
+        }
+        q
+    }
+
     /// The column q of cell (i, j).
     pub fn at(&self, i: usize, j: usize) -> VarId {
         self.q[i * self.n + j]

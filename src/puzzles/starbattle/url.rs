@@ -24,31 +24,10 @@ pub fn looks_like_urls(text: &str) -> bool {
         .is_some_and(|l| l.contains("?starbattle/"))
 }
 
-/// Every URL in `text` (one per line; `#` comments), named after the file (with the line
-/// number when there are several).
+/// Every URL in `text` (one per line; blank lines and `#` comment lines skipped), named
+/// after the file (with the line number when there are several).
 pub fn parse_urls(path: &Path, text: &str) -> Result<Vec<StarBattle>, InputError> {
-    let stem = path
-        .file_stem()
-        .map_or("starbattle".into(), |s| s.to_string_lossy().to_string());
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(k, l)| (k + 1, l.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, l)| !l.is_empty())
-        .collect();
-    let several = lines.len() > 1;
-    lines
-        .into_iter()
-        .map(|(k, line)| {
-            let mut p = decode(line).map_err(|m| InputError::new(path, k, m))?;
-            p.name = if several {
-                format!("{stem}:{k}")
-            } else {
-                stem.clone()
-            };
-            Ok(p)
-        })
-        .collect()
+    crate::puzzles::parse_one_per_line(path, text, "starbattle", decode, |p, name| p.name = name)
 }
 
 /// Decodes one URL.
