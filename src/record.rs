@@ -89,6 +89,10 @@ pub struct Record {
     pub rounds: Option<u64>,
     /// Rows added while solving (row generation, lazy rows, no-good rows of counting).
     pub cuts: Option<u64>,
+    /// Seconds of `seconds` spent finding the rows to add (row generation: the
+    /// separator between solves; minimum-clue Sudoku: the follower), so that the solver's
+    /// share is `seconds` minus this; empty where nothing was separated between solves.
+    pub separator_seconds: Option<f64>,
     /// Variables fixed by deductions before solving.
     pub fixings: Option<u64>,
     /// Propagator-induced domain reductions (propagation backends).

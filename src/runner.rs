@@ -296,6 +296,7 @@ pub fn to_record(
             r.verified = rep.verified();
             r.rounds = o.rounds;
             r.cuts = o.cuts;
+            r.separator_seconds = o.separator_seconds;
             r.fixings = rep.fixings;
             r.inferences = o.inferences;
             r.conflicts = o.conflicts;

@@ -41,6 +41,7 @@ static DECLARATION: Declaration = Declaration {
         continuous: false,
         lp_relaxation: false,
         external: true,
+        general: true,
         ..Capabilities::MIP
     },
 };

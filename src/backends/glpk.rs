@@ -43,6 +43,7 @@ static DECLARATION: Declaration = Declaration {
         threads: false,
         seed: false,
         external: true,
+        general: true,
         ..Capabilities::MIP
     },
 };

@@ -23,6 +23,7 @@ pub mod cpsat;
 pub mod external;
 pub mod glpk;
 pub mod highs;
+pub mod hitset;
 pub mod microlp;
 pub mod propagate;
 pub mod row_generation;
@@ -48,6 +49,7 @@ pub static ENGINES: &[Engine] = &[
     bc::BC,
     propagate::PROPAGATE,
     sat::SAT,
+    hitset::HITSET,
     cpsat::CPSAT,
     scip::SCIP,
     glpk::GLPK,
@@ -58,13 +60,13 @@ pub fn engines_for(kind: Kind) -> Vec<Engine> {
     ENGINES.iter().copied().filter(|e| e.takes(kind)).collect()
 }
 
-/// The engines in this process that take problems of `kind` (those of [`engines_for`]
-/// without the external ones, which need their solvers installed and start a process per
-/// solve).
+/// The general engines in this process that take problems of `kind` (those of
+/// [`engines_for`] without the external ones, which need their solvers installed and start
+/// a process per solve, and without the special-purpose ones, [`Capabilities::general`]).
 pub fn in_process_engines_for(kind: Kind) -> Vec<Engine> {
     engines_for(kind)
         .into_iter()
-        .filter(|e| !e.capabilities().external)
+        .filter(|e| !e.capabilities().external && e.capabilities().general)
         .collect()
 }
 
@@ -168,6 +170,11 @@ pub struct Capabilities {
     /// It runs its solver in a child process ([`external`]): each solve pays a process
     /// start, and the row records that in `call_seconds`.
     pub external: bool,
+    /// It takes any model its other capabilities allow. False for a special-purpose search
+    /// that takes models of one shape only and refuses the others with the reason
+    /// ([`hitset`]: unit-cost set covering): plans leave the pairs it refuses out, and
+    /// [`in_process_engines_for`] leaves it out.
+    pub general: bool,
 }
 
 impl Capabilities {
@@ -190,6 +197,7 @@ impl Capabilities {
         heuristics: false,
         clausal: false,
         external: false,
+        general: true,
     };
 
     /// One line for `list`: what it takes and which settings it applies.
@@ -747,6 +755,9 @@ pub struct Outcome {
     pub rounds: Option<u64>,
     /// Rows added while solving.
     pub cuts: Option<u64>,
+    /// Seconds of `seconds` spent finding rows between solves (the separator of a
+    /// row-generation loop, the follower of minimum-clue Sudoku).
+    pub separator_seconds: Option<f64>,
     /// Values removed from domains by propagators (constraint programs).
     pub inferences: Option<u64>,
     /// Solutions found, up to the count asked for, where the engine counted them.
@@ -782,6 +793,7 @@ impl Outcome {
             message: None,
             rounds: None,
             cuts: None,
+            separator_seconds: None,
             inferences: None,
             solutions: None,
             conflicts: None,
@@ -841,18 +853,27 @@ mod tests {
 
     /// Every engine that takes integer programs and is installed (the external ones need
     /// their solvers).
-    fn mip_engines() -> Vec<Engine> {
+    /// The installed engines that take integer programs, without those that refuse `m`
+    /// for its shape (`hitset`: set covering only), which must say why.
+    fn mip_engines(m: &Model) -> Vec<Engine> {
         ENGINES
             .iter()
             .copied()
             .filter(|e| e.takes(Kind::Mip) && e.installed())
+            .filter(|e| match e.model_refusal(m) {
+                None => true,
+                Some(why) => {
+                    assert!(why.contains(e.key()), "{e}: {why}");
+                    false
+                }
+            })
             .collect()
     }
 
     #[test]
     fn every_mip_engine_solves_a_knapsack_and_its_relaxation() {
         let m = knapsack();
-        let engines = mip_engines();
+        let engines = mip_engines(&m);
         assert!(engines.len() >= 3);
         for e in engines {
             let s = e.settings(Kind::Mip, &SolveOptions::default());
@@ -878,7 +899,7 @@ mod tests {
         let x = m.add_binary("x");
         let y = m.add_binary("y");
         m.add_ge("r", [(x, 1.0), (y, 1.0)], 3.0);
-        for e in mip_engines() {
+        for e in mip_engines(&m) {
             let s = e.settings(Kind::Mip, &SolveOptions::default());
             let o = e.solve(Problem::Mip(&m), &s, &Budget::unlimited());
             assert_eq!(o.status, Status::Infeasible, "{e}: {o:?}");
@@ -889,7 +910,7 @@ mod tests {
     fn unknown_engine_lists_valid_keys() {
         let e = "gurobi".parse::<Engine>().unwrap_err();
         assert!(
-            e.contains("highs, cbc, microlp, bc, propagate, sat, cpsat, scip, glpk"),
+            e.contains("highs, cbc, microlp, bc, propagate, sat, hitset, cpsat, scip, glpk"),
             "{e}"
         );
     }

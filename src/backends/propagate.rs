@@ -64,6 +64,7 @@ static DECLARATION: Declaration = Declaration {
         heuristics: true,
         clausal: false,
         external: false,
+        general: true,
         ..Capabilities::MIP
     },
 };

@@ -19,7 +19,8 @@ use crate::model::{Model, Name};
 /// the model as it stands (it may itself call the separator, as a callback, and report
 /// the rows it added there in its outcome's `cuts`). The outcome's `seconds` is the whole
 /// loop (solves and separation), `nodes` the sum over the rounds, `rounds` the solves,
-/// `cuts` every row added, `values` those of the accepted solution. When the rounds run in
+/// `cuts` every row added, `separator_seconds` the separator's share of `seconds`,
+/// `values` those of the accepted solution. When the rounds run in
 /// a child process (their outcomes carry `call_seconds`), `seconds` leaves out what the
 /// calls spent beyond the solver's own time (process start, model transfer), and
 /// `call_seconds` is the whole loop.
@@ -34,6 +35,7 @@ pub fn solve(
     let mut nodes: Option<u64> = None;
     let mut last_bound = None;
     let mut overhead: Option<f64> = None;
+    let mut separating = 0.0;
     let outcome = loop {
         if budget.expired() {
             break Outcome {
@@ -72,7 +74,9 @@ pub fn solve(
                 o.seconds,
             );
         };
+        let asked = std::time::Instant::now();
         let rows = separator.separate(values, true);
+        separating += asked.elapsed().as_secs_f64();
         if rows.is_empty() {
             break o;
         }
@@ -96,6 +100,7 @@ pub fn solve(
         nodes,
         rounds: Some(rounds),
         cuts: Some(cuts),
+        separator_seconds: Some(separating),
         ..outcome
     };
     if outcome.status != Status::Error {

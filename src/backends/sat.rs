@@ -66,6 +66,7 @@ static DECLARATION: Declaration = Declaration {
         heuristics: false,
         clausal: true,
         external: false,
+        general: true,
     },
 };
 
@@ -325,6 +326,7 @@ fn search(
     let n = model.vars.len();
     let mut best: Option<Vec<f64>> = None;
     let mut rounds = 0u64;
+    let mut separating = 0.0;
     let ending: Result<Status, String> = loop {
         if budget.expired() {
             break Ok(Status::TimeLimit);
@@ -343,7 +345,9 @@ fn search(
             .map(|b| f64::from(u8::from(b)))
             .collect();
         if let Some(sep) = separator.as_deref_mut() {
+            let asked = Instant::now();
             let rows = sep.separate(&x, true);
+            separating += asked.elapsed().as_secs_f64();
             if !rows.is_empty() {
                 if let Some(e) = rows
                     .iter()
@@ -391,6 +395,7 @@ fn search(
     if separator.is_some() {
         o.rounds = Some(rounds);
         o.cuts = Some(added.len() as u64);
+        o.separator_seconds = Some(separating);
     }
     (o, added)
 }

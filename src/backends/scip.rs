@@ -35,6 +35,7 @@ static DECLARATION: Declaration = Declaration {
     capabilities: Capabilities {
         threads: false,
         external: true,
+        general: true,
         ..Capabilities::MIP
     },
 };

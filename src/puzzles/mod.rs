@@ -14,6 +14,7 @@ pub mod fault;
 pub mod formulation;
 pub mod hashi;
 pub mod kenken;
+pub mod minclue;
 pub mod nonogram;
 pub mod queens;
 pub mod starbattle;
@@ -319,6 +320,7 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &nonogram::PUZZLE,
     &starbattle::PUZZLE,
     &queens::PUZZLE,
+    &minclue::PUZZLE,
     &fault::PUZZLE,
 ];
 

@@ -1,0 +1,495 @@
+//! `hitset`: the project's search for unit-cost set covering ("hitting sets"), in
+//! process, in the order of McGuire et al.'s hitting-set enumeration (ref. [18] of the
+//! report 002, which showed that no 16-clue Sudoku exists): models whose columns are 0/1
+//! with objective 1, minimised, whose rows are Σ x ≥ 1 over some columns (a set to hit,
+//! all coefficients 1) or Σ x ≤ K over all columns (a cap). Minimum-clue Sudoku's leader is
+//! such a model.
+//!
+//! * **Search**: iterative deepening on the number k of chosen columns, from the number of
+//!   pairwise disjoint sets (a lower bound) up to the cap: a depth-first search that takes
+//!   the unhit set with the fewest allowed columns and branches on each of its columns in
+//!   turn, each tried column forbidden in the branches after it (so every hitting set of
+//!   at most k columns is met once), and prunes a node when more pairwise disjoint unhit
+//!   sets remain (counted greedily, smallest first) than columns left to choose. Sets are
+//!   kept as bit sets of columns.
+//! * **Rows added while solving** (row generation): every hitting set the search reaches
+//!   goes to the separator; the rows it returns (sets to hit, at least one violated by the
+//!   point, and caps Σ x ≤ K over every column) join the family and the search goes on
+//!   from the same node. The first hitting set it accepts is optimal, since every smaller
+//!   one was met and refused before; when the caps leave no k to search, the model is
+//!   infeasible.
+//! * **Bound**: at the time limit the bound is the k being searched (every smaller hitting
+//!   set was met), with no incumbent. `nodes` counts the search's nodes, `rounds` the
+//!   separator's calls.
+//! * **Settings**: none (no presolve, seed, threads, gap or heuristics; one thread).
+
+use super::{Budget, Capabilities, Clock, Declaration, Engine, Outcome, Settings, Solver, Status};
+use crate::lazy::{Cut, Separator};
+use crate::model::{Model, Name, Sense, VarKind};
+use std::time::Instant;
+
+/// The engine.
+pub const HITSET: Engine = Engine::new(&Hitset);
+
+/// The hitting-set search.
+pub struct Hitset;
+
+/// Columns a model may have: bit sets of this many 64-bit words.
+const WORDS: usize = 2;
+
+static DECLARATION: Declaration = Declaration {
+    key: "hitset",
+    description: "the project's hitting-set search (McGuire et al.'s order), in process: unit-cost set covering only (0/1 columns, min sum x, rows sum x >= 1 and one cap sum x <= K), by iterative deepening with a disjoint-sets bound; rows added at its leaves",
+    capabilities: Capabilities {
+        kinds: &[super::Kind::Mip, super::Kind::RowGeneration],
+        continuous: false,
+        general_integers: false,
+        fractional_coefficients: false,
+        lp_relaxation: false,
+        incumbent_at_limit: false,
+        clock: Clock::Wall,
+        presolve: false,
+        seed: false,
+        threads: false,
+        mip_gap: false,
+        heuristics: false,
+        clausal: false,
+        external: false,
+        general: false,
+    },
+};
+
+impl Solver for Hitset {
+    fn declaration(&self) -> &'static Declaration {
+        &DECLARATION
+    }
+
+    fn version(&self) -> String {
+        format!("puzzlebench hitset {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn refuses(&self, model: &Model) -> Option<String> {
+        shape(model).err()
+    }
+
+    fn solve_mip(&self, model: &Model, _settings: &Settings, budget: &Budget) -> Outcome {
+        let mut m = model.clone();
+        search(&mut m, None, budget)
+    }
+
+    fn solve_rows(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        _settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        search(model, Some(separator), budget)
+    }
+}
+
+/// A set of columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Bits([u64; WORDS]);
+
+impl Bits {
+    fn set(&mut self, j: usize) {
+        self.0[j / 64] |= 1 << (j % 64);
+    }
+    fn clear(&mut self, j: usize) {
+        self.0[j / 64] &= !(1 << (j % 64));
+    }
+    fn meets(&self, o: &Bits) -> bool {
+        (0..WORDS).any(|w| self.0[w] & o.0[w] != 0)
+    }
+    fn minus(&self, o: &Bits) -> Bits {
+        Bits(std::array::from_fn(|w| self.0[w] & !o.0[w]))
+    }
+    fn union(&mut self, o: &Bits) {
+        for w in 0..WORDS {
+            self.0[w] |= o.0[w];
+        }
+    }
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..WORDS * 64).filter(|&j| self.0[j / 64] >> (j % 64) & 1 == 1)
+    }
+}
+
+/// The sets and the cap of a set-covering model, or why it is not one.
+struct Shape {
+    sets: Vec<Bits>,
+    cap: usize,
+    forbidden: Bits,
+}
+
+/// Reads `model` as unit-cost set covering.
+fn shape(model: &Model) -> Result<Shape, String> {
+    let n = model.vars.len();
+    if n > WORDS * 64 {
+        return Err(format!(
+            "hitset takes at most {} columns; the model has {n}",
+            WORDS * 64
+        ));
+    }
+    if model.sense != Sense::Minimize {
+        return Err("hitset minimises; the model maximises".into());
+    }
+    let mut forbidden = Bits::default();
+    for (j, v) in model.vars.iter().enumerate() {
+        if v.kind != VarKind::Binary || v.objective != 1.0 || v.lower != 0.0 {
+            return Err(format!(
+                "hitset takes 0/1 columns with objective 1; column {} is not one",
+                v.name
+            ));
+        }
+        if v.upper < 0.5 {
+            forbidden.set(j);
+        }
+    }
+    let mut sets = Vec::new();
+    let mut cap = n;
+    for r in &model.rows {
+        sets.extend(
+            set_of(&r.terms, r.lower, r.upper).map_err(|e| format!("row {}: {e}", r.name))?,
+        );
+        if r.terms.len() == n && r.lower <= 0.0 && r.upper.is_finite() {
+            cap = cap.min(r.upper.floor().max(0.0) as usize);
+        }
+    }
+    Ok(Shape {
+        sets,
+        cap,
+        forbidden,
+    })
+}
+
+/// The set of a row "Σ x ≥ 1" (`None` for a cap over every column, which the caller reads).
+fn set_of(
+    terms: &[(crate::model::VarId, f64)],
+    lower: f64,
+    upper: f64,
+) -> Result<Option<Bits>, String> {
+    if terms.iter().any(|&(_, c)| c != 1.0) {
+        return Err("hitset takes rows whose coefficients are all 1".into());
+    }
+    if lower == 1.0 && upper == f64::INFINITY {
+        let mut b = Bits::default();
+        for &(v, _) in terms {
+            b.set(v.0);
+        }
+        return Ok(Some(b));
+    }
+    if lower <= 0.0 && upper.is_finite() {
+        return Ok(None);
+    }
+    Err(format!(
+        "hitset takes rows sum x >= 1 and a cap sum x <= K; this one is {lower} <= sum x <= {upper}"
+    ))
+}
+
+/// Why the depth-first search stopped early.
+enum Stop {
+    Deadline,
+    Error(String),
+}
+
+/// The search state of one run.
+struct Search<'a> {
+    /// The sets to hit, smallest first.
+    sets: Vec<Bits>,
+    columns: usize,
+    separator: Option<&'a mut (dyn Separator + 'a)>,
+    /// The most columns a solution may have (the caps of the model and of rows added).
+    cap: usize,
+    model: &'a mut Model,
+    budget: &'a Budget,
+    nodes: u64,
+    rounds: u64,
+    cuts: u64,
+    separating: f64,
+}
+
+impl Search<'_> {
+    fn add(&mut self, set: Bits) {
+        let at = self.sets.partition_point(|s| s.len() <= set.len());
+        self.sets.insert(at, set);
+    }
+
+    /// Greedy count of pairwise disjoint unhit sets (their allowed columns), stopping past
+    /// `limit`; and the unhit set with the fewest allowed columns. `None` for the set when
+    /// every set is hit; a count above the limit when some unhit set has no allowed column.
+    fn look(&self, chosen: &Bits, forbidden: &Bits, limit: usize) -> (usize, Option<Bits>) {
+        let mut packed = Bits::default();
+        let mut disjoint = 0;
+        let mut best: Option<(u32, Bits)> = None;
+        for s in &self.sets {
+            if s.meets(chosen) {
+                continue;
+            }
+            let allowed = s.minus(forbidden);
+            let len = allowed.len();
+            if len == 0 {
+                return (limit + 1, None);
+            }
+            if !allowed.meets(&packed) {
+                disjoint += 1;
+                packed.union(&allowed);
+                if disjoint > limit {
+                    return (disjoint, None);
+                }
+            }
+            if best.is_none_or(|(l, _)| len < l) {
+                best = Some((len, allowed));
+            }
+        }
+        (disjoint, best.map(|(_, b)| b))
+    }
+
+    /// Every hitting set of at most `left` more columns below the node `chosen`, with the
+    /// columns of `forbidden` out; the first the separator accepts.
+    fn dfs(
+        &mut self,
+        chosen: &mut Bits,
+        forbidden: &mut Bits,
+        left: usize,
+    ) -> Result<Option<Bits>, Stop> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && self.budget.expired() {
+            return Err(Stop::Deadline);
+        }
+        loop {
+            // A cap added below may leave fewer columns to choose.
+            let taken = chosen.len() as usize;
+            if taken > self.cap {
+                return Ok(None);
+            }
+            let left = left.min(self.cap - taken);
+            let (disjoint, unhit) = self.look(chosen, forbidden, left);
+            if disjoint > left {
+                return Ok(None);
+            }
+            let Some(branch) = unhit else {
+                // A hitting set: the separator decides.
+                let Some(sep) = self.separator.as_deref_mut() else {
+                    return Ok(Some(*chosen));
+                };
+                let x: Vec<f64> = (0..self.columns)
+                    .map(|j| f64::from(u8::from(chosen.0[j / 64] >> (j % 64) & 1 == 1)))
+                    .collect();
+                self.rounds += 1;
+                let asked = Instant::now();
+                let rows = sep.separate(&x, true);
+                self.separating += asked.elapsed().as_secs_f64();
+                if rows.is_empty() {
+                    return Ok(Some(*chosen));
+                }
+                if !rows.iter().any(|r| r.violation(&x) > 0.5) {
+                    return Err(Stop::Error(
+                        "the separator refused a point but returned no row it breaks".into(),
+                    ));
+                }
+                for row in rows {
+                    self.take(row)?;
+                }
+                if self.budget.expired() {
+                    return Err(Stop::Deadline);
+                }
+                continue;
+            };
+            let mut tried = Vec::new();
+            let mut found = None;
+            for j in branch.ones().collect::<Vec<_>>() {
+                chosen.set(j);
+                let r = self.dfs(chosen, forbidden, left - 1);
+                chosen.clear(j);
+                match r {
+                    Ok(None) => {}
+                    other => {
+                        found = Some(other);
+                        break;
+                    }
+                }
+                forbidden.set(j);
+                tried.push(j);
+            }
+            for j in tried {
+                forbidden.clear(j);
+            }
+            return found.unwrap_or(Ok(None));
+        }
+    }
+
+    /// Adds a row the separator returned to the family and to the model.
+    fn take(&mut self, row: Cut) -> Result<(), Stop> {
+        match set_of(&row.terms, row.lower, row.upper) {
+            Ok(Some(b)) => {
+                self.cuts += 1;
+                self.model.add_row(
+                    Name::idx("row", &[self.cuts as usize]),
+                    row.terms,
+                    row.lower,
+                    row.upper,
+                );
+                self.add(b);
+                Ok(())
+            }
+            Ok(None) if row.terms.len() == self.columns => {
+                self.cuts += 1;
+                self.cap = self.cap.min(row.upper.floor().max(0.0) as usize);
+                self.model.add_row(
+                    Name::idx("row", &[self.cuts as usize]),
+                    row.terms,
+                    row.lower,
+                    row.upper,
+                );
+                Ok(())
+            }
+            Ok(None) => Err(Stop::Error(
+                "unsupported by hitset: a row added while solving caps some columns only".into(),
+            )),
+            Err(e) => Err(Stop::Error(format!(
+                "unsupported by hitset: a row added while solving: {e}"
+            ))),
+        }
+    }
+}
+
+/// Iterative deepening over k, as the module says.
+fn search<'a>(
+    model: &'a mut Model,
+    separator: Option<&'a mut (dyn Separator + 'a)>,
+    budget: &'a Budget,
+) -> Outcome {
+    let start = Instant::now();
+    let shape = match shape(model) {
+        Ok(s) => s,
+        Err(e) => return Outcome::error(format!("unsupported by hitset: {e}"), 0.0),
+    };
+    let with_rows = separator.is_some();
+    let columns = model.vars.len();
+    let mut s = Search {
+        sets: Vec::new(),
+        columns,
+        separator,
+        cap: shape.cap,
+        model,
+        budget,
+        nodes: 0,
+        rounds: 0,
+        cuts: 0,
+        separating: 0.0,
+    };
+    for set in shape.sets {
+        s.add(set);
+    }
+    let mut forbidden = shape.forbidden;
+    let (first, _) = s.look(&Bits::default(), &forbidden, columns);
+    let mut k = first;
+    let ending = loop {
+        if k > s.cap {
+            break Ok(None);
+        }
+        if budget.expired() {
+            break Err(Stop::Deadline);
+        }
+        match s.dfs(&mut Bits::default(), &mut forbidden, k) {
+            Ok(Some(x)) => break Ok(Some(x)),
+            Ok(None) => k += 1,
+            Err(e) => break Err(e),
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let mut o = match ending {
+        Ok(Some(x)) => {
+            let values: Vec<f64> = (0..columns)
+                .map(|j| f64::from(u8::from(x.0[j / 64] >> (j % 64) & 1 == 1)))
+                .collect();
+            Outcome {
+                objective: Some(x.len() as f64),
+                best_bound: Some(x.len() as f64),
+                values: Some(values),
+                ..Outcome::with_status(Status::Optimal, seconds)
+            }
+        }
+        Ok(None) => Outcome::infeasible(seconds),
+        Err(Stop::Deadline) => Outcome {
+            best_bound: Some(k as f64),
+            ..Outcome::time_limit(seconds)
+        },
+        Err(Stop::Error(e)) => Outcome::error(e, seconds),
+    };
+    o.nodes = Some(s.nodes);
+    if with_rows {
+        o.rounds = Some(s.rounds);
+        o.cuts = Some(s.cuts);
+        o.separator_seconds = Some(s.separating);
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::VarId;
+
+    /// A set-covering model over `n` columns with these sets.
+    fn cover(n: usize, sets: &[&[usize]]) -> Model {
+        let mut m = Model::new("t");
+        let x: Vec<VarId> = (0..n)
+            .map(|j| m.add_var(format!("x{j}"), VarKind::Binary, 0.0, 1.0, 1.0))
+            .collect();
+        for (i, s) in sets.iter().enumerate() {
+            m.add_ge(format!("s{i}"), s.iter().map(|&j| (x[j], 1.0)), 1.0);
+        }
+        m
+    }
+
+    /// The smallest hitting set by trying every subset.
+    fn brute(n: usize, sets: &[&[usize]]) -> Option<usize> {
+        (0u32..1 << n)
+            .filter(|m| sets.iter().all(|s| s.iter().any(|&j| m >> j & 1 == 1)))
+            .map(|m| m.count_ones() as usize)
+            .min()
+    }
+
+    #[test]
+    fn finds_the_smallest_hitting_set_as_brute_force_does() {
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for _ in 0..200 {
+            let n = 3 + next() % 10;
+            let count = 1 + next() % 12;
+            let owned: Vec<Vec<usize>> = (0..count)
+                .map(|_| {
+                    let mut s: Vec<usize> = (0..n).filter(|_| next() % 3 == 0).collect();
+                    if s.is_empty() {
+                        s.push(next() % n);
+                    }
+                    s
+                })
+                .collect();
+            let sets: Vec<&[usize]> = owned.iter().map(|s| s.as_slice()).collect();
+            let o = search(&mut cover(n, &sets), None, &Budget::unlimited());
+            assert_eq!(o.status, Status::Optimal);
+            assert_eq!(o.objective.map(|v| v as usize), brute(n, &sets), "{sets:?}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_is_not_set_covering() {
+        let mut m = cover(3, &[&[0, 1]]);
+        m.add_le("two", [(VarId(0), 2.0)], 1.0);
+        assert!(shape(&m).err().unwrap().contains("coefficients are all 1"));
+        let mut m = cover(3, &[&[0, 1]]);
+        m.sense = Sense::Maximize;
+        assert!(shape(&m).err().unwrap().contains("maximises"));
+    }
+}

@@ -1,0 +1,272 @@
+//! Minimum-clue Sudoku (chapter 8 of the report 002, after Tjusila et al. 2024): given a
+//! complete Sudoku grid G, find the fewest clues (cells of G shown) whose only completion
+//! is G.
+//!
+//! The report states it as a bilevel program: the leader picks clues y, the follower
+//! (Sudoku with those clues, forced to differ from G somewhere) tries to show that G is
+//! not the only completion. Since the follower only checks feasibility, the formulations
+//! here solve it in one level by row generation ([`rowgen`]): the leader is the hitting-set
+//! program min Σ y over rows Σ_{c ∈ U} y_c ≥ 1, one per unavoidable set U (a set of cells
+//! whose values can be rearranged into another valid grid; every unique puzzle shows a
+//! cell of each), solved on the run's engine; the follower ([`follower`]) is CaDiCaL with
+//! the grid's Sudoku clauses and the clues as assumptions, and every other completion it
+//! finds gives a new unavoidable set.
+//!
+//! Formulations:
+//! * `rowgen`: the leader seeded with small unavoidable sets found by a search of its own
+//!   ([`unavoidable`]: the two-digit rectangles, then the sets freed by blanking every
+//!   pair and triple of digits and every pair of rows or columns within a band or stack),
+//!   the smallest `seeds` of them (1000 unless the instance says `seeds=N`).
+//! * `rowgen-plain`: the same loop without seeding: every row comes from the follower.
+//!
+//! The verifier in [`verify`] counts the completions of the answer's clues with a
+//! backtracking search of its own (no SAT solver, no model) and checks that there is one
+//! and that it is G; on 4×4 grids it also checks a claimed minimum by trying every
+//! smaller clue set.
+
+pub mod follower;
+pub mod parse;
+pub mod rowgen;
+pub mod tables;
+pub mod unavoidable;
+pub mod verify;
+
+use super::sudoku::Sudoku;
+use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
+use crate::backends::{Engine, Kind, SolveOptions};
+use crate::model::Model;
+
+/// Unavoidable sets the `rowgen` leader starts with, unless the instance gives `seeds=N`
+/// (Tjusila et al. found 1000 initial cuts their best setting).
+pub const DEFAULT_SEEDS: usize = 1000;
+
+/// The registry entry of minimum-clue Sudoku.
+pub static PUZZLE: PuzzleDef<MinClue> = PuzzleDef {
+    key: "minclue",
+    description: "minimum-clue Sudoku: the fewest clues whose only completion is a given grid (report chapter 8)",
+    formulations: &[
+        Formulation {
+            key: "rowgen",
+            description: "leader: y[i,j] = 1 iff cell (i,j) is a clue, min sum y, one row sum_{c in U} y_c >= 1 per unavoidable set U (seeded with the smallest found by its own search); follower: CaDiCaL on the Sudoku with the clues, differing from G, whose other completions add rows",
+            kind: Kind::RowGeneration,
+            build: |p| Ok(rowgen::build(p, true, false, None).0),
+            solve: |p, run: &Run| rowgen::solve(p, run, true),
+        },
+        Formulation {
+            key: "rowgen-plain",
+            description: "rowgen without seeding: the leader starts with no rows and every unavoidable set comes from the follower",
+            kind: Kind::RowGeneration,
+            build: |p| Ok(rowgen::build(p, false, false, None).0),
+            solve: |p, run: &Run| rowgen::solve(p, run, false),
+        },
+    ],
+    formats: "one complete grid per line: n*n characters (1-9 then A-Z; the box shape as for Sudoku's line format, \
+              or box=RxC), optionally after an id (Tjusila et al.'s 'Id Sudoku Grid' files are read as they are), \
+              then optional fields: min=K (known minimum, checked), start=PUZZLE (a known unique puzzle of the grid, \
+              '.' or '0' blank: the first upper bound), seeds=N (unavoidable sets to seed), published=S (a published \
+              solve time in seconds, shown beside ours); '#' comments",
+    hidden: false,
+    parse: parse::parse_file,
+    size_unit: "cells",
+    tables: tables::tables,
+    suite,
+    generator: None,
+};
+
+/// The 4×4 and 6×6 grids and the report's Figure 8.1 grid on `rowgen` and `rowgen-plain`,
+/// and on every backend; the 9×9 grids from the committed Sudoku puzzles (full suite);
+/// and Tjusila et al.'s 17-clue grids at a time limit (quick: one grid, 300 s; full: all,
+/// 1800 s).
+fn suite(quick: bool) -> super::Suite {
+    let limit = if quick { 60.0 } else { 600.0 };
+    let mut parts = vec![
+        SuitePart::new(
+            vec!["minclue/small", "minclue/report_fig8_1.txt"],
+            vec!["rowgen", "rowgen-plain"],
+            limit,
+        ),
+        SuitePart::backends(vec!["minclue/small/grid6_a.txt"], vec!["rowgen"], limit),
+    ];
+    if quick {
+        parts.push(SuitePart::new(
+            vec!["minclue/tjusila/grid22.txt"],
+            vec!["rowgen"],
+            300.0,
+        ));
+    } else {
+        parts.push(SuitePart::new(
+            vec!["minclue/solved"],
+            vec!["rowgen"],
+            limit,
+        ));
+        parts.push(SuitePart::new(
+            vec!["minclue/tjusila"],
+            vec!["rowgen"],
+            1800.0,
+        ));
+    }
+    super::Suite { parts, repeats: 1 }
+}
+
+/// A complete grid whose minimum clue set is sought.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinClue {
+    /// Instance name.
+    pub name: String,
+    /// Rows of one box.
+    pub box_rows: usize,
+    /// Columns of one box.
+    pub box_cols: usize,
+    /// The complete grid G, row by row, values 1..=n.
+    pub grid: Vec<Vec<u32>>,
+    /// The known minimum number of clues, where the file gives it; the verifier checks it.
+    pub known: Option<usize>,
+    /// A known unique puzzle of the grid (`true`: a clue), where the file gives one: the
+    /// first upper bound.
+    pub start: Option<Vec<Vec<bool>>>,
+    /// Unavoidable sets to seed `rowgen` with, where the file says.
+    pub seeds: Option<usize>,
+    /// A published solve time for this grid in seconds (Tjusila et al.'s), shown beside ours.
+    pub published: Option<f64>,
+}
+
+impl MinClue {
+    /// Side of the grid.
+    pub fn n(&self) -> usize {
+        self.box_rows * self.box_cols
+    }
+
+    /// The value of G at cell k (row-major index).
+    pub fn value(&self, k: usize) -> u32 {
+        self.grid[k / self.n()][k % self.n()]
+    }
+
+    /// The puzzle showing the cells of `clues` (row-major), as a Sudoku.
+    pub fn puzzle(&self, clues: &[bool]) -> Sudoku {
+        let n = self.n();
+        let givens = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| if clues[i * n + j] { self.grid[i][j] } else { 0 })
+                    .collect()
+            })
+            .collect();
+        let mut s = Sudoku::plain(self.box_rows, self.box_cols, givens);
+        s.name = self.name.clone();
+        s
+    }
+
+    /// The clue set as a puzzle line (`.` for a cell not shown).
+    pub fn puzzle_line(&self, clues: &[bool]) -> String {
+        (0..self.n() * self.n())
+            .map(|k| {
+                if clues[k] {
+                    super::sudoku::parse::value_char(self.value(k))
+                } else {
+                    '.'
+                }
+            })
+            .collect()
+    }
+
+    /// The instance as one line of its format (the grid, then its fields).
+    pub fn to_line(&self) -> String {
+        let mut s: String = self
+            .grid
+            .iter()
+            .flatten()
+            .map(|&v| super::sudoku::parse::value_char(v))
+            .collect();
+        s.push_str(&format!(" box={}x{}", self.box_rows, self.box_cols));
+        if let Some(k) = self.known {
+            s.push_str(&format!(" min={k}"));
+        }
+        if let Some(start) = &self.start {
+            let flat: Vec<bool> = start.iter().flatten().copied().collect();
+            s.push_str(&format!(" start={}", self.puzzle_line(&flat)));
+        }
+        if let Some(k) = self.seeds {
+            s.push_str(&format!(" seeds={k}"));
+        }
+        s
+    }
+
+    /// The answer for the clue set `clues` (row-major), checked by the verifier; `optimal`
+    /// says the run claims it is a minimum, which the verifier checks against the known
+    /// minimum (and by brute force on 4×4 grids).
+    pub fn answer(&self, clues: &[bool], optimal: bool) -> Answer {
+        let n = self.n();
+        let lines: Vec<String> = (0..n)
+            .map(|i| self.puzzle_line(clues)[i * n..(i + 1) * n].to_string())
+            .collect();
+        let count = clues.iter().filter(|&&c| c).count();
+        let verdict = verify::check(self, &lines, optimal);
+        let puzzle = self.puzzle(clues);
+        let givens = puzzle.givens.clone();
+        Answer {
+            text: format!("{count} clues\n{}", puzzle.draw(&givens)),
+            json: serde_json::json!({ "clues": lines, "count": count }),
+            verdict,
+        }
+    }
+}
+
+impl Instance for MinClue {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn canonical(&self) -> String {
+        self.to_line()
+    }
+
+    fn size_label(&self) -> String {
+        format!("{0}x{0}", self.n())
+    }
+
+    fn size(&self) -> f64 {
+        (self.n() * self.n()) as f64
+    }
+
+    fn info(&self) -> String {
+        let mut info = vec![format!("n={}", self.n())];
+        if let Some(k) = self.known {
+            info.push(format!("known={k}"));
+        }
+        if let Some(s) = &self.start {
+            info.push(format!(
+                "start={}",
+                s.iter().flatten().filter(|&&c| c).count()
+            ));
+        }
+        if let Some(p) = self.published {
+            info.push(format!("published={p}"));
+        }
+        info.join(";")
+    }
+
+    fn svg(&self, answer: Option<&Answer>) -> Option<String> {
+        let lines: Option<Vec<String>> =
+            answer.and_then(|a| serde_json::from_value(a.json["clues"].clone()).ok());
+        let n = self.n();
+        let clues: Vec<bool> = match &lines {
+            Some(l) => l.iter().flat_map(|r| r.chars().map(|c| c != '.')).collect(),
+            None => vec![true; n * n],
+        };
+        let puzzle = self.puzzle(&clues);
+        Some(super::sudoku::picture::svg(&puzzle, Some(&self.grid)))
+    }
+
+    fn build(&self, formulation: &str) -> Result<Model, String> {
+        PUZZLE.build(self, formulation)
+    }
+
+    fn solve(
+        &self,
+        formulation: &str,
+        engine: Engine,
+        options: &SolveOptions,
+    ) -> Result<Report, String> {
+        PUZZLE.solve(self, formulation, engine, options)
+    }
+}
