@@ -1,5 +1,5 @@
 //! `hitset`: the project's search for unit-cost set covering ("hitting sets"), in
-//! process, in the order of McGuire et al.'s hitting-set enumeration (ref. [18] of the
+//! process, in the order of McGuire et al.'s hitting-set enumeration (reference 18 of the
 //! report 002, which showed that no 16-clue Sudoku exists): models whose columns are 0/1
 //! with objective 1, minimised, whose rows are Σ x ≥ 1 over some columns (a set to hit,
 //! all coefficients 1) or Σ x ≤ K over all columns (a cap). Minimum-clue Sudoku's leader is
@@ -102,6 +102,9 @@ impl Bits {
     fn meets(&self, o: &Bits) -> bool {
         (0..WORDS).any(|w| self.0[w] & o.0[w] != 0)
     }
+    fn and(&self, o: &Bits) -> Bits {
+        Bits(std::array::from_fn(|w| self.0[w] & o.0[w]))
+    }
     fn minus(&self, o: &Bits) -> Bits {
         Bits(std::array::from_fn(|w| self.0[w] & !o.0[w]))
     }
@@ -198,8 +201,10 @@ enum Stop {
 
 /// The search state of one run.
 struct Search<'a> {
-    /// The sets to hit, smallest first.
+    /// The sets to hit: the model's, smallest first, then those added while solving.
     sets: Vec<Bits>,
+    /// The unhit lists of the nodes on the current path, one buffer per depth.
+    buffers: Vec<Vec<u32>>,
     columns: usize,
     separator: Option<&'a mut (dyn Separator + 'a)>,
     /// The most columns a solution may have (the caps of the model and of rows added).
@@ -213,23 +218,16 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn add(&mut self, set: Bits) {
-        let at = self.sets.partition_point(|s| s.len() <= set.len());
-        self.sets.insert(at, set);
-    }
-
-    /// Greedy count of pairwise disjoint unhit sets (their allowed columns), stopping past
-    /// `limit`; and the unhit set with the fewest allowed columns. `None` for the set when
-    /// every set is hit; a count above the limit when some unhit set has no allowed column.
-    fn look(&self, chosen: &Bits, forbidden: &Bits, limit: usize) -> (usize, Option<Bits>) {
+    /// Greedy count of pairwise disjoint sets among `unhit` (their allowed columns, in the
+    /// list's order), stopping past `limit`; and the set with the fewest allowed columns.
+    /// `None` for the set when the list is empty; a count above the limit when some set has
+    /// no allowed column.
+    fn look(&self, unhit: &[u32], forbidden: &Bits, limit: usize) -> (usize, Option<Bits>) {
         let mut packed = Bits::default();
         let mut disjoint = 0;
         let mut best: Option<(u32, Bits)> = None;
-        for s in &self.sets {
-            if s.meets(chosen) {
-                continue;
-            }
-            let allowed = s.minus(forbidden);
+        for &i in unhit {
+            let allowed = self.sets[i as usize].minus(forbidden);
             let len = allowed.len();
             if len == 0 {
                 return (limit + 1, None);
@@ -248,33 +246,62 @@ impl Search<'_> {
         (disjoint, best.map(|(_, b)| b))
     }
 
+    /// Appends to `unhit` the sets from `from` on that `chosen` does not hit; returns the
+    /// family's size.
+    fn catch_up(&self, unhit: &mut Vec<u32>, chosen: &Bits, from: usize) -> usize {
+        for (i, s) in self.sets.iter().enumerate().skip(from) {
+            if !s.meets(chosen) {
+                unhit.push(i as u32);
+            }
+        }
+        self.sets.len()
+    }
+
     /// Every hitting set of at most `left` more columns below the node `chosen`, with the
-    /// columns of `forbidden` out; the first the separator accepts.
+    /// columns of `forbidden` out; the first the separator accepts. `parent` lists the sets
+    /// the parent node left unhit (in order, smallest first as the family was at the start)
+    /// as of family size `seen`; the node keeps its own list, made from the parent's and
+    /// the sets added since, in a buffer per depth.
     fn dfs(
         &mut self,
         chosen: &mut Bits,
         forbidden: &mut Bits,
         left: usize,
+        depth: usize,
+        parent: &[u32],
+        seen: usize,
     ) -> Result<Option<Bits>, Stop> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && self.budget.expired() {
             return Err(Stop::Deadline);
         }
-        loop {
+        if self.buffers.len() <= depth {
+            self.buffers.resize_with(depth + 1, Vec::new);
+        }
+        let mut unhit = std::mem::take(&mut self.buffers[depth]);
+        unhit.clear();
+        unhit.extend(
+            parent
+                .iter()
+                .copied()
+                .filter(|&i| !self.sets[i as usize].meets(chosen)),
+        );
+        let mut seen = self.catch_up(&mut unhit, chosen, seen);
+        let result = loop {
             // A cap added below may leave fewer columns to choose.
             let taken = chosen.len() as usize;
             if taken > self.cap {
-                return Ok(None);
+                break Ok(None);
             }
             let left = left.min(self.cap - taken);
-            let (disjoint, unhit) = self.look(chosen, forbidden, left);
+            let (disjoint, branch) = self.look(&unhit, forbidden, left);
             if disjoint > left {
-                return Ok(None);
+                break Ok(None);
             }
-            let Some(branch) = unhit else {
+            let Some(branch) = branch else {
                 // A hitting set: the separator decides.
                 let Some(sep) = self.separator.as_deref_mut() else {
-                    return Ok(Some(*chosen));
+                    break Ok(Some(*chosen));
                 };
                 let x: Vec<f64> = (0..self.columns)
                     .map(|j| f64::from(u8::from(chosen.0[j / 64] >> (j % 64) & 1 == 1)))
@@ -284,42 +311,55 @@ impl Search<'_> {
                 let rows = sep.separate(&x, true);
                 self.separating += asked.elapsed().as_secs_f64();
                 if rows.is_empty() {
-                    return Ok(Some(*chosen));
+                    break Ok(Some(*chosen));
                 }
                 if !rows.iter().any(|r| r.violation(&x) > 0.5) {
-                    return Err(Stop::Error(
+                    break Err(Stop::Error(
                         "the separator refused a point but returned no row it breaks".into(),
                     ));
                 }
-                for row in rows {
-                    self.take(row)?;
+                if let Err(e) = rows.into_iter().try_for_each(|row| self.take(row)) {
+                    break Err(e);
                 }
                 if self.budget.expired() {
-                    return Err(Stop::Deadline);
+                    break Err(Stop::Deadline);
                 }
+                seen = self.catch_up(&mut unhit, chosen, seen);
                 continue;
             };
+            // With one column left, it must hit every unhit set: only their common allowed
+            // columns are worth a child.
+            let branch = if left == 1 {
+                let mut common = branch;
+                for &i in &unhit {
+                    common = common.and(&self.sets[i as usize]);
+                }
+                common
+            } else {
+                branch
+            };
             let mut tried = Vec::new();
-            let mut found = None;
+            let mut found = Ok(None);
             for j in branch.ones().collect::<Vec<_>>() {
                 chosen.set(j);
-                let r = self.dfs(chosen, forbidden, left - 1);
+                let r = self.dfs(chosen, forbidden, left - 1, depth + 1, &unhit, seen);
                 chosen.clear(j);
-                match r {
-                    Ok(None) => {}
-                    other => {
-                        found = Some(other);
-                        break;
-                    }
+                if !matches!(r, Ok(None)) {
+                    found = r;
+                    break;
                 }
+                // Sets the branch added count for the branches after it.
+                seen = self.catch_up(&mut unhit, chosen, seen);
                 forbidden.set(j);
                 tried.push(j);
             }
             for j in tried {
                 forbidden.clear(j);
             }
-            return found.unwrap_or(Ok(None));
-        }
+            break found;
+        };
+        self.buffers[depth] = unhit;
+        result
     }
 
     /// Adds a row the separator returned to the family and to the model.
@@ -333,7 +373,7 @@ impl Search<'_> {
                     row.lower,
                     row.upper,
                 );
-                self.add(b);
+                self.sets.push(b);
                 Ok(())
             }
             Ok(None) if row.terms.len() == self.columns => {
@@ -372,6 +412,7 @@ fn search<'a>(
     let columns = model.vars.len();
     let mut s = Search {
         sets: Vec::new(),
+        buffers: Vec::new(),
         columns,
         separator,
         cap: shape.cap,
@@ -382,11 +423,12 @@ fn search<'a>(
         cuts: 0,
         separating: 0.0,
     };
-    for set in shape.sets {
-        s.add(set);
-    }
+    let mut sets = shape.sets;
+    sets.sort_by_key(|b| b.len());
+    s.sets = sets;
     let mut forbidden = shape.forbidden;
-    let (first, _) = s.look(&Bits::default(), &forbidden, columns);
+    let all: Vec<u32> = (0..s.sets.len() as u32).collect();
+    let (first, _) = s.look(&all, &forbidden, columns);
     let mut k = first;
     let ending = loop {
         if k > s.cap {
@@ -395,7 +437,7 @@ fn search<'a>(
         if budget.expired() {
             break Err(Stop::Deadline);
         }
-        match s.dfs(&mut Bits::default(), &mut forbidden, k) {
+        match s.dfs(&mut Bits::default(), &mut forbidden, k, 0, &[], 0) {
             Ok(Some(x)) => break Ok(Some(x)),
             Ok(None) => k += 1,
             Err(e) => break Err(e),

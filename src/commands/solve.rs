@@ -334,6 +334,17 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
             .unwrap_or_default();
         extra.push(format!("{rounds} cut rounds, {cuts} rows added{nodes}"));
     }
+    if let Some(sep) = r.separator_seconds {
+        extra.push(format!("{} of it finding rows", secs(Some(sep))));
+    }
+    if r.status != "optimal" {
+        if let (Some(o), Some(b)) = (r.objective, r.best_bound) {
+            let gap = r
+                .gap
+                .map_or(String::new(), |g| format!(", gap {:.1}%", 100.0 * g));
+            extra.push(format!("best {o}, bound {b}{gap}"));
+        }
+    }
     if let Some(f) = r.fixings {
         extra.push(format!("{f} fixings"));
     }

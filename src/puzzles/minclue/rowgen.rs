@@ -2,28 +2,40 @@
 //! solved in one level by row generation.
 //!
 //! **Leader** (on the run's engine): y[i,j] = 1 iff cell (i,j) of G is a clue; minimise
-//! Σ y (8.1a); one row `set[k]`: Σ_{c ∈ U_k} y_c ≥ 1 per unavoidable set U_k known so far.
+//! Σ y (8.1a); one row `set[k]`: Σ_{c ∈ U_k} y_c ≥ 1 per unavoidable set U_k known so far
+//! (the seeded sets in the first model, then the rows the follower adds).
 //! Every unique puzzle hits every unavoidable set, so the leader's optimum over the sets
 //! known is a lower bound on the minimum; the (8.1b)/(8.1d) pair "the follower cannot find
 //! another completion" becomes these rows, added as the follower finds them.
 //!
+//! The leader also holds the row `upper`: Σ y ≤ |best| − 1, fewer clues than the best
+//! unique clue set known (Σ y ≤ |best| when counting, which must find every minimum set);
+//! whenever the follower finds a better set, the separator adds the cap Σ y ≤ |best| − 1.
+//! A leader left without a solution thus proves the best set a minimum (the run reports
+//! `optimal`), and a leader solution the follower accepts is a minimum by the engine's own
+//! proof.
+//!
 //! **Follower** ([`super::follower`], CaDiCaL): report (8.2) with z = 0 as clauses, the
-//! leader's clues as assumptions. Each round:
-//! 1. the leader is solved to optimality, which raises the lower bound;
-//! 2. the follower looks for another completion of its clues; none: the clues are a unique
-//!    puzzle with as many clues as the lower bound, hence a minimum, and the run ends;
-//! 3. otherwise the cells where the completion differs from G, shrunk to a minimal
+//! leader's clues as assumptions, as the separator of the engine's row generation
+//! ([`Run::row_generation`]: each round a solve on MIP engines; on `sat` and `hitset` at
+//! every solution of one search). For the leader's clues:
+//! 1. the follower looks for another completion; none: the clues are unique, the engine's
+//!    solution stands;
+//! 2. otherwise the cells where the completion differs from G, shrunk to a minimal
 //!    unavoidable set, become a row; one of its cells is added to the clues and the
 //!    follower asked again, until the clues are unique: every set found this way is a row
-//!    (many rows per round), and the unique clue set, with every clue that is not needed
-//!    taken out again, is an upper bound (the best clue set so far);
-//! 4. the run ends when the lower bound meets the best clue set.
+//!    (many rows per round);
+//! 3. the unique clue set reached, with every clue that is not needed taken out and then
+//!    improved by trading two clues for one ([`improve`]), replaces the best set when
+//!    smaller (with a cap); so does the leader's own clue set with one clue swapped for a
+//!    cell of the first set found ([`swap_into`]), when the leader's set is smaller than
+//!    the best.
 //!
-//! The first upper bound is the instance's `start` puzzle (with clues not needed taken
-//! out), else the whole grid. At the time limit the run ends as `time_limit` with the best
-//! clue set as its objective and the leader's last bound as its bound. `seconds` holds the
-//! loop (leader and follower), `separator_seconds` the follower's share; the seeding search
-//! ([`super::unavoidable`]) is counted in `build_seconds`.
+//! The first best set is the instance's `start` puzzle, else the follower's round from no
+//! clues, improved the same way. At the time limit the run ends as `time_limit` with the
+//! best clue set as its objective and the engine's bound as its bound. `seconds` holds the
+//! loop (leader and follower), `separator_seconds` the follower's share; the first best set
+//! and the seeding search ([`super::unavoidable`]) are counted in `build_seconds`.
 //!
 //! Deviations from the report's model: (8.2g) is written as the clause "some cell differs
 //! from G" instead of Σ x[i,j,G_ij] − z ≤ n² − 1 with the penalty z, since the follower is
@@ -80,24 +92,29 @@ pub fn build(
         })
         .collect();
     let mut sets: Vec<Vec<usize>> = Vec::new();
-    let mut best = vec![true; n * n];
+    // The whole grid is unique; the start (or a first round) replaces it, then improves.
+    let mut best = match &p.start {
+        Some(s) => s.iter().flatten().copied().collect(),
+        None => vec![true; n * n],
+    };
     let mut first = || -> Result<(), Stopped> {
-        if seeded {
-            sets = unavoidable::seed(p, &mut follower, p.seeds.unwrap_or(DEFAULT_SEEDS))?;
-        }
-        let start: Vec<bool> = match &p.start {
-            Some(s) => s.iter().flatten().copied().collect(),
-            None => {
-                // One follower round from no clues: its sets, and a unique clue set.
-                let round = follower_round(&mut follower, &vec![false; n * n])?;
-                if seeded {
-                    sets.extend(round.sets);
-                }
-                round.puzzle.unwrap_or_else(|| vec![true; n * n])
+        if p.start.is_none() {
+            // One follower round from no clues: its sets, and a unique clue set.
+            let round = follower_round(&mut follower, &vec![false; n * n])?;
+            if seeded {
+                sets.extend(round.sets);
             }
-        };
-        let start = without_needless_clues(&mut follower, start)?;
-        best = improve(&mut follower, start)?;
+            if let Some(puzzle) = round.puzzle {
+                best = puzzle;
+            }
+        }
+        best = without_needless_clues(&mut follower, best.clone())?;
+        best = improve(&mut follower, best.clone())?;
+        if seeded {
+            let mut seeds = unavoidable::seed(p, &mut follower, p.seeds.unwrap_or(DEFAULT_SEEDS))?;
+            seeds.append(&mut sets);
+            sets = seeds;
+        }
         Ok(())
     };
     let stopped = first().is_err();
@@ -188,7 +205,8 @@ pub fn solve(p: &MinClue, run: &Run, seeded: bool) -> Report {
         }
         o.values = Some(values);
         if let Some(b) = o.best_bound {
-            o.best_bound = Some(((b - 1e-6).ceil()).min(k));
+            // (+ 0.0 writes −0 as 0.)
+            o.best_bound = Some((b - 1e-6).ceil().min(k) + 0.0);
         }
         o.gap = gap(o.objective, o.best_bound);
         report.answer = Some(p.answer(&best, o.status == Status::Optimal));
@@ -226,10 +244,17 @@ impl Separator for FollowerRows<'_> {
             return vec![self.unchecked(&clues)];
         }
         let round = follower_round(&mut state.follower, &clues).and_then(|round| {
+            let mut candidates: Vec<Vec<bool>> = round.puzzle.iter().cloned().collect();
+            // The leader's clues, smaller than the best set, one swap from unique?
+            if let (Some(first), true) = (round.sets.first(), count(&clues) < count(&state.best)) {
+                if let Some(p) = swap_into(&mut state.follower, &clues, first)? {
+                    candidates.push(p);
+                }
+            }
             let mut better = None;
-            if let Some(puzzle) = &round.puzzle {
-                if count(puzzle) < count(&state.best) {
-                    let puzzle = improve(&mut state.follower, puzzle.clone())?;
+            for puzzle in candidates {
+                if count(&puzzle) < count(&state.best) {
+                    let puzzle = improve(&mut state.follower, puzzle)?;
                     better = Some(count(&puzzle));
                     state.best = puzzle;
                 }
@@ -333,6 +358,29 @@ fn without_needless_clues(f: &mut Follower, mut shown: Vec<bool>) -> Result<Vec<
         }
     }
     Ok(shown)
+}
+
+/// A unique clue set as large as the leader's `clues` (which leave the unavoidable set
+/// `missed` unhit), one swap away: a clue taken out and a cell of `missed` shown instead.
+fn swap_into(
+    f: &mut Follower,
+    clues: &[bool],
+    missed: &[usize],
+) -> Result<Option<Vec<bool>>, Stopped> {
+    let shown: Vec<usize> = (0..clues.len()).filter(|&k| clues[k]).collect();
+    let mut trial = clues.to_vec();
+    for &c in missed {
+        trial[c] = true;
+        for &a in &shown {
+            trial[a] = false;
+            if f.unavoidable_outside(&trial)?.is_none() {
+                return Ok(Some(trial));
+            }
+            trial[a] = true;
+        }
+        trial[c] = false;
+    }
+    Ok(None)
 }
 
 /// Local search for a smaller unique clue set from the unique set `puzzle`: take out two

@@ -1,6 +1,6 @@
 //! The seeding search for unavoidable sets of a grid G: sets of cells whose values can be
 //! rearranged into another valid grid, so that every unique puzzle of G shows at least one
-//! of their cells. Found in the order of McGuire et al.'s hitting-set search (ref. [18] of
+//! of their cells. Found in the order of McGuire et al.'s hitting-set search (reference 18 of
 //! the report), smallest first:
 //! 1. the two-digit rectangles: cells (r1,c1), (r1,c2), (r2,c1), (r2,c2) holding a, b, b, a
 //!    with both rows in one band or both columns in one stack (swapping a and b keeps
@@ -76,6 +76,37 @@ fn regions(p: &MinClue) -> Vec<Vec<bool>> {
             }
         }
     }
+    // Whole bands and stacks, and pairs of boxes in one band or stack.
+    let (bands, stacks) = (n / p.box_rows, n / p.box_cols);
+    for band in 0..bands {
+        out.push((0..cells).map(|k| k / n / p.box_rows == band).collect());
+    }
+    for stack in 0..stacks {
+        out.push((0..cells).map(|k| k % n / p.box_cols == stack).collect());
+    }
+    let boxes = |k: usize| (k / n / p.box_rows, k % n / p.box_cols);
+    for b1 in 0..n {
+        for b2 in b1 + 1..n {
+            let (r1, c1) = (b1 / stacks, b1 % stacks);
+            let (r2, c2) = (b2 / stacks, b2 % stacks);
+            if r1 == r2 || c1 == c2 {
+                out.push(
+                    (0..cells)
+                        .map(|k| boxes(k) == (r1, c1) || boxes(k) == (r2, c2))
+                        .collect(),
+                );
+            }
+        }
+    }
+    for a in 1..=n as u32 {
+        for b in a + 1..=n as u32 {
+            for c in b + 1..=n as u32 {
+                for d in c + 1..=n as u32 {
+                    out.push(digits(&[a, b, c, d]));
+                }
+            }
+        }
+    }
     out
 }
 
@@ -93,6 +124,14 @@ pub fn seed(
     }
     for free in regions(p) {
         for set in follower.completions_within(&free, COMPLETIONS_PER_REGION)? {
+            // A set that holds a known one would mostly shrink back to it.
+            let mut mask = vec![false; p.n() * p.n()];
+            for &k in &set {
+                mask[k] = true;
+            }
+            if found.iter().any(|(_, s)| s.iter().all(|&k| mask[k])) {
+                continue;
+            }
             let minimal = follower.minimise(set)?;
             found.insert((minimal.len(), minimal));
         }
