@@ -27,9 +27,7 @@
 //!    (many rows per round);
 //! 3. the unique clue set reached, with every clue that is not needed taken out and then
 //!    improved by trading two clues for one ([`improve`]), replaces the best set when
-//!    smaller (with a cap); so does the leader's own clue set with one clue swapped for a
-//!    cell of the first set found ([`swap_into`]), when the leader's set is smaller than
-//!    the best.
+//!    smaller (with a cap).
 //!
 //! The first best set is the instance's `start` puzzle, else the follower's round from no
 //! clues, improved the same way. At the time limit the run ends as `time_limit` with the
@@ -244,17 +242,10 @@ impl Separator for FollowerRows<'_> {
             return vec![self.unchecked(&clues)];
         }
         let round = follower_round(&mut state.follower, &clues).and_then(|round| {
-            let mut candidates: Vec<Vec<bool>> = round.puzzle.iter().cloned().collect();
-            // The leader's clues, smaller than the best set, one swap from unique?
-            if let (Some(first), true) = (round.sets.first(), count(&clues) < count(&state.best)) {
-                if let Some(p) = swap_into(&mut state.follower, &clues, first)? {
-                    candidates.push(p);
-                }
-            }
             let mut better = None;
-            for puzzle in candidates {
-                if count(&puzzle) < count(&state.best) {
-                    let puzzle = improve(&mut state.follower, puzzle)?;
+            if let Some(puzzle) = &round.puzzle {
+                if count(puzzle) < count(&state.best) {
+                    let puzzle = improve(&mut state.follower, puzzle.clone())?;
                     better = Some(count(&puzzle));
                     state.best = puzzle;
                 }
@@ -358,29 +349,6 @@ fn without_needless_clues(f: &mut Follower, mut shown: Vec<bool>) -> Result<Vec<
         }
     }
     Ok(shown)
-}
-
-/// A unique clue set as large as the leader's `clues` (which leave the unavoidable set
-/// `missed` unhit), one swap away: a clue taken out and a cell of `missed` shown instead.
-fn swap_into(
-    f: &mut Follower,
-    clues: &[bool],
-    missed: &[usize],
-) -> Result<Option<Vec<bool>>, Stopped> {
-    let shown: Vec<usize> = (0..clues.len()).filter(|&k| clues[k]).collect();
-    let mut trial = clues.to_vec();
-    for &c in missed {
-        trial[c] = true;
-        for &a in &shown {
-            trial[a] = false;
-            if f.unavoidable_outside(&trial)?.is_none() {
-                return Ok(Some(trial));
-            }
-            trial[a] = true;
-        }
-        trial[c] = false;
-    }
-    Ok(None)
 }
 
 /// Local search for a smaller unique clue set from the unique set `puzzle`: take out two
