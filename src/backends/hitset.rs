@@ -116,6 +116,12 @@ impl Bits {
     fn len(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
+    /// The point with 1 on these columns and 0 on the others of `columns`.
+    fn values(&self, columns: usize) -> Vec<f64> {
+        (0..columns)
+            .map(|j| f64::from(u8::from(self.0[j / 64] >> (j % 64) & 1 == 1)))
+            .collect()
+    }
     fn ones(&self) -> impl Iterator<Item = usize> + '_ {
         (0..WORDS * 64).filter(|&j| self.0[j / 64] >> (j % 64) & 1 == 1)
     }
@@ -303,9 +309,7 @@ impl Search<'_> {
                 let Some(sep) = self.separator.as_deref_mut() else {
                     break Ok(Some(*chosen));
                 };
-                let x: Vec<f64> = (0..self.columns)
-                    .map(|j| f64::from(u8::from(chosen.0[j / 64] >> (j % 64) & 1 == 1)))
-                    .collect();
+                let x = chosen.values(self.columns);
                 self.rounds += 1;
                 let asked = Instant::now();
                 let rows = sep.separate(&x, true);
@@ -446,9 +450,7 @@ fn search<'a>(
     let seconds = start.elapsed().as_secs_f64();
     let mut o = match ending {
         Ok(Some(x)) => {
-            let values: Vec<f64> = (0..columns)
-                .map(|j| f64::from(u8::from(x.0[j / 64] >> (j % 64) & 1 == 1)))
-                .collect();
+            let values = x.values(columns);
             Outcome {
                 objective: Some(x.len() as f64),
                 best_bound: Some(x.len() as f64),

@@ -128,9 +128,9 @@ pub struct MinClue {
     pub grid: Vec<Vec<u32>>,
     /// The known minimum number of clues, where the file gives it; the verifier checks it.
     pub known: Option<usize>,
-    /// A known unique puzzle of the grid (`true`: a clue), where the file gives one: the
-    /// first upper bound.
-    pub start: Option<Vec<Vec<bool>>>,
+    /// A known unique puzzle of the grid (`true`: a clue, row-major), where the file gives
+    /// one: the first upper bound.
+    pub start: Option<Vec<bool>>,
     /// Unavoidable sets to seed `rowgen` with, where the file says.
     pub seeds: Option<usize>,
     /// A published solve time for this grid in seconds (Tjusila et al.'s), shown beside ours.
@@ -189,8 +189,7 @@ impl MinClue {
             s.push_str(&format!(" min={k}"));
         }
         if let Some(start) = &self.start {
-            let flat: Vec<bool> = start.iter().flatten().copied().collect();
-            s.push_str(&format!(" start={}", self.puzzle_line(&flat)));
+            s.push_str(&format!(" start={}", self.puzzle_line(start)));
         }
         if let Some(k) = self.seeds {
             s.push_str(&format!(" seeds={k}"));
@@ -203,15 +202,18 @@ impl MinClue {
     /// minimum (and by brute force on 4×4 grids).
     pub fn answer(&self, clues: &[bool], optimal: bool) -> Answer {
         let n = self.n();
+        let line = self.puzzle_line(clues);
         let lines: Vec<String> = (0..n)
-            .map(|i| self.puzzle_line(clues)[i * n..(i + 1) * n].to_string())
+            .map(|i| line[i * n..(i + 1) * n].to_string())
             .collect();
         let count = clues.iter().filter(|&&c| c).count();
         let verdict = verify::check(self, &lines, optimal);
         let puzzle = self.puzzle(clues);
-        let givens = puzzle.givens.clone();
         Answer {
-            text: format!("{count} clues\n{}\n", puzzle.draw(&givens).trim_end()),
+            text: format!(
+                "{count} clues\n{}\n",
+                puzzle.draw(&puzzle.givens).trim_end()
+            ),
             json: serde_json::json!({ "clues": lines, "count": count }),
             verdict,
         }
@@ -241,10 +243,7 @@ impl Instance for MinClue {
             info.push(format!("known={k}"));
         }
         if let Some(s) = &self.start {
-            info.push(format!(
-                "start={}",
-                s.iter().flatten().filter(|&&c| c).count()
-            ));
+            info.push(format!("start={}", s.iter().filter(|&&c| c).count()));
         }
         if let Some(p) = self.published {
             info.push(format!("published={p}"));

@@ -133,9 +133,8 @@ pub fn parse_line(line: &str) -> Result<(MinClue, Option<String>), String> {
         seeds,
         published,
     };
-    if let Some(s) = &p.start {
-        let clues: Vec<bool> = s.iter().flatten().copied().collect();
-        if super::verify::Counter::new(&p).completions(&clues, 2).len() > 1 {
+    if let Some(clues) = &p.start {
+        if super::verify::Counter::new(&p).completions(clues, 2).len() > 1 {
             return Err("start: the puzzle has more than one completion".into());
         }
     }
@@ -143,14 +142,14 @@ pub fn parse_line(line: &str) -> Result<(MinClue, Option<String>), String> {
 }
 
 /// The clue cells of a `start` puzzle, which must show only values of the grid `g`.
-fn start_clues(g: &Sudoku, text: &str) -> Result<Vec<Vec<bool>>, String> {
+fn start_clues(g: &Sudoku, text: &str) -> Result<Vec<bool>, String> {
     let p = sudoku::parse::parse_line(text).map_err(|e| format!("start: {e}"))?;
     let n = g.n();
     if p.n() != n {
         return Err(format!("start: a {0}x{0} puzzle for a {n}x{n} grid", p.n()));
     }
-    let mut clues = vec![vec![false; n]; n];
-    for (i, row) in clues.iter_mut().enumerate() {
+    let mut clues = vec![false; n * n];
+    for (i, row) in clues.chunks_mut(n).enumerate() {
         for (j, clue) in row.iter_mut().enumerate() {
             let v = p.givens[i][j];
             if v != 0 && v != g.givens[i][j] {

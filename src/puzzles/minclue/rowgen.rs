@@ -91,10 +91,7 @@ pub fn build(
         .collect();
     let mut sets: Vec<Vec<usize>> = Vec::new();
     // The whole grid is unique; the start (or a first round) replaces it, then improves.
-    let mut best = match &p.start {
-        Some(s) => s.iter().flatten().copied().collect(),
-        None => vec![true; n * n],
-    };
+    let mut best = p.start.clone().unwrap_or_else(|| vec![true; n * n]);
     let mut first = || -> Result<(), Stopped> {
         if p.start.is_none() {
             // One follower round from no clues: its sets, and a unique clue set.
@@ -134,11 +131,17 @@ pub fn build(
 
 /// Adds the row `set[index]`: Σ_{c ∈ set} y_c ≥ 1.
 fn add_set(model: &mut Model, y: &[VarId], index: usize, set: &[usize]) {
-    model.add_ge(
-        Name::idx("set", &[index]),
-        set.iter().map(|&c| (y[c], 1.0)),
-        1.0,
-    );
+    let row = set_row(y, set.iter().copied());
+    model.add_row(Name::idx("set", &[index]), row.terms, row.lower, row.upper);
+}
+
+/// The row Σ_{c ∈ cells} y_c ≥ 1: "show one of these cells".
+fn set_row(y: &[VarId], cells: impl Iterator<Item = usize>) -> Cut {
+    Cut {
+        terms: cells.map(|c| (y[c], 1.0)).collect(),
+        lower: 1.0,
+        upper: f64::INFINITY,
+    }
 }
 
 /// Solves `p` on the run's engine (`seeded`: `rowgen`, else `rowgen-plain`) through the
@@ -257,11 +260,7 @@ impl Separator for FollowerRows<'_> {
                 let mut rows: Vec<Cut> = round
                     .sets
                     .iter()
-                    .map(|set| Cut {
-                        terms: set.iter().map(|&c| (self.y[c], 1.0)).collect(),
-                        lower: 1.0,
-                        upper: f64::INFINITY,
-                    })
+                    .map(|set| set_row(&self.y, set.iter().copied()))
                     .collect();
                 if let (Some(k), true) = (better, state.caps) {
                     rows.push(Cut {
@@ -286,14 +285,7 @@ impl FollowerRows<'_> {
     /// taken as a solution, in the shape of a set to hit that every engine takes. It is not
     /// a valid row, and the run ends as `time_limit` without a claim from it.
     fn unchecked(&self, clues: &[bool]) -> Cut {
-        Cut {
-            terms: (0..clues.len())
-                .filter(|&c| !clues[c])
-                .map(|c| (self.y[c], 1.0))
-                .collect(),
-            lower: 1.0,
-            upper: f64::INFINITY,
-        }
+        set_row(&self.y, (0..clues.len()).filter(|&c| !clues[c]))
     }
 }
 
