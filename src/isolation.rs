@@ -351,6 +351,7 @@ pub fn run_isolated(
             match (exit.success(), record) {
                 (true, Some(r)) => Ending::Finished(Box::new(r)),
                 _ if done.measurement.oom_kills > 0 => Ending::MemoryLimit,
+                _ if killed_from_outside(exit) && stopping_soon(stop) => Ending::Stopped,
                 _ => Ending::Failed(describe_failure(exit, &done.stderr, limits)),
             }
         }
@@ -359,6 +360,30 @@ pub fn run_isolated(
         ending,
         measurement: done.measurement,
     }
+}
+
+/// Whether a signal that stops a whole job killed the worker: SIGTERM, SIGINT or SIGHUP,
+/// which the parent never sends (it kills with SIGKILL). A batch system that requeues or
+/// cancels a task sends SIGTERM to every process of it at once.
+fn killed_from_outside(exit: std::process::ExitStatus) -> bool {
+    matches!(
+        exit.signal(),
+        Some(libc::SIGTERM | libc::SIGINT | libc::SIGHUP)
+    )
+}
+
+/// Whether the sweep is stopping, waiting up to 2 s for it: the parent's own signal may
+/// arrive a little after its worker died of the same one, and a worker killed because the
+/// whole job stops is not a result.
+fn stopping_soon(stop: &AtomicBool) -> bool {
+    let deadline = Instant::now() + std::time::Duration::from_secs(2);
+    while Instant::now() < deadline {
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    stop.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// A short reason from the exit status and the last lines of stderr.

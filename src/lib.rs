@@ -34,3 +34,4 @@ pub mod puzzles;
 pub mod record;
 pub mod report;
 pub mod runner;
+pub mod shard;

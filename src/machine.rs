@@ -258,7 +258,7 @@ fn boost(sys: &Path) -> Option<bool> {
 /// The record of one sweep, one JSON line of the sweep file beside its results file: when
 /// and how it started and the machine it ran on. `run` and `reproduce` fill the fields
 /// after `machine`; this module only carries them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SweepRecord {
     /// When the sweep started, UTC, RFC 3339.
     pub started: String,
@@ -286,6 +286,9 @@ pub struct SweepRecord {
     /// Memory limit of each run in MiB, `None` for none.
     #[serde(default)]
     pub memory_limit_mb: Option<u64>,
+    /// The shard of a sharded sweep (`--shard I/N`): its runs and the plan's digest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::ShardRecord>,
 }
 
 impl SweepRecord {

@@ -52,6 +52,18 @@ enum Command {
     Reproduce(ReproduceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
+    /// Merge the results files of a sharded sweep (--shard I/N) into one.
+    ///
+    /// Checks that the files are shards of one plan split one way (their sweep files
+    /// record the plan's digest, the partition and each shard's runs) and of one build;
+    /// drops exact duplicate rows; fails on a run recorded twice with different results;
+    /// names the runs of the plan that no file holds (a shard not run, or cut short: run
+    /// it again with --resume). `report` then works on the merged file.
+    Merge(MergeArgs),
+    /// Write (and with --submit, submit) a sweep as a SLURM job array: one task per shard,
+    /// then a job that merges and reports. `puzzlebench slurm --help` for its options.
+    #[command(disable_help_flag = true)]
+    Slurm(SlurmArgs),
     /// Internal: run one job read as JSON from stdin and print its record as JSON.
     #[command(hide = true)]
     Worker,
@@ -242,9 +254,26 @@ struct RunArgs {
     #[arg(long, hide = true)]
     in_process: bool,
     #[command(flatten)]
+    sharding: ShardArgs,
+    #[command(flatten)]
     solver: SolverArgs,
 }
 
+/// Splitting a sweep over machines (`run` and `reproduce`).
+#[derive(Args)]
+struct ShardArgs {
+    /// Run only the I-th of N parts of the plan (I from 1 to N), e.g. on the I-th of N
+    /// machines: the parts are fixed by the runs' ids and cost estimates only, so N
+    /// processes given 1/N ... N/N run every run exactly once. Merge their results files
+    /// with `puzzlebench merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<puzzlebench::shard::Shard>,
+    /// Results files of an earlier sweep whose times balance the shards (matched by run
+    /// id, else by instance, formulation and engine); without them a run's estimate is its
+    /// time limit. Every shard must be given the same files. Repeatable.
+    #[arg(long, value_name = "CSV")]
+    costs: Vec<PathBuf>,
+}
 #[derive(Args)]
 struct ReproduceArgs {
     /// The quick suite: every run once (under 10 minutes on 2 cores); the full suite
@@ -287,6 +316,33 @@ struct ReproduceArgs {
     /// .tex with its data in a .csv), svg, png.
     #[arg(long, value_enum, value_delimiter = ',', default_value = DEFAULT_FIGURES)]
     figures: Vec<FigureFormat>,
+    #[command(flatten)]
+    sharding: ShardArgs,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The results files (shards) to merge.
+    #[arg(required = true)]
+    csv: Vec<PathBuf>,
+    /// The merged results file (its sweep file is written beside it). An existing file is
+    /// replaced only when every row of it is among the merged rows.
+    #[arg(long)]
+    out: PathBuf,
+    /// Merge files of different plans, partitions or builds anyway (each difference is
+    /// printed); rows that conflict still fail the merge.
+    #[arg(long)]
+    force: bool,
+    /// Fail when a run of the plan is missing (default: name the missing runs and merge).
+    #[arg(long)]
+    require_complete: bool,
+}
+
+#[derive(Args)]
+struct SlurmArgs {
+    /// `run` or `reproduce`, their arguments, and the options of `slurm` (see --help).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    args: Vec<String>,
 }
 
 /// How runs are measured, placed and ordered (`run` and `reproduce`).
@@ -387,7 +443,7 @@ fn main() -> ExitCode {
         .get_matches();
     let piped = !matches!(
         matches.subcommand_name(),
-        Some("run" | "reproduce" | "worker")
+        Some("run" | "reproduce" | "worker" | "slurm")
     );
     if piped {
         // Die quietly on a closed pipe (`puzzlebench solve ... | head`) like other Unix
@@ -462,21 +518,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 counting: Some(commands::solve::Counting { show: a.show }),
             })
         }
-        Command::Run(a) => commands::run::run(&commands::run::RunConfig {
-            variants: a.solver.each_heuristics().map_err(commands::bad_input)?,
-            puzzle: a.puzzle,
-            formulations: a.formulation,
-            engines: a.backend,
-            instances: a.instances,
-            repeats: a.repeats,
-            out: a.out,
-            shift: a.shift,
-            quiet: a.quiet,
-            resume: a.resume,
-            measuring: a.measuring.measuring(),
-            grace: a.grace,
-            in_process: a.in_process,
-        }),
+        Command::Run(a) => commands::run::run(&run_config(a)?),
         Command::Export(a) => {
             let (out, mps) = match (a.mps, a.lp) {
                 (Some(path), _) => (path, true),
@@ -491,24 +533,99 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 mps,
             })
         }
-        Command::Reproduce(a) => {
-            commands::reproduce::reproduce(&commands::reproduce::ReproduceConfig {
-                quick: a.quick,
-                engines: a.backend,
-                time_limit: a.time_limit,
-                out: a.out,
-                fresh: a.fresh,
-                puzzles: a.puzzle,
-                measuring: a.measuring.measuring(),
-                shift: a.shift,
-                instances_dir: a.instances_dir,
-                quiet: a.quiet,
-                figures: a.figures,
-            })
-        }
+        Command::Reproduce(a) => commands::reproduce::reproduce(&reproduce_config(a)),
         Command::Report(a) => {
             commands::report::report(&a.csv, &a.out, a.shift, &a.figures, a.pool_machines)
         }
+        Command::Merge(a) => commands::merge::merge(&commands::merge::MergeConfig {
+            inputs: a.csv,
+            out: a.out,
+            force: a.force,
+            require_complete: a.require_complete,
+        }),
+        Command::Slurm(a) => slurm(&a.args),
         Command::Worker => commands::worker::worker(),
     }
+}
+
+fn run_config(a: RunArgs) -> Result<commands::run::RunConfig, Failure> {
+    Ok(commands::run::RunConfig {
+        variants: a.solver.each_heuristics().map_err(commands::bad_input)?,
+        puzzle: a.puzzle,
+        formulations: a.formulation,
+        engines: a.backend,
+        instances: a.instances,
+        repeats: a.repeats,
+        out: a.out,
+        shift: a.shift,
+        quiet: a.quiet,
+        resume: a.resume,
+        measuring: a.measuring.measuring(),
+        grace: a.grace,
+        in_process: a.in_process,
+        shard: a.sharding.shard,
+        costs: a.sharding.costs,
+    })
+}
+
+fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
+    commands::reproduce::ReproduceConfig {
+        quick: a.quick,
+        engines: a.backend,
+        time_limit: a.time_limit,
+        out: a.out,
+        fresh: a.fresh,
+        puzzles: a.puzzle,
+        measuring: a.measuring.measuring(),
+        shift: a.shift,
+        instances_dir: a.instances_dir,
+        quiet: a.quiet,
+        figures: a.figures,
+        shard: a.sharding.shard,
+        costs: a.sharding.costs,
+    }
+}
+
+/// `puzzlebench slurm (run|reproduce) ARGS`: the slurm options taken out, the rest parsed
+/// as the sweep's own command line (with a task's --out), so that its errors and defaults
+/// are exactly those of `run` or `reproduce`.
+fn slurm(args: &[String]) -> Result<(), Failure> {
+    use commands::slurm::{self, Sweep};
+    let (what, rest) =
+        match args.split_first() {
+            Some((w, rest)) if w == "run" || w == "reproduce" => (w.as_str(), rest),
+            Some((h, _)) if h == "-h" || h == "--help" => {
+                print!("{}", slurm::HELP);
+                return Ok(());
+            }
+            None => return Err(commands::bad_input(
+                "slurm: say run or reproduce, then their arguments (see puzzlebench slurm --help)",
+            )),
+            Some((other, _)) => {
+                return Err(commands::bad_input(format!(
+                    "slurm: {other}: say run or reproduce first (see puzzlebench slurm --help)"
+                )))
+            }
+        };
+    let (options, forwarded) = slurm::split_args(rest)?;
+    if options.help {
+        print!("{}", slurm::HELP);
+        return Ok(());
+    }
+    let mut argv = vec!["puzzlebench".to_string(), what.to_string()];
+    argv.extend(forwarded.iter().cloned());
+    argv.push("--out".into());
+    argv.push(options.dir.join("task").display().to_string());
+    let cli = Cli::try_parse_from(&argv).map_err(|e| {
+        commands::bad_input(format!(
+            "slurm {what}: {}",
+            e.render().to_string().trim_end()
+        ))
+    })?;
+    let sweep = match cli.command {
+        Command::Run(a) => Sweep::Run(Box::new(run_config(a)?)),
+        Command::Reproduce(a) => Sweep::Reproduce(Box::new(reproduce_config(a))),
+        _ => unreachable!("parsed as {what}"),
+    };
+    slurm::slurm(sweep, &forwarded, &options)
 }

@@ -237,6 +237,31 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// What each run is, for estimating its cost ([`crate::shard`]).
+    pub fn run_costs(&self) -> Vec<crate::shard::RunCost<'_>> {
+        self.runs
+            .iter()
+            .map(|r| crate::shard::RunCost {
+                run_id: &r.run_id,
+                puzzle: self.puzzle.key(),
+                instance: self.instances[r.instance].instance.name(),
+                formulation: &r.formulation,
+                backend: r.engine.key(),
+                time_limit: r.options.time_limit,
+            })
+            .collect()
+    }
+
+    /// Keeps the runs whose flag is true (one flag per run, in plan order).
+    pub fn retain_runs(&mut self, keep: &[bool]) {
+        assert_eq!(keep.len(), self.runs.len());
+        let mut flags = keep.iter();
+        self.runs
+            .retain(|_| *flags.next().expect("one flag per run"));
+    }
+}
+
 /// Fills a record from a report (or from the reason a run could not start).
 pub fn to_record(
     puzzle: &str,

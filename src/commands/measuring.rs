@@ -6,6 +6,7 @@ use crate::cgroups::{self, Cgroups};
 use crate::cores;
 use crate::machine::{append_sweep, Machine, SweepRecord};
 use crate::runner::{Order, SweepConfig};
+use crate::shard::ShardRecord;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -135,9 +136,14 @@ impl Setup {
     }
 
     /// Records the sweep, with this machine, in the sweep file beside `results` (which the
-    /// caller has checked with [`crate::runner::check_results_file`]); returns the
-    /// machine's id for the rows.
-    pub fn record_sweep(&self, m: &Measuring, results: &Path) -> Result<String, Failure> {
+    /// caller has checked with [`crate::runner::check_results_file`]), with its shard of a
+    /// sharded sweep; returns the machine's id for the rows.
+    pub fn record_sweep(
+        &self,
+        m: &Measuring,
+        results: &Path,
+        shard: Option<ShardRecord>,
+    ) -> Result<String, Failure> {
         let mut sweep = SweepRecord::new(Machine::detect());
         sweep.order = self.order.key().into();
         sweep.order_seed = self.order.seed();
@@ -145,6 +151,7 @@ impl Setup {
         sweep.cores = self.cores.iter().map(|c| cores::cpu_list(c)).collect();
         sweep.measured_by = self.measured_by.clone();
         sweep.memory_limit_mb = m.memory_limit;
+        sweep.shard = shard;
         append_sweep(results, &sweep).map_err(failed)?;
         Ok(sweep.machine_id)
     }

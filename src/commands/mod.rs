@@ -7,9 +7,11 @@ pub mod export;
 pub mod generate;
 pub mod list;
 pub mod measuring;
+pub mod merge;
 pub mod report;
 pub mod reproduce;
 pub mod run;
+pub mod slurm;
 pub mod solve;
 pub mod worker;
 

@@ -17,6 +17,7 @@ use crate::backends::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart, PUZZLES};
 use crate::record::Record;
 use crate::runner::{self, Plan, PlanRequest, RunEnv};
+use crate::shard::Shard;
 use std::path::{Path, PathBuf};
 
 /// The engines of the parts that reproduce the report's tables, unless `--backend` names
@@ -138,6 +139,94 @@ pub struct ReproduceConfig {
     pub quiet: bool,
     /// The formats of the report's plots.
     pub figures: Vec<crate::report::plots::FigureFormat>,
+    /// Run only this shard of all the suites' runs (`--shard I/N`); the shard writes its
+    /// rows only, and the report is made from the merged shards.
+    pub shard: Option<Shard>,
+    /// Results files of an earlier sweep whose times balance the shards (`--costs`).
+    pub costs: Vec<PathBuf>,
+}
+
+/// The plans of one puzzle's suite.
+pub struct SuitePlans {
+    /// The puzzle.
+    pub puzzle: &'static dyn Puzzle,
+    /// Its plans, each with its label for the summary.
+    pub plans: Vec<(String, Plan)>,
+}
+
+/// The puzzles `reproduce` runs: those named, or every puzzle that is not hidden.
+pub fn chosen_puzzles(names: &[String]) -> Result<Vec<&'static dyn Puzzle>, Failure> {
+    if names.is_empty() {
+        Ok(PUZZLES.iter().copied().filter(|p| !p.hidden()).collect())
+    } else {
+        names
+            .iter()
+            .map(|k| puzzles::puzzle(k))
+            .collect::<Result<_, _>>()
+            .map_err(bad_input)
+    }
+}
+
+/// The plans of every chosen puzzle's suite whose instances are in the instances folder,
+/// after checking the options; a puzzle without any is named on stderr and left out.
+pub fn plan_all(
+    c: &ReproduceConfig,
+    engines: &EngineChoice,
+    chosen: &[&'static dyn Puzzle],
+) -> Result<Vec<SuitePlans>, Failure> {
+    super::check_time_limit(c.time_limit)?;
+    super::check_shift(c.shift)?;
+    if !c.instances_dir.is_dir() {
+        return Err(bad_input(format!(
+            "{}: no such folder; run reproduce from the repository's root",
+            c.instances_dir.display()
+        )));
+    }
+    if c.shard.is_none() && !c.costs.is_empty() {
+        return Err(bad_input(
+            "--costs balances the shards of a sharded sweep; it goes with --shard",
+        ));
+    }
+    let mut out = Vec::new();
+    for &p in chosen {
+        let plans = plan_suite(p, c.quick, engines, c.time_limit, &c.instances_dir)?;
+        if plans.is_empty() {
+            // A suite whose instances are not in this instances folder is skipped, not
+            // fatal (a test folder may hold the instances of some puzzles only).
+            eprintln!(
+                "{}: no instances of its suite under {}; skipped",
+                p.key(),
+                c.instances_dir.display()
+            );
+            continue;
+        }
+        out.push(SuitePlans { puzzle: p, plans });
+    }
+    Ok(out)
+}
+
+/// The seconds a worker of `reproduce` may run past its time limit before it is killed.
+pub const GRACE_SECONDS: f64 = 5.0;
+
+/// Splits the runs of all `suites` into shards and keeps `shard`'s runs in each plan.
+pub fn select_shard(
+    suites: &mut [SuitePlans],
+    shard: Shard,
+    costs: &crate::shard::Costs,
+) -> crate::shard::Selection {
+    let all: Vec<crate::shard::RunCost<'_>> = suites
+        .iter()
+        .flat_map(|s| s.plans.iter().flat_map(|(_, plan)| plan.run_costs()))
+        .collect();
+    let selection = crate::shard::select(&all, costs, shard, GRACE_SECONDS);
+    let mut flags = selection.keep.iter().copied();
+    for s in suites.iter_mut() {
+        for (_, plan) in &mut s.plans {
+            let keep: Vec<bool> = flags.by_ref().take(plan.runs.len()).collect();
+            plan.retain_runs(&keep);
+        }
+    }
+    selection
 }
 
 /// The plans of one puzzle's suite, each with its label for the summary.
@@ -227,23 +316,17 @@ fn present(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
 /// one picture per puzzle and writes the report.
 pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let engines = EngineChoice::new(c.engines.as_deref())?;
-    let chosen: Vec<&'static dyn Puzzle> = if c.puzzles.is_empty() {
-        PUZZLES.iter().copied().filter(|p| !p.hidden()).collect()
-    } else {
-        c.puzzles
-            .iter()
-            .map(|k| puzzles::puzzle(k))
-            .collect::<Result<_, _>>()
-            .map_err(bad_input)?
+    let chosen = chosen_puzzles(&c.puzzles)?;
+    let mut suites = plan_all(c, &engines, &chosen)?;
+    let shard_record = match c.shard {
+        None => None,
+        Some(shard) => {
+            let costs = super::run::read_costs(&c.costs)?;
+            let selection = select_shard(&mut suites, shard, &costs);
+            eprintln!("{}", selection.summary);
+            Some(selection.record)
+        }
     };
-    super::check_time_limit(c.time_limit)?;
-    super::check_shift(c.shift)?;
-    if !c.instances_dir.is_dir() {
-        return Err(bad_input(format!(
-            "{}: no such folder; run reproduce from the repository's root",
-            c.instances_dir.display()
-        )));
-    }
     std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
     let csv = c.out.join("results.csv");
     if c.fresh && csv.exists() {
@@ -264,29 +347,23 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             "{e}; or run reproduce --fresh, which keeps it as results-DATE.csv and starts a new one"
         ))
     })?;
-    env.machine = setup.record_sweep(&c.measuring, &csv)?;
-    let config = setup.config(&c.measuring, true, 5.0, false, exe);
+    env.machine = setup.record_sweep(&c.measuring, &csv, shard_record)?;
+    let config = setup.config(&c.measuring, true, GRACE_SECONDS, false, exe);
     let pictures = c.out.join("pictures");
-    std::fs::create_dir_all(&pictures)
-        .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
-    for &p in &chosen {
-        let plans = plan_suite(p, c.quick, &engines, c.time_limit, &c.instances_dir)?;
-        if plans.is_empty() {
-            // A suite whose instances are not in this instances folder is skipped, not
-            // fatal (a test folder may hold the instances of some puzzles only).
-            eprintln!(
-                "{}: no instances of its suite under {}; skipped",
-                p.key(),
-                c.instances_dir.display()
-            );
-            continue;
+    if c.shard.is_none() {
+        std::fs::create_dir_all(&pictures)
+            .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
+    }
+    for suite in &suites {
+        let (p, plans) = (suite.puzzle, &suite.plans);
+        if c.shard.is_none() {
+            draw_picture(p, &plans[0].1, &pictures)?;
         }
-        draw_picture(p, &plans[0].1, &pictures)?;
         let total: usize = plans.iter().map(|(_, plan)| plan.runs.len()).sum();
         let bar = progress_bar(total as u64, c.quiet, p.key());
         let on_row = |r: &Record| super::show_row(&bar, r);
         let mut summary = Vec::new();
-        for (label, plan) in &plans {
+        for (label, plan) in plans {
             for (f, reason) in &plan.skipped {
                 summary.push(format!("{label}: {f} not run: {reason}"));
             }
@@ -310,6 +387,13 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         for line in summary {
             eprintln!("{line}");
         }
+    }
+    if let Some(shard) = c.shard {
+        eprintln!(
+            "shard {shard} done: its rows are in {}; when every shard is done, `puzzlebench merge` their results.csv files and `puzzlebench report` the merged file",
+            csv.display()
+        );
+        return Ok(());
     }
     let rows = runner::read_results(&csv).map_err(bad_input)?;
     let mode = if c.quick { "--quick" } else { "(full suite)" };

@@ -10,6 +10,7 @@ use crate::puzzles;
 use crate::record::Record;
 use crate::report::summary;
 use crate::runner::{self, Plan, PlanRequest, RunEnv};
+use crate::shard::{Costs, Shard};
 use std::path::PathBuf;
 
 /// What to sweep and how.
@@ -40,11 +41,14 @@ pub struct RunConfig {
     pub in_process: bool,
     /// The settings to sweep (one per `--heuristics` value).
     pub variants: Vec<SolveOptions>,
+    /// Run only this shard of the plan (`--shard I/N`).
+    pub shard: Option<Shard>,
+    /// Results files of an earlier sweep whose times balance the shards (`--costs`).
+    pub costs: Vec<PathBuf>,
 }
 
-/// Runs the sweep, prints a summary, and fails (exit 1) when some run did not solve, 130
-/// when stopped by a signal.
-pub fn run(c: &RunConfig) -> Result<(), Failure> {
+/// The whole plan of a `run` (every shard of it), checked.
+pub fn plan(c: &RunConfig) -> Result<Plan, Failure> {
     let p = puzzles::puzzle(&c.puzzle).map_err(bad_input)?;
     let formulations: Vec<String> = if c.formulations.is_empty() {
         p.formulations().iter().map(|f| f.key.to_string()).collect()
@@ -67,7 +71,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     if instances.is_empty() {
         return Err(bad_input(super::no_instances(&c.instances)));
     }
-    let plan = Plan::new(
+    Plan::new(
         p,
         instances,
         &PlanRequest {
@@ -78,7 +82,34 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
             skip_refused: false,
         },
     )
-    .map_err(bad_input)?;
+    .map_err(bad_input)
+}
+
+/// The cost estimates of `--costs`.
+pub fn read_costs(files: &[PathBuf]) -> Result<Costs, Failure> {
+    Costs::read(files).map_err(|e| bad_input(format!("--costs: {e}")))
+}
+
+/// Runs the sweep, prints a summary, and fails (exit 1) when some run did not solve, 130
+/// when stopped by a signal.
+pub fn run(c: &RunConfig) -> Result<(), Failure> {
+    if c.shard.is_none() && !c.costs.is_empty() {
+        return Err(bad_input(
+            "--costs balances the shards of a sharded sweep; it goes with --shard",
+        ));
+    }
+    let mut plan = plan(c)?;
+    let p = plan.puzzle;
+    let shard_record = match c.shard {
+        None => None,
+        Some(shard) => {
+            let costs = read_costs(&c.costs)?;
+            let selection = crate::shard::select(&plan.run_costs(), &costs, shard, c.grace);
+            plan.retain_runs(&selection.keep);
+            eprintln!("{}", selection.summary);
+            Some(selection.record)
+        }
+    };
     let per_worker = plan
         .runs
         .iter()
@@ -100,7 +131,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
     let mut env = RunEnv::detect();
     runner::check_results_file(&c.out).map_err(bad_input)?;
-    env.machine = setup.record_sweep(&c.measuring, &c.out)?;
+    env.machine = setup.record_sweep(&c.measuring, &c.out, shard_record)?;
     let on_row = |r: &Record| super::show_row(&bar, r);
     let outcome = runner::sweep(&plan, &c.out, &env, &config, stop, &on_row).map_err(bad_input)?;
     bar.finish_and_clear();
