@@ -94,10 +94,11 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
 MailProg=/bin/true
-# Backfill every 2 s (default 30 s): a job that becomes eligible (e.g. a requeued one
-# whose BeginTime has passed) starts within ~2 s instead of up to 30 s later.
+# Scheduling passes every 2 s (defaults: main 60 s, backfill 30 s). A job whose BeginTime
+# passes (a requeued one) changes nothing that wakes the schedulers, so without this it
+# waits for the next periodic pass (up to 60 s) or for another job to end.
 SchedulerType=sched/backfill
-SchedulerParameters=bf_interval=2
+SchedulerParameters=sched_interval=2,bf_interval=2
 # Allocate single CPUs, so that two 1-CPU tasks run at once on 2 CPUs.
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU

@@ -273,6 +273,11 @@ struct ShardArgs {
     /// time limit. Every shard must be given the same files. Repeatable.
     #[arg(long, value_name = "CSV")]
     costs: Vec<PathBuf>,
+    /// Run nothing: print what the plan costs per puzzle and engine (runs, their time
+    /// limits summed, the estimate as for --shard, with --costs if given) and its
+    /// estimated wall time on 1, 2, 4, ... 64 shards.
+    #[arg(long)]
+    dry_run: bool,
 }
 #[derive(Args)]
 struct ReproduceArgs {
@@ -565,6 +570,7 @@ fn run_config(a: RunArgs) -> Result<commands::run::RunConfig, Failure> {
         in_process: a.in_process,
         shard: a.sharding.shard,
         costs: a.sharding.costs,
+        dry_run: a.sharding.dry_run,
     })
 }
 
@@ -583,6 +589,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         figures: a.figures,
         shard: a.sharding.shard,
         costs: a.sharding.costs,
+        dry_run: a.sharding.dry_run,
     }
 }
 

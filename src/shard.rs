@@ -254,6 +254,8 @@ pub struct Selection {
     pub summary: String,
     /// Each shard's estimated seconds, shard 1 first.
     pub loads: Vec<f64>,
+    /// "6 runs in 2 shards, an estimated 180 s in all (estimates: 6 from the time limit)".
+    pub plan_summary: String,
     /// Each shard's hard limit in seconds (the sum of its runs' time limits plus `grace`
     /// each), shard 1 first; None when a run of it has no time limit.
     pub hard_limits: Vec<Option<f64>>,
@@ -306,6 +308,13 @@ pub fn select(runs: &[RunCost<'_>], costs: &Costs, shard: Shard, grace: f64) -> 
         total,
         sources.join(", ")
     );
+    let plan_summary = format!(
+        "{} runs in {} shards, an estimated {:.0} s in all (estimates: {})",
+        ids.len(),
+        shard.count,
+        total,
+        sources.join(", ")
+    );
     let assignment: Vec<String> = ids
         .iter()
         .zip(&parts)
@@ -324,9 +333,100 @@ pub fn select(runs: &[RunCost<'_>], costs: &Costs, shard: Shard, grace: f64) -> 
         keep,
         record,
         summary,
+        plan_summary,
         loads,
         hard_limits,
     }
+}
+
+/// The estimated wall time of a plan on each of `counts` shards (the largest shard's
+/// estimated seconds under [`partition`]).
+pub fn makespans(runs: &[RunCost<'_>], costs: &Costs, counts: &[usize]) -> Vec<(usize, f64)> {
+    counts
+        .iter()
+        .map(|&n| {
+            let sel = select(runs, costs, Shard { index: 1, count: n }, 0.0);
+            (n, sel.loads.iter().copied().fold(0.0, f64::max))
+        })
+        .collect()
+}
+
+/// What `--dry-run` prints: per puzzle and engine the runs, the sum of their time limits
+/// (what they cost at most, grace aside) and the estimate, then the estimated wall time on
+/// 1, 2, 4, ... 64 shards.
+pub fn cost_table(runs: &[RunCost<'_>], costs: &Costs) -> String {
+    let mut seen = HashMap::new();
+    let unique: Vec<RunCost<'_>> = runs
+        .iter()
+        .filter(|r| seen.insert(r.run_id, ()).is_none())
+        .cloned()
+        .collect();
+    let estimates = costs.estimate(&unique);
+    #[derive(Default)]
+    struct Line {
+        runs: usize,
+        limit: f64,
+        unlimited: usize,
+        estimate: f64,
+        measured: usize,
+    }
+    let mut lines: BTreeMap<(&str, &str), Line> = BTreeMap::new();
+    for (r, (e, source)) in unique.iter().zip(&estimates) {
+        let l = lines.entry((r.puzzle, r.backend)).or_default();
+        l.runs += 1;
+        match r.time_limit {
+            Some(t) => l.limit += t,
+            None => l.unlimited += 1,
+        }
+        l.estimate += e;
+        if matches!(source, Source::SameRun | Source::SameCombination) {
+            l.measured += 1;
+        }
+    }
+    let hours = |s: f64| format!("{:.1} h", s / 3600.0);
+    let mut out = format!(
+        "{:<12} {:<10} {:>6} {:>12} {:>12} {:>9}\n",
+        "puzzle", "backend", "runs", "limits", "estimate", "measured"
+    );
+    let mut total = Line::default();
+    for ((p, b), l) in &lines {
+        let limit = if l.unlimited > 0 {
+            format!("{}+{} none", hours(l.limit), l.unlimited)
+        } else {
+            hours(l.limit)
+        };
+        out.push_str(&format!(
+            "{p:<12} {b:<10} {:>6} {limit:>12} {:>12} {:>9}\n",
+            l.runs,
+            hours(l.estimate),
+            l.measured
+        ));
+        total.runs += l.runs;
+        total.limit += l.limit;
+        total.unlimited += l.unlimited;
+        total.estimate += l.estimate;
+        total.measured += l.measured;
+    }
+    out.push_str(&format!(
+        "{:<12} {:<10} {:>6} {:>12} {:>12} {:>9}\n",
+        "all",
+        "",
+        total.runs,
+        hours(total.limit),
+        hours(total.estimate),
+        total.measured
+    ));
+    out.push_str("limits: the runs' time limits summed (what they take at most, grace aside); estimate: as for --shard (measured: runs estimated from --costs)\n");
+    let spans = makespans(&unique, costs, &[1, 2, 4, 8, 16, 32, 64]);
+    out.push_str("estimated wall time on N shards (the largest shard's estimate):");
+    for (n, s) in spans {
+        out.push_str(&format!(" {n}: {}", hours(s)));
+        if n != 64 {
+            out.push(';');
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// The path `merge` and the SLURM scripts use for shard `index` of `count` results files

@@ -144,6 +144,8 @@ pub struct ReproduceConfig {
     pub shard: Option<Shard>,
     /// Results files of an earlier sweep whose times balance the shards (`--costs`).
     pub costs: Vec<PathBuf>,
+    /// Only print what the plan costs ([`crate::shard::cost_table`]).
+    pub dry_run: bool,
 }
 
 /// The plans of one puzzle's suite.
@@ -182,9 +184,9 @@ pub fn plan_all(
             c.instances_dir.display()
         )));
     }
-    if c.shard.is_none() && !c.costs.is_empty() {
+    if c.shard.is_none() && !c.dry_run && !c.costs.is_empty() {
         return Err(bad_input(
-            "--costs balances the shards of a sharded sweep; it goes with --shard",
+            "--costs balances the shards of a sharded sweep; it goes with --shard or --dry-run",
         ));
     }
     let mut out = Vec::new();
@@ -318,6 +320,15 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let engines = EngineChoice::new(c.engines.as_deref())?;
     let chosen = chosen_puzzles(&c.puzzles)?;
     let mut suites = plan_all(c, &engines, &chosen)?;
+    if c.dry_run {
+        let costs = super::run::read_costs(&c.costs)?;
+        let all: Vec<crate::shard::RunCost<'_>> = suites
+            .iter()
+            .flat_map(|s| s.plans.iter().flat_map(|(_, plan)| plan.run_costs()))
+            .collect();
+        print!("{}", crate::shard::cost_table(&all, &costs));
+        return Ok(());
+    }
     let shard_record = match c.shard {
         None => None,
         Some(shard) => {

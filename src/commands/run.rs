@@ -45,6 +45,8 @@ pub struct RunConfig {
     pub shard: Option<Shard>,
     /// Results files of an earlier sweep whose times balance the shards (`--costs`).
     pub costs: Vec<PathBuf>,
+    /// Only print what the plan costs ([`crate::shard::cost_table`]).
+    pub dry_run: bool,
 }
 
 /// The whole plan of a `run` (every shard of it), checked.
@@ -93,12 +95,17 @@ pub fn read_costs(files: &[PathBuf]) -> Result<Costs, Failure> {
 /// Runs the sweep, prints a summary, and fails (exit 1) when some run did not solve, 130
 /// when stopped by a signal.
 pub fn run(c: &RunConfig) -> Result<(), Failure> {
-    if c.shard.is_none() && !c.costs.is_empty() {
+    if c.shard.is_none() && !c.dry_run && !c.costs.is_empty() {
         return Err(bad_input(
-            "--costs balances the shards of a sharded sweep; it goes with --shard",
+            "--costs balances the shards of a sharded sweep; it goes with --shard or --dry-run",
         ));
     }
     let mut plan = plan(c)?;
+    if c.dry_run {
+        let costs = read_costs(&c.costs)?;
+        print!("{}", crate::shard::cost_table(&plan.run_costs(), &costs));
+        return Ok(());
+    }
     let p = plan.puzzle;
     let shard_record = match c.shard {
         None => None,

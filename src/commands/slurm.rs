@@ -170,7 +170,7 @@ pub fn split_args(args: &[String]) -> Result<(SlurmOptions, Vec<String>), Failur
             "--submit" => o.submit = true,
             "-h" | "--help" => o.help = true,
             "--resume" => {}
-            "--shard" | "--fresh" | "--in-process" => {
+            "--shard" | "--fresh" | "--in-process" | "--dry-run" => {
                 return Err(bad_input(format!(
                     "slurm: {name} does not go with a job array (each task gets its own --shard and --resume)"
                 )))
@@ -235,7 +235,7 @@ fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
                 .max()
                 .unwrap_or(1) as usize;
             Ok(Sizing {
-                summary: sel.summary,
+                summary: sel.plan_summary,
                 loads: sel.loads,
                 hard_limits: sel.hard_limits,
                 cpus: c.measuring.jobs.max(1) * threads,
@@ -250,7 +250,7 @@ fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
             let costs = run::read_costs(&c.costs)?;
             let sel = reproduce::select_shard(&mut suites, shard, &costs);
             Ok(Sizing {
-                summary: sel.summary,
+                summary: sel.plan_summary,
                 loads: sel.loads,
                 hard_limits: sel.hard_limits,
                 cpus: c.measuring.jobs.max(1),
@@ -350,8 +350,8 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
     };
     let mut array = head.clone();
     array.push(format!(
-        "# {} Each task's time limit: {task_time} ({}).",
-        sizing.summary.replacen("shard 1/", "shards of ", 1),
+        "# The plan: {}.\n# Each task's time limit: {task_time} ({}).",
+        sizing.summary,
         if o.task_time.is_some() {
             "--task-time".to_string()
         } else {
@@ -388,6 +388,9 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
     sbatch(&mut array, &extra);
     array.extend([
         "set -euo pipefail".to_string(),
+        "# The folder the sweep was planned in (its instance paths are relative to it); also".into(),
+        "# --chdir above, and here for running this script by hand (SLURM_ARRAY_TASK_ID=1 bash ...).".into(),
+        format!("cd {}", q(&cwd)),
         format!("dir={}", q(&dir)),
         format!("n={n}"),
         "i=${SLURM_ARRAY_TASK_ID:?not in a SLURM array task}".into(),
@@ -415,6 +418,7 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
     );
     merge.extend([
         "set -euo pipefail".to_string(),
+        format!("cd {}", q(&cwd)),
         "# A shard whose task never started has no file; merge names its runs as missing.".into(),
         "files=()".into(),
         format!(
@@ -427,6 +431,7 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
         ),
         "  if [ -e \"$f\" ]; then files+=(\"$f\"); fi".into(),
         "done".into(),
+        "if [ ${#files[@]} -eq 0 ]; then echo \"no shard wrote a results file: see the array's logs\" >&2; exit 1; fi".into(),
         format!("{} merge \"${{files[@]}}\" --out {}", q(&exe), q(&merged)),
         format!(
             "{} report {} --out {}{}",
@@ -469,8 +474,8 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
             .map_err(|e| failed(format!("{}: {e}", path.display())))?;
     }
     eprintln!(
-        "{}\nwrote {}/array.sbatch ({n} tasks of {} CPU(s), --time={task_time}), merge.sbatch and submit.sh",
-        sizing.summary.replacen("shard 1/", "shards of ", 1),
+        "the plan: {}\nwrote {}/array.sbatch ({n} tasks of {} CPU(s), --time={task_time}), merge.sbatch and submit.sh",
+        sizing.summary,
         dir.display(),
         sizing.cpus
     );
