@@ -15,10 +15,14 @@
 # Logs: /var/log/slurm/slurmctld.log and slurmd.log, /var/log/munge/munged.log; the
 # install's output in /var/log/slurm/setup-install.log. On any failure it exits 1 with one
 # line on stderr saying what failed and why (a test prints it as its reason to skip).
-# No accounting database: sacct does not work; poll squeue (`squeue -j JOBID -h` prints
-# nothing once every task of an array job is finished) and the jobs' output files.
+# No accounting database: sacct says "Slurm accounting storage is disabled"; poll squeue
+# (`squeue -j JOBID -h` prints nothing once every task of an array job is finished; after
+# MinJobAge it also exits 1 with "Invalid job id specified") and the jobs' output files.
 # A requeued batch job is held back by slurmctld for cred_expire + 1 s before it may start
-# again; AuthInfo=cred_expire=10 below makes that ~11 s instead of the default's 121 s.
+# again; AuthInfo=cred_expire=10 below makes that ~11-12 s instead of the default's 121 s.
+# Forcing it sooner (`scontrol update jobid=J_T starttime=now`) is unsafe: a relaunch in
+# the same second as the kill is refused by slurmd ("already killed") and the task ends
+# FAILED, not requeued.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 ME=setup-slurm.sh
@@ -48,12 +52,15 @@ stop_daemon() {
   rm -f "$2"
   echo "$ME: stopped $1 (pid $p)"
 }
-node_state() { timeout 10 sinfo -h -n "$NODE" -o %T 2>/dev/null | head -n 1 || true; }
+node_state() { timeout 5 sinfo -h -n "$NODE" -o %T 2>/dev/null | head -n 1 || true; }
 munge_works() { munge -n 2>/dev/null | unmunge >/dev/null 2>&1; }
-ctld_up() { timeout 10 scontrol ping 2>/dev/null | grep -q 'is UP'; }
+ctld_up() { timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP'; }
+# Up: the three daemons alive and answering, the node usable. (slurmctld alone would go on
+# calling the node idle for SlurmdTimeout, 300 s, after slurmd died.)
 slurm_up() {
   command -v scontrol >/dev/null 2>&1 || return 1
-  ctld_up || return 1
+  pid_of slurmd "$RUNDIR/slurmd.pid" >/dev/null && pid_of slurmctld "$RUNDIR/slurmctld.pid" >/dev/null || return 1
+  munge_works && ctld_up || return 1
   case $(node_state) in idle | mixed | allocated | completing) return 0 ;; esac
   return 1
 }
@@ -176,31 +183,44 @@ if [ "$(cat "$CONF" 2>/dev/null)" != "$(make_conf)" ]; then
   chmod 0644 "$CONF"
 fi
 
-# --- slurmctld, then slurmd (both fork into the background) -----------------------------
-if ! pid_of slurmctld "$RUNDIR/slurmctld.pid" > /dev/null; then
-  out=$(slurmctld 2>&1) || die "slurmctld did not start: $out $(lastlines "$LOGDIR/slurmctld.log")"
-fi
-for _ in $(seq 60); do ctld_up && break; sleep 0.5; done
-ctld_up || die "slurmctld does not answer 'scontrol ping': $(lastlines "$LOGDIR/slurmctld.log")"
-if ! pid_of slurmd "$RUNDIR/slurmd.pid" > /dev/null; then
-  out=$(slurmd 2>&1) || die "slurmd did not start: $out $(lastlines "$LOGDIR/slurmd.log")"
-fi
+# --- slurmctld, then slurmd ---------------------------------------------------------------
+# Both fork into the background at once and die later on most errors (port in use, bad
+# config), which only their logs tell: so watch the pid file too while waiting.
+# start_daemon NAME: starts it unless it runs; alive NAME: dies when it is gone (after a
+# 2 s grace for the pid file to appear).
+start_daemon() {
+  pid_of "$1" "$RUNDIR/$1.pid" > /dev/null && return 0
+  rm -f "$RUNDIR/$1.pid"
+  out=$("$1" 2>&1) || die "$1 did not start: $out $(lastlines "$LOGDIR/$1.log")"
+  started=$SECONDS
+}
+alive() {
+  pid_of "$1" "$RUNDIR/$1.pid" > /dev/null || [ $SECONDS -lt $((started + 2)) ] ||
+    die "$1 did not start or died: $(lastlines "$LOGDIR/$1.log")"
+}
+started=0
+start_daemon slurmctld
+deadline=$((SECONDS + 30))
+until ctld_up; do
+  alive slurmctld
+  [ $SECONDS -lt $deadline ] ||
+    die "slurmctld does not answer 'scontrol ping' after 30 s: $(lastlines "$LOGDIR/slurmctld.log")"
+  sleep 0.5
+done
+start_daemon slurmd
 
 # --- wait until the node is idle (resume it if it came up down or drained) -------------
-state=""
-for _ in $(seq 60); do
+deadline=$((SECONDS + 60))
+while :; do
   state=$(node_state)
   case $state in
     idle | mixed | allocated | completing) break ;;
     down | drain* | fail*) scontrol update nodename="$NODE" state=resume 2>/dev/null || true ;;
     inval*) die "node $NODE is invalid (config does not match the machine): $(sinfo -h -n "$NODE" -o %E) $(lastlines "$LOGDIR/slurmctld.log" 2)" ;;
   esac
-  pid_of slurmd "$RUNDIR/slurmd.pid" > /dev/null ||
-    die "slurmd did not start: $(lastlines "$LOGDIR/slurmd.log")"
+  alive slurmd
+  [ $SECONDS -lt $deadline ] ||
+    die "node $NODE is '${state:-unknown}' after 60 s, not idle (reason: $(sinfo -h -n "$NODE" -o %E 2>/dev/null)); slurmd log: $(lastlines "$LOGDIR/slurmd.log")"
   sleep 1
 done
-case $state in
-  idle | mixed | allocated | completing) ;;
-  *) die "node $NODE is '${state:-unknown}' after 60 s, not idle (reason: $(sinfo -h -n "$NODE" -o %E 2>/dev/null)); slurmd log: $(lastlines "$LOGDIR/slurmd.log")" ;;
-esac
 echo "$ME: SLURM up: node $NODE ($CPUS CPUs, ${REAL_MB} MB) $state in partition $PARTITION on 127.0.0.1; logs in $LOGDIR; stop with scripts/setup-slurm.sh --stop"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite: installs missing system packages and the project's Python
-# environment (the external engines' tests run when their solvers are there), then builds and tests in release
+# The whole test suite: installs missing system packages, the project's Python
+# environment (the external engines' tests run when their solvers are there) and a local
+# single-node SLURM (scripts/setup-slurm.sh), then builds and tests in release
 # mode (one build of the vendored HiGHS serves both this and the main job).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-deps.sh
 bash scripts/setup-python.sh
+# A real single-node SLURM on loopback for tests/slurm.rs (which skips its SLURM test,
+# saying why, where it cannot start: not root, no packages).
+bash scripts/setup-slurm.sh || echo "test.sh: no local SLURM; tests/slurm.rs skips its SLURM test" >&2
 cargo test --release --all-targets
 cargo test --release --doc

@@ -98,7 +98,15 @@ impl Source {
 #[derive(Clone, Debug, Default)]
 pub struct Costs {
     by_run: HashMap<String, f64>,
-    by_combination: HashMap<(String, String, String, String), Vec<f64>>,
+    by_combination: HashMap<(String, String, String, String), Vec<Timed>>,
+}
+
+/// An earlier run's time, and the time limit that stopped it (its status `time_limit`):
+/// then the time says only "at least this long".
+#[derive(Clone, Copy, Debug)]
+struct Timed {
+    seconds: f64,
+    stopped_at: Option<f64>,
 }
 
 /// The seconds a row took: the worker's wall-clock time, else the solve's.
@@ -125,6 +133,11 @@ impl Costs {
             let Some(s) = row_seconds(r) else { continue };
             let e = c.by_run.entry(r.run_id.clone()).or_insert(s);
             *e = e.max(s);
+            let stopped_at = if r.status == "time_limit" {
+                Some(r.time_limit.unwrap_or(s))
+            } else {
+                None
+            };
             c.by_combination
                 .entry((
                     r.puzzle.clone(),
@@ -133,7 +146,10 @@ impl Costs {
                     r.backend.clone(),
                 ))
                 .or_default()
-                .push(s);
+                .push(Timed {
+                    seconds: s,
+                    stopped_at,
+                });
         }
         c
     }
@@ -144,8 +160,9 @@ impl Costs {
     }
 
     /// The estimate of each run and where it came from: the run's own time in the costs,
-    /// else the median of its combination's times, either capped by its time limit; else
-    /// its time limit; else the median of the estimates known so far (1 s when none).
+    /// else the median of its combination's times (unless one of them was stopped by a
+    /// lower time limit than this run's), either capped by its time limit; else its time
+    /// limit; else the median of the estimates known so far (1 s when none).
     pub fn estimate(&self, runs: &[RunCost<'_>]) -> Vec<(f64, Source)> {
         let mut out: Vec<Option<(f64, Source)>> = runs
             .iter()
@@ -161,7 +178,17 @@ impl Costs {
                     r.backend.to_string(),
                 );
                 if let Some(times) = self.by_combination.get(&key) {
-                    return Some((cap(median(times)), Source::SameCombination));
+                    // A time cut short by a lower limit than this run's tells nothing
+                    // about this run (the Circuit Board's cm2: 5 s in the quick suite,
+                    // 1800 s in the full one): then the time limit is the estimate.
+                    let cut_short = times.iter().any(|t| {
+                        t.stopped_at
+                            .is_some_and(|at| r.time_limit.is_none_or(|limit| at < limit))
+                    });
+                    if !cut_short {
+                        let seconds: Vec<f64> = times.iter().map(|t| t.seconds).collect();
+                        return Some((cap(median(&seconds)), Source::SameCombination));
+                    }
                 }
                 r.time_limit.map(|t| (t, Source::TimeLimit))
             })
@@ -531,6 +558,26 @@ mod tests {
         // The earlier row names no instance, so b has no combination to go by.
         assert_eq!(e[1], (100.0, Source::TimeLimit));
         assert_eq!(e[2], (51.0, Source::Guess));
+    }
+
+    #[test]
+    fn a_time_cut_short_by_a_lower_limit_is_no_estimate() {
+        let earlier = |status: &str| Record {
+            run_id: "quick".into(),
+            puzzle: "sudoku".into(),
+            instance: "a".into(),
+            formulation: "binary".into(),
+            backend: "highs".into(),
+            status: status.into(),
+            time_limit: Some(5.0),
+            wall_seconds: Some(5.2),
+            ..Record::default()
+        };
+        let v = vec![("full".to_string(), Some(1800.0))];
+        let stopped = Costs::from_rows(&[earlier("time_limit")]).estimate(&as_costs(&v));
+        assert_eq!(stopped[0], (1800.0, Source::TimeLimit));
+        let solved = Costs::from_rows(&[earlier("optimal")]).estimate(&as_costs(&v));
+        assert_eq!(solved[0], (5.2, Source::SameCombination));
     }
 
     #[test]

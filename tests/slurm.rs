@@ -110,6 +110,63 @@ fn the_scripts_run_by_hand_give_the_rows_of_the_local_sweep() {
 }
 
 #[test]
+fn reproduce_as_an_array_run_by_hand_gives_the_rows_of_one_reproduce() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = [
+        "--quick",
+        "--puzzle",
+        "sudoku,hashi",
+        "--instances-dir",
+        "tests/data/reproduce",
+        "--figures",
+        "svg",
+    ];
+    let whole = tmp.path().join("whole");
+    let o = pb()
+        .arg("reproduce")
+        .args(suite)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = tmp.path().join("array");
+    let o = pb()
+        .args(["slurm", "reproduce"])
+        .args(suite)
+        .args(["--array", "2", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let array = std::fs::read_to_string(dir.join("array.sbatch")).unwrap();
+    assert!(
+        array.contains("reproduce --quick") && array.contains("--out \"$dir/$name\""),
+        "{array}"
+    );
+    for i in 1..=2 {
+        let o = Command::new("bash")
+            .arg(dir.join("array.sbatch"))
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "task {i}: {}", stderr(&o));
+        assert!(dir.join(format!("shard-{i}-of-2/results.csv")).exists());
+    }
+    let o = Command::new("bash")
+        .arg(dir.join("merge.sbatch"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        outcomes(&dir.join("results.csv")),
+        outcomes(&whole.join("results.csv"))
+    );
+    assert!(dir.join("report/README.md").exists());
+}
+
+#[test]
 fn slurm_says_what_is_wrong() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("a");
@@ -194,7 +251,13 @@ fn sh(cmd: &str, args: &[&str]) -> String {
 fn wait_for_jobs(jobs: &[&str], limit: Duration) {
     let start = Instant::now();
     loop {
-        let listed = sh("squeue", &["-h", "-j", &jobs.join(","), "-o", "%i %T"]);
+        // Once SLURM has dropped a finished job's record, squeue says "Invalid job id"
+        // and exits 1 with nothing on stdout: finished too.
+        let o = Command::new("squeue")
+            .args(["-h", "-j", &jobs.join(","), "-o", "%i %T"])
+            .output()
+            .unwrap();
+        let listed = String::from_utf8_lossy(&o.stdout).trim().to_string();
         if listed.is_empty() {
             return;
         }

@@ -397,8 +397,10 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
         format!("name=$(printf 'shard-%0{width}d-of-%d' \"$i\" \"$n\")"),
         "echo \"shard $i/$n on $(hostname), start $((${SLURM_RESTART_COUNT:-0} + 1)), $(date -u +%Y-%m-%dT%H:%M:%SZ)\"".into(),
         format!(
-            "exec {} {what} {args} --shard \"$i/$n\" --resume --out {task_out}",
-            q(&exe)
+            "exec {} {what} {args} --shard \"$i/$n\"{} --out {task_out}",
+            q(&exe),
+            // reproduce always resumes its results file.
+            if what == "run" { " --resume" } else { "" }
         ),
     ]);
     let merged = dir.join("results.csv");
