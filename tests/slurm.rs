@@ -90,9 +90,22 @@ fn the_scripts_run_by_hand_give_the_rows_of_the_local_sweep() {
     ] {
         assert!(array.contains(wanted), "{wanted} not in\n{array}");
     }
-    // Every task, then the merge job, as SLURM would run them (the #SBATCH lines are
-    // comments to bash).
-    for i in 1..=4 {
+    run_by_hand(&dir, 4);
+    assert!(dir.join("shard-3-of-4.csv").exists());
+    assert_eq!(outcomes(&dir.join("results.csv")), expected);
+    // The same arguments again: the scripts are rewritten and the tasks would resume.
+    assert!(write_scripts(&dir, false, 3, 4, &[]).status.success());
+    // Another sweep into the same folder is refused: its tasks would resume into shards
+    // of this one.
+    let o = write_scripts(&dir, false, 4, 4, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a shard of another sweep"), "{}", stderr(&o));
+}
+
+/// Runs every task of the array in `dir`, then its merge job, as SLURM would (the #SBATCH
+/// lines are comments to bash), and checks that the report is there.
+fn run_by_hand(dir: &Path, tasks: usize) {
+    for i in 1..=tasks {
         let o = Command::new("bash")
             .arg(dir.join("array.sbatch"))
             .env("SLURM_ARRAY_TASK_ID", i.to_string())
@@ -105,7 +118,6 @@ fn the_scripts_run_by_hand_give_the_rows_of_the_local_sweep() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(outcomes(&dir.join("results.csv")), expected);
     assert!(dir.join("report/README.md").exists());
 }
 
@@ -145,25 +157,12 @@ fn reproduce_as_an_array_run_by_hand_gives_the_rows_of_one_reproduce() {
         array.contains("reproduce --quick") && array.contains("--out \"$dir/$name\""),
         "{array}"
     );
-    for i in 1..=2 {
-        let o = Command::new("bash")
-            .arg(dir.join("array.sbatch"))
-            .env("SLURM_ARRAY_TASK_ID", i.to_string())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "task {i}: {}", stderr(&o));
-        assert!(dir.join(format!("shard-{i}-of-2/results.csv")).exists());
-    }
-    let o = Command::new("bash")
-        .arg(dir.join("merge.sbatch"))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    run_by_hand(&dir, 2);
+    assert!(dir.join("shard-2-of-2/results.csv").exists());
     assert_eq!(
         outcomes(&dir.join("results.csv")),
         outcomes(&whole.join("results.csv"))
     );
-    assert!(dir.join("report/README.md").exists());
 }
 
 #[test]

@@ -214,6 +214,8 @@ pub fn slurm_time(seconds: f64) -> String {
 /// hard limit, and the CPUs and memory of a task.
 struct Sizing {
     summary: String,
+    plan_digest: String,
+    partition_digest: String,
     loads: Vec<f64>,
     hard_limits: Vec<Option<f64>>,
     cpus: usize,
@@ -235,6 +237,8 @@ fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
                 .max()
                 .unwrap_or(1) as usize;
             Ok(Sizing {
+                plan_digest: sel.record.plan_digest.clone(),
+                partition_digest: sel.record.partition_digest.clone(),
                 summary: sel.plan_summary,
                 loads: sel.loads,
                 hard_limits: sel.hard_limits,
@@ -250,6 +254,8 @@ fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
             let costs = run::read_costs(&c.costs)?;
             let sel = reproduce::select_shard(&mut suites, shard, &costs);
             Ok(Sizing {
+                plan_digest: sel.record.plan_digest.clone(),
+                partition_digest: sel.record.partition_digest.clone(),
                 summary: sel.plan_summary,
                 loads: sel.loads,
                 hard_limits: sel.hard_limits,
@@ -348,6 +354,22 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
                 .collect(),
         ),
     };
+    // Shards of another sweep in DIR would be resumed into, and merged with, this one.
+    for f in &shard_files {
+        for sweep in crate::machine::read_sweeps(f).map_err(bad_input)? {
+            if let Some(r) = sweep.shard {
+                if r.plan_digest != sizing.plan_digest
+                    || r.partition_digest != sizing.partition_digest
+                {
+                    return Err(bad_input(format!(
+                        "slurm: {} is a shard of another sweep (`{}`); choose another --out, or the same arguments",
+                        f.display(),
+                        sweep.command
+                    )));
+                }
+            }
+        }
+    }
     let mut array = head.clone();
     array.push(format!(
         "# The plan: {}.\n# Each task's time limit: {task_time} ({}).",
