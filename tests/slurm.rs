@@ -99,7 +99,11 @@ fn the_scripts_run_by_hand_give_the_rows_of_the_local_sweep() {
     // of this one.
     let o = write_scripts(&dir, false, 4, 4, &[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("is a shard of another sweep"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is a shard of another sweep"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// Runs every task of the array in `dir`, then its merge job, as SLURM would (the #SBATCH

@@ -404,7 +404,7 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
         // The runs' own limit for each worker at once, and room for the sweep's parent.
         extra.push(format!(
             "#SBATCH --mem={}M",
-            mb * c_jobs(&sweep) as u64 + 1024
+            mb * jobs_of(&sweep) as u64 + 1024
         ));
     }
     sbatch(&mut array, &extra);
@@ -519,7 +519,8 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
     Ok(())
 }
 
-fn c_jobs(sweep: &Sweep) -> usize {
+/// The sweep's `--jobs`: the workers a task runs at once.
+fn jobs_of(sweep: &Sweep) -> usize {
     match sweep {
         Sweep::Run(c) => c.measuring.jobs.max(1),
         Sweep::Reproduce(c) => c.measuring.jobs.max(1),
