@@ -253,6 +253,16 @@ impl Plan {
             .collect()
     }
 
+    /// The most threads any of its runs applies (1 when none says): the cores a worker
+    /// needs.
+    pub fn max_threads(&self) -> usize {
+        self.runs
+            .iter()
+            .filter_map(|r| r.settings.threads)
+            .max()
+            .unwrap_or(1) as usize
+    }
+
     /// Keeps the runs whose flag is true (one flag per run, in plan order).
     pub fn retain_runs(&mut self, keep: &[bool]) {
         assert_eq!(keep.len(), self.runs.len());

@@ -291,12 +291,8 @@ pub struct Selection {
 /// Splits the runs of a plan into `shard.count` parts and keeps part `shard.index`. A run
 /// id planned twice (two parts of a suite that share a run) is one run, in one shard.
 pub fn select(runs: &[RunCost<'_>], costs: &Costs, shard: Shard, grace: f64) -> Selection {
-    let mut seen = HashMap::new();
-    let unique: Vec<&RunCost<'_>> = runs
-        .iter()
-        .filter(|r| seen.insert(r.run_id, ()).is_none())
-        .collect();
-    let estimates = costs.estimate(&unique.iter().map(|r| (*r).clone()).collect::<Vec<_>>());
+    let unique = unique_runs(runs);
+    let estimates = costs.estimate(&unique);
     let ids: Vec<&str> = unique.iter().map(|r| r.run_id).collect();
     let cost: Vec<f64> = estimates.iter().map(|e| e.0).collect();
     let parts = partition(&ids, &cost, shard.count);
@@ -366,14 +362,26 @@ pub fn select(runs: &[RunCost<'_>], costs: &Costs, shard: Shard, grace: f64) -> 
     }
 }
 
-/// The estimated wall time of a plan on each of `counts` shards (the largest shard's
-/// estimated seconds under [`partition`]).
-pub fn makespans(runs: &[RunCost<'_>], costs: &Costs, counts: &[usize]) -> Vec<(usize, f64)> {
+/// Each run id once, at its first place: a run that two parts of a suite share is one run.
+fn unique_runs<'a>(runs: &[RunCost<'a>]) -> Vec<RunCost<'a>> {
+    let mut seen = std::collections::HashSet::new();
+    runs.iter()
+        .filter(|r| seen.insert(r.run_id))
+        .cloned()
+        .collect()
+}
+
+/// The estimated wall time on each of `counts` shards of the runs `ids` with the estimates
+/// `cost`: the largest shard's estimated seconds under [`partition`].
+fn makespans(ids: &[&str], cost: &[f64], counts: &[usize]) -> Vec<(usize, f64)> {
     counts
         .iter()
         .map(|&n| {
-            let sel = select(runs, costs, Shard { index: 1, count: n }, 0.0);
-            (n, sel.loads.iter().copied().fold(0.0, f64::max))
+            let mut loads = vec![0.0f64; n];
+            for (i, p) in partition(ids, cost, n).into_iter().enumerate() {
+                loads[p] += cost[i];
+            }
+            (n, loads.into_iter().fold(0.0, f64::max))
         })
         .collect()
 }
@@ -382,12 +390,7 @@ pub fn makespans(runs: &[RunCost<'_>], costs: &Costs, counts: &[usize]) -> Vec<(
 /// (what they cost at most, grace aside) and the estimate, then the estimated wall time on
 /// 1, 2, 4, ... 64 shards.
 pub fn cost_table(runs: &[RunCost<'_>], costs: &Costs) -> String {
-    let mut seen = HashMap::new();
-    let unique: Vec<RunCost<'_>> = runs
-        .iter()
-        .filter(|r| seen.insert(r.run_id, ()).is_none())
-        .cloned()
-        .collect();
+    let unique = unique_runs(runs);
     let estimates = costs.estimate(&unique);
     #[derive(Default)]
     struct Line {
@@ -444,7 +447,9 @@ pub fn cost_table(runs: &[RunCost<'_>], costs: &Costs) -> String {
         total.measured
     ));
     out.push_str("limits: the runs' time limits summed (what they take at most, grace aside); estimate: as for --shard (measured: runs estimated from --costs)\n");
-    let spans = makespans(&unique, costs, &[1, 2, 4, 8, 16, 32, 64]);
+    let ids: Vec<&str> = unique.iter().map(|r| r.run_id).collect();
+    let cost: Vec<f64> = estimates.iter().map(|e| e.0).collect();
+    let spans = makespans(&ids, &cost, &[1, 2, 4, 8, 16, 32, 64]);
     out.push_str("estimated wall time on N shards (the largest shard's estimate):");
     for (n, s) in spans {
         out.push_str(&format!(" {n}: {}", hours(s)));

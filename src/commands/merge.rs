@@ -167,29 +167,21 @@ fn merge_inputs(inputs: &[Input]) -> Merged {
                 i.command()
             )
         };
-        let mut differ = false;
         for (i, shards) in &with {
-            for s in shards {
-                if s.plan_digest != first.plan_digest
-                    || s.partition_digest != first.partition_digest
-                    || shard_count(&s.shard) != shard_count(&first.shard)
-                {
-                    differ = true;
-                }
-                if shards.len() > 1 {
-                    m.disagreements.push(format!(
-                        "{} holds more than one shard ({})",
-                        i.path.display(),
-                        shards
-                            .iter()
-                            .map(|s| s.shard.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                    break;
-                }
+            if shards.len() > 1 {
+                let names: Vec<&str> = shards.iter().map(|s| s.shard.as_str()).collect();
+                m.disagreements.push(format!(
+                    "{} holds more than one shard ({})",
+                    i.path.display(),
+                    names.join(", ")
+                ));
             }
         }
+        let differ = with.iter().flat_map(|(_, shards)| shards).any(|s| {
+            s.plan_digest != first.plan_digest
+                || s.partition_digest != first.partition_digest
+                || shard_count(&s.shard) != shard_count(&first.shard)
+        });
         if differ {
             let mut lines = vec![
                 "the files are shards of different plans or split differently (other instances, options, build, or --costs):".to_string(),
@@ -299,7 +291,7 @@ fn merge_inputs(inputs: &[Input]) -> Merged {
 
 /// N of "I/N".
 fn shard_count(s: &str) -> Option<usize> {
-    s.split_once('/').and_then(|(_, n)| n.parse().ok())
+    s.parse::<crate::shard::Shard>().ok().map(|s| s.count)
 }
 
 /// At most `n` lines of `items`, then how many more.
@@ -409,7 +401,11 @@ fn write_merged(out: &Path, rows: &[Record], inputs: &[Input]) -> Result<(), Fai
                 "{e}; --out exists and is not a results file: choose another --out"
             ))
         })?;
-        let lost = old.iter().filter(|r| !rows.contains(r)).count();
+        let merged: HashMap<&str, &Record> = rows.iter().map(|r| (r.run_id.as_str(), r)).collect();
+        let lost = old
+            .iter()
+            .filter(|r| merged.get(r.run_id.as_str()) != Some(r))
+            .count();
         if lost > 0 {
             return Err(failed(format!(
                 "{}: exists and holds {lost} rows that are not among the merged rows; name it as an input too, or choose another --out",

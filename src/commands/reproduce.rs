@@ -184,11 +184,7 @@ pub fn plan_all(
             c.instances_dir.display()
         )));
     }
-    if c.shard.is_none() && !c.dry_run && !c.costs.is_empty() {
-        return Err(bad_input(
-            "--costs balances the shards of a sharded sweep; it goes with --shard or --dry-run",
-        ));
-    }
+    super::run::check_costs(c.shard.is_some() || c.dry_run, &c.costs)?;
     let mut out = Vec::new();
     for &p in chosen {
         let plans = plan_suite(p, c.quick, engines, c.time_limit, &c.instances_dir)?;
@@ -210,17 +206,21 @@ pub fn plan_all(
 /// The seconds a worker of `reproduce` may run past its time limit before it is killed.
 pub const GRACE_SECONDS: f64 = 5.0;
 
+/// What each run of all `suites` is, for estimating its cost, in plan order.
+pub fn run_costs(suites: &[SuitePlans]) -> Vec<crate::shard::RunCost<'_>> {
+    suites
+        .iter()
+        .flat_map(|s| s.plans.iter().flat_map(|(_, plan)| plan.run_costs()))
+        .collect()
+}
+
 /// Splits the runs of all `suites` into shards and keeps `shard`'s runs in each plan.
 pub fn select_shard(
     suites: &mut [SuitePlans],
     shard: Shard,
     costs: &crate::shard::Costs,
 ) -> crate::shard::Selection {
-    let all: Vec<crate::shard::RunCost<'_>> = suites
-        .iter()
-        .flat_map(|s| s.plans.iter().flat_map(|(_, plan)| plan.run_costs()))
-        .collect();
-    let selection = crate::shard::select(&all, costs, shard, GRACE_SECONDS);
+    let selection = crate::shard::select(&run_costs(suites), costs, shard, GRACE_SECONDS);
     let mut flags = selection.keep.iter().copied();
     for s in suites.iter_mut() {
         for (_, plan) in &mut s.plans {
@@ -322,11 +322,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let mut suites = plan_all(c, &engines, &chosen)?;
     if c.dry_run {
         let costs = super::run::read_costs(&c.costs)?;
-        let all: Vec<crate::shard::RunCost<'_>> = suites
-            .iter()
-            .flat_map(|s| s.plans.iter().flat_map(|(_, plan)| plan.run_costs()))
-            .collect();
-        print!("{}", crate::shard::cost_table(&all, &costs));
+        print!("{}", crate::shard::cost_table(&run_costs(&suites), &costs));
         return Ok(());
     }
     let shard_record = match c.shard {

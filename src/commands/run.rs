@@ -87,6 +87,17 @@ pub fn plan(c: &RunConfig) -> Result<Plan, Failure> {
     .map_err(bad_input)
 }
 
+/// Refuses `--costs` where nothing uses it (`used`: with `--shard` or `--dry-run`).
+pub fn check_costs(used: bool, files: &[PathBuf]) -> Result<(), Failure> {
+    if used || files.is_empty() {
+        Ok(())
+    } else {
+        Err(bad_input(
+            "--costs balances the shards of a sharded sweep; it goes with --shard or --dry-run",
+        ))
+    }
+}
+
 /// The cost estimates of `--costs`.
 pub fn read_costs(files: &[PathBuf]) -> Result<Costs, Failure> {
     Costs::read(files).map_err(|e| bad_input(format!("--costs: {e}")))
@@ -95,11 +106,7 @@ pub fn read_costs(files: &[PathBuf]) -> Result<Costs, Failure> {
 /// Runs the sweep, prints a summary, and fails (exit 1) when some run did not solve, 130
 /// when stopped by a signal.
 pub fn run(c: &RunConfig) -> Result<(), Failure> {
-    if c.shard.is_none() && !c.dry_run && !c.costs.is_empty() {
-        return Err(bad_input(
-            "--costs balances the shards of a sharded sweep; it goes with --shard or --dry-run",
-        ));
-    }
+    check_costs(c.shard.is_some() || c.dry_run, &c.costs)?;
     let mut plan = plan(c)?;
     if c.dry_run {
         let costs = read_costs(&c.costs)?;
@@ -117,13 +124,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
             Some(selection.record)
         }
     };
-    let per_worker = plan
-        .runs
-        .iter()
-        .filter_map(|r| r.settings.threads)
-        .max()
-        .unwrap_or(1) as usize;
-    let setup = c.measuring.setup(per_worker, c.in_process)?;
+    let setup = c.measuring.setup(plan.max_threads(), c.in_process)?;
     let config = setup.config(
         &c.measuring,
         c.resume,

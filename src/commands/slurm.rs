@@ -223,26 +223,20 @@ struct Sizing {
     runs: usize,
 }
 
-fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
+fn size(sweep: &Sweep, count: usize) -> Result<Sizing, Failure> {
     let shard = Shard { index: 1, count };
     match sweep {
         Sweep::Run(c) => {
             let plan = run::plan(c)?;
             let costs = run::read_costs(&c.costs)?;
             let sel = shard::select(&plan.run_costs(), &costs, shard, c.grace);
-            let threads = plan
-                .runs
-                .iter()
-                .filter_map(|r| r.settings.threads)
-                .max()
-                .unwrap_or(1) as usize;
             Ok(Sizing {
                 plan_digest: sel.record.plan_digest.clone(),
                 partition_digest: sel.record.partition_digest.clone(),
                 summary: sel.plan_summary,
                 loads: sel.loads,
                 hard_limits: sel.hard_limits,
-                cpus: c.measuring.jobs.max(1) * threads,
+                cpus: c.measuring.jobs.max(1) * plan.max_threads(),
                 memory_mb: c.measuring.memory_limit,
                 runs: sel.record.plan_runs,
             })
@@ -250,9 +244,14 @@ fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
         Sweep::Reproduce(c) => {
             let engines = reproduce::EngineChoice::new(c.engines.as_deref())?;
             let chosen = reproduce::chosen_puzzles(&c.puzzles)?;
-            let mut suites = reproduce::plan_all(c, &engines, &chosen)?;
+            let suites = reproduce::plan_all(c, &engines, &chosen)?;
             let costs = run::read_costs(&c.costs)?;
-            let sel = reproduce::select_shard(&mut suites, shard, &costs);
+            let sel = shard::select(
+                &reproduce::run_costs(&suites),
+                &costs,
+                shard,
+                reproduce::GRACE_SECONDS,
+            );
             Ok(Sizing {
                 plan_digest: sel.record.plan_digest.clone(),
                 partition_digest: sel.record.partition_digest.clone(),
@@ -269,9 +268,9 @@ fn size(sweep: &mut Sweep, count: usize) -> Result<Sizing, Failure> {
 
 /// Writes the scripts for `sweep` (parsed from `forwarded`) into `o.dir`, and submits them
 /// with `o.submit`.
-pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result<(), Failure> {
+pub fn slurm(sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result<(), Failure> {
     let n = o.array;
-    let sizing = size(&mut sweep, n)?;
+    let sizing = size(&sweep, n)?;
     let what = sweep.command();
     let task_time = match (&o.task_time, sizing.hard_limits.iter().copied().collect::<Option<Vec<f64>>>()) {
         (Some(t), _) => t.clone(),
@@ -309,15 +308,13 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
         cwd.join(exe)
     };
     let width = n.to_string().len();
-    let made_by = format!(
-        "puzzlebench slurm {what} {}",
-        forwarded
-            .iter()
-            .map(|a| quote(a))
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    let mut head = vec![
+    let args = forwarded
+        .iter()
+        .map(|a| quote(a))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let made_by = format!("puzzlebench slurm {what} {args}");
+    let head = vec![
         "#!/bin/bash".to_string(),
         format!("# Made by `{made_by}`"),
         format!("# on {}.", chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")),
@@ -335,11 +332,6 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
         lines.extend(extra.iter().cloned());
     };
     let q = |p: &Path| quote(&p.display().to_string());
-    let args = forwarded
-        .iter()
-        .map(|a| quote(a))
-        .collect::<Vec<_>>()
-        .join(" ");
     let (task_out, shard_files) = match what {
         "run" => (
             "\"$dir/$name.csv\"".to_string(),
@@ -426,7 +418,7 @@ pub fn slurm(mut sweep: Sweep, forwarded: &[String], o: &SlurmOptions) -> Result
         ),
     ]);
     let merged = dir.join("results.csv");
-    let mut merge = std::mem::take(&mut head);
+    let mut merge = head;
     merge.push("# Merges the shards of the array and writes the report.".into());
     sbatch(
         &mut merge,
