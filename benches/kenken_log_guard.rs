@@ -15,10 +15,10 @@
 //! `cargo bench --bench kenken_log_guard` runs 20 puzzles per configuration and engine;
 //! under `cargo test` one small puzzle, as a smoke test.
 
-use puzzlebench::backends::{cbc::CBC, highs::HIGHS, Engine, SolveOptions, Status};
+use puzzlebench::engines::{cbc::CBC, highs::HIGHS, Engine, SolveOptions, Status};
 use puzzlebench::puzzles::kenken::{log, random, verify, KenKen, Op};
-use puzzlebench::puzzles::zebra::generate::Rng;
-use puzzlebench::puzzles::Instance;
+use puzzlebench::puzzles::Solve;
+use puzzlebench::rng::Rng;
 use std::time::Instant;
 
 /// A random n×n puzzle: each cell a given with probability `given`, the others in ×

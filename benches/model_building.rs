@@ -5,9 +5,9 @@ mod common;
 
 use common::first;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use puzzlebench::backends::{highs::HIGHS, SolveOptions};
+use puzzlebench::engines::{highs::HIGHS, SolveOptions};
 use puzzlebench::puzzles::sudoku::Sudoku;
-use puzzlebench::puzzles::Instance;
+use puzzlebench::puzzles::Solve;
 
 fn instances() -> Vec<(&'static str, Sudoku)> {
     vec![

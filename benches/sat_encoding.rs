@@ -8,11 +8,11 @@ mod common;
 
 use common::first;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use puzzlebench::backends::cnf::{self, Encoder};
-use puzzlebench::backends::sat::{self, SAT};
-use puzzlebench::backends::{Budget, Kind, SolveOptions};
+use puzzlebench::engines::cnf::{self, Encoder};
+use puzzlebench::engines::sat::{self, SAT};
+use puzzlebench::engines::{Budget, Kind, SolveOptions};
 use puzzlebench::puzzles::sudoku::Sudoku;
-use puzzlebench::puzzles::Instance;
+use puzzlebench::puzzles::Solve;
 
 fn instances() -> Vec<(&'static str, Sudoku)> {
     vec![

@@ -8,8 +8,8 @@
 //! Without cgroups, CPU time and peak memory come from `wait4` and the memory limit caps
 //! the worker's address space.
 
-use crate::backends::{Engine, SolveOptions};
 use crate::cgroups::Cgroups;
+use crate::engines::{Engine, SolveOptions};
 use crate::puzzles::Puzzle;
 use crate::record::Record;
 use serde::{Deserialize, Serialize};

@@ -3,15 +3,15 @@
 //!
 //! A puzzle ([`puzzles::PUZZLES`]) loads instances from files; each of its formulations
 //! builds a model (a backend-neutral [`model::Model`], or a [`cp_model::CpModel`]) and hands
-//! it to an engine ([`backends::ENGINES`]) that declares what it can take; the puzzle's
+//! it to an engine ([`engines::ENGINES`]) that declares what it can take; the puzzle's
 //! independent verifier checks the answer; the [`runner`] writes one [`record::Record`]
 //! per run to CSV, beside it a sweep file with the [`machine`] of every sweep; [`report`]
 //! turns rows into tables and plots. The [`commands`] are what the `puzzlebench` binary
 //! runs.
 //!
 //! ```
-//! use puzzlebench::backends::{highs::HIGHS, SolveOptions};
-//! use puzzlebench::puzzles::{sudoku::parse::parse_line, Instance};
+//! use puzzlebench::engines::{highs::HIGHS, SolveOptions};
+//! use puzzlebench::puzzles::{sudoku::parse::parse_line, Solve};
 //!
 //! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 //! let puzzle = parse_line(line).unwrap();
@@ -19,11 +19,11 @@
 //! assert_eq!(report.verified(), Some(true));
 //! ```
 
-pub mod backends;
 pub mod cgroups;
 pub mod commands;
 pub mod cores;
 pub mod cp_model;
+pub mod engines;
 pub mod generate;
 pub mod isolation;
 pub mod lazy;
@@ -33,5 +33,8 @@ pub mod progress;
 pub mod puzzles;
 pub mod record;
 pub mod report;
+pub mod rng;
 pub mod runner;
 pub mod shard;
+pub mod stats;
+pub mod table;

@@ -67,7 +67,7 @@ impl Machine {
         m.logical_cores = cpus.len();
         m.numa_nodes = cores.iter().map(|c| c.node).collect::<BTreeSet<_>>().len();
         m.rustc = env!("PUZZLEBENCH_RUSTC").to_string();
-        m.engines = crate::backends::ENGINES
+        m.engines = crate::engines::ENGINES
             .iter()
             .map(|e| EngineVersion {
                 key: e.key().to_string(),
@@ -389,7 +389,7 @@ mod tests {
         assert!(m.memory_mib.is_some_and(|x| x > 0), "{m:?}");
         assert!(!m.kernel.is_empty() && !m.host.is_empty());
         assert!(m.rustc.starts_with("rustc "), "{}", m.rustc);
-        assert_eq!(m.engines.len(), crate::backends::ENGINES.len());
+        assert_eq!(m.engines.len(), crate::engines::ENGINES.len());
         assert!(m.engines.iter().any(|e| e.version.starts_with("HiGHS ")));
         // Nothing of it changes between two readings.
         assert_eq!(Machine::detect().id(), m.id());

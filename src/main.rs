@@ -2,8 +2,8 @@
 //! a function of [`puzzlebench::commands`].
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use puzzlebench::backends::{Heuristics, SolveOptions};
 use puzzlebench::commands::{self, Failure};
+use puzzlebench::engines::{Heuristics, SolveOptions};
 use puzzlebench::report::plots::{FigureFormat, DEFAULT_FIGURES};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,14 +1,12 @@
 //! Runs: one (instance, formulation, engine, settings, repeat) becomes one [`Record`],
 //! appended to the results CSV and flushed as soon as the run ends.
 
-use crate::backends::{Engine, Kind, Settings, SolveOptions, Status};
 use crate::cgroups::Cgroups;
+use crate::engines::{Engine, Kind, Settings, SolveOptions, Status};
 use crate::isolation::{self, Ending, Job, Limits, Placement};
 use crate::puzzles::{Instance, Puzzle, Report};
-use crate::record::Record;
+use crate::record::{run_id, Record, ResultsFile};
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -66,37 +64,6 @@ pub struct RunSpec {
     pub repeat: u32,
     /// The run id ([`run_id`]).
     pub run_id: String,
-}
-
-/// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical content,
-/// the puzzle, formulation, engine, the settings the engine applies, the time limit, the
-/// LP-relaxation switch and the repeat. Settings an engine does not have leave no trace,
-/// so asking for them twice gives one run.
-pub fn run_id(
-    puzzle: &str,
-    canonical: &str,
-    formulation: &str,
-    engine: Engine,
-    options: &SolveOptions,
-    settings: &Settings,
-    repeat: u32,
-) -> String {
-    use sha2::{Digest, Sha256};
-    let key = serde_json::json!({
-        "instance": canonical,
-        "puzzle": puzzle,
-        "formulation": formulation,
-        "backend": engine.key(),
-        "settings": settings,
-        "time_limit": options.time_limit,
-        "lp_relaxation": options.lp_relaxation,
-        "repeat": repeat,
-    });
-    Sha256::digest(key.to_string().as_bytes())
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// What a sweep runs: a list of runs over loaded instances.
@@ -158,7 +125,7 @@ impl Plan {
                     request.engines
                 };
                 if i == 0 && request.skip_refused && !engines.iter().any(|e| e.takes(f.kind)) {
-                    let able: Vec<&str> = crate::backends::engines_for(f.kind)
+                    let able: Vec<&str> = crate::engines::engines_for(f.kind)
                         .iter()
                         .map(|e| e.key())
                         .collect();
@@ -365,185 +332,6 @@ pub fn run_in_process(
     let mut r = to_record(puzzle, instance, spec, env, result);
     r.cores = crate::cores::cpu_list(&crate::cores::allowed_cpus());
     r
-}
-
-/// An append-only results file: header written once, every row flushed as it comes.
-pub struct ResultsFile {
-    path: PathBuf,
-    file: File,
-}
-
-/// What opening an existing results file found.
-#[derive(Debug, Default)]
-pub struct Existing {
-    /// The rows already in the file.
-    pub rows: Vec<Record>,
-    /// Bytes of an incomplete last line that were cut off (a killed writer).
-    pub repaired_bytes: usize,
-}
-
-impl ResultsFile {
-    /// Opens `path` for appending, creating it with the header when it is new or empty.
-    /// An existing file must start with puzzlebench's header and parse; an incomplete last
-    /// line (no newline, or a row that does not parse) is cut off and reported, never kept.
-    pub fn open(path: &Path) -> Result<(Self, Existing), String> {
-        let shown = path.display();
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("{}: cannot create folder: {e}", dir.display()))?;
-        }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("{shown}: cannot open: {e}"))?;
-        let mut text = String::new();
-        file.read_to_string(&mut text)
-            .map_err(|e| format!("{shown}: cannot read: {e}"))?;
-        let header = Record::header().join(",");
-        let mut existing = Existing::default();
-        if text.is_empty() {
-            writeln!(file, "{header}").map_err(|e| format!("{shown}: {e}"))?;
-            return Ok((
-                ResultsFile {
-                    path: path.to_path_buf(),
-                    file,
-                },
-                existing,
-            ));
-        }
-        check_results_file(path)?;
-        // Keep only complete lines.
-        let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
-        let body = &text[..keep];
-        let mut rd = csv::ReaderBuilder::new().from_reader(body.as_bytes());
-        let mut rows = Vec::new();
-        let mut positions = Vec::new();
-        let mut iter = rd.deserialize::<Record>();
-        loop {
-            let pos = iter.reader().position().byte() as usize;
-            match iter.next() {
-                None => break,
-                Some(Ok(r)) => {
-                    rows.push(r);
-                    positions.push(pos);
-                }
-                Some(Err(e)) => {
-                    let line = e.position().map_or(0, |p| p.line());
-                    let rest_from = e.position().map_or(pos, |p| p.byte() as usize);
-                    if body[rest_from..].trim_end().contains('\n') {
-                        return Err(format!("{shown}:{line}: not a result row: {e}"));
-                    }
-                    // The last line is damaged: cut it off.
-                    keep = rest_from;
-                    break;
-                }
-            }
-        }
-        existing.repaired_bytes = text.len() - keep;
-        if existing.repaired_bytes > 0 {
-            file.set_len(keep as u64)
-                .map_err(|e| format!("{shown}: cannot cut the incomplete last line: {e}"))?;
-        }
-        file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
-        existing.rows = rows;
-        Ok((
-            ResultsFile {
-                path: path.to_path_buf(),
-                file,
-            },
-            existing,
-        ))
-    }
-
-    /// Appends one row and flushes it to the operating system.
-    pub fn append(&mut self, record: &Record) -> Result<(), String> {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(vec![]);
-        // Keep every row on one line, so a cut-off last line is always recognisable.
-        let mut one_line = record.clone();
-        one_line.error = record
-            .error
-            .as_ref()
-            .map(|e| e.replace(['\n', '\r'], " / "));
-        w.serialize(&one_line).map_err(|e| e.to_string())?;
-        let bytes = w.into_inner().map_err(|e| e.to_string())?;
-        // One write call per row, so a row is never interleaved with another.
-        self.file
-            .write_all(&bytes)
-            .and_then(|_| self.file.flush())
-            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
-    }
-}
-
-/// Checks, without changing it, that `path` can take rows: it does not exist, is empty, or
-/// starts with puzzlebench's header ([`ResultsFile::open`] then reads and repairs it).
-pub fn check_results_file(path: &Path) -> Result<(), String> {
-    use std::io::BufRead;
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
-    };
-    let mut first = Vec::new();
-    std::io::BufReader::new(file)
-        .read_until(b'\n', &mut first)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let first = String::from_utf8_lossy(&first);
-    let first = first.trim_end_matches(['\n', '\r']);
-    if first.is_empty() || first == Record::header().join(",") {
-        return Ok(());
-    }
-    let why = header_problem(first).unwrap_or_else(|| "columns in another order".into());
-    Err(format!(
-        "{}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file",
-        path.display()
-    ))
-}
-
-/// Reads every row of a results CSV.
-pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
-    let mut rd = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let first = rd
-        .headers()
-        .map_err(|e| format!("{}:1: {e}", path.display()))?
-        .iter()
-        .collect::<Vec<_>>()
-        .join(",");
-    if let Some(why) = header_problem(&first) {
-        return Err(format!(
-            "{}:1: not a puzzlebench results file ({why})",
-            path.display()
-        ));
-    }
-    let mut rows = Vec::new();
-    for (i, rec) in rd.deserialize().enumerate() {
-        rows.push(rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?);
-    }
-    Ok(rows)
-}
-
-/// What is wrong with a results file's header line, as far as reading its rows goes: the
-/// columns of [`Record::REQUIRED`] it lacks, or None.
-pub fn header_problem(line: &str) -> Option<String> {
-    let have: Vec<&str> = line.split(',').map(|c| c.trim_matches('"')).collect();
-    let missing: Vec<&str> = Record::REQUIRED
-        .iter()
-        .copied()
-        .filter(|c| !have.contains(c))
-        .collect();
-    match missing.len() {
-        0 => None,
-        1 => Some(format!("missing column {}", missing[0])),
-        n if n <= 5 => Some(format!("missing columns {}", missing.join(", "))),
-        n => Some(format!(
-            "missing columns {} and {} more",
-            missing[..5].join(", "),
-            n - 5
-        )),
-    }
 }
 
 /// How a sweep runs its runs.
@@ -794,7 +582,7 @@ pub fn sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backends::highs::HIGHS;
+    use crate::engines::highs::HIGHS;
 
     /// The run id is the key `--resume` matches finished runs by: a change of how it is
     /// computed (a field, the order of the hashed keys) makes every recorded run run again.

@@ -12,6 +12,7 @@
 //! estimates known (1 s when none is): see [`Costs::estimate`].
 
 use crate::record::Record;
+use crate::stats::median;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -121,7 +122,7 @@ impl Costs {
     pub fn read(paths: &[PathBuf]) -> Result<Costs, String> {
         let mut rows = Vec::new();
         for p in paths {
-            rows.extend(crate::runner::read_results(p)?);
+            rows.extend(crate::record::read_results(p)?);
         }
         Ok(Costs::from_rows(&rows))
     }
@@ -187,33 +188,21 @@ impl Costs {
                     });
                     if !cut_short {
                         let seconds: Vec<f64> = times.iter().map(|t| t.seconds).collect();
-                        return Some((cap(median(&seconds)), Source::SameCombination));
+                        return Some((
+                            cap(median(&seconds).expect("a combination has times")),
+                            Source::SameCombination,
+                        ));
                     }
                 }
                 r.time_limit.map(|t| (t, Source::TimeLimit))
             })
             .collect();
         let known: Vec<f64> = out.iter().flatten().map(|(s, _)| *s).collect();
-        let guess = if known.is_empty() {
-            1.0
-        } else {
-            median(&known)
-        };
+        let guess = median(&known).unwrap_or(1.0);
         for e in &mut out {
             e.get_or_insert((guess, Source::Guess));
         }
         out.into_iter().map(|e| e.expect("filled")).collect()
-    }
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
     }
 }
 

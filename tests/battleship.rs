@@ -2,12 +2,12 @@
 //! committed instances, agreement with a brute force on tiny grids (solution counts and
 //! infeasible sums), the verifier, the generator and the parser's errors.
 
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, Engine, Kind, SolveOptions, Status,
 };
 use puzzlebench::model::Model;
 use puzzlebench::puzzles::battleship::{cbm, gbm, generate, parse, verify, Battleship, Cell, Grid};
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::{self, Solve};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -318,7 +318,7 @@ fn both_formulations_on_sat_agree_with_brute_force_on_tiny_grids() {
         let p = tiny(&mut rng, m, n, case % 3 == 2);
         let want = brute_force(&p);
         for f in ["gbm", "cbm"] {
-            let r = p.solve(f, puzzlebench::backends::sat::SAT, &opts).unwrap();
+            let r = p.solve(f, puzzlebench::engines::sat::SAT, &opts).unwrap();
             let what = format!("case {case}: {f} on sat for {p:?}: {:?}", r.outcome);
             if want.is_empty() {
                 assert_eq!(r.outcome.status, Status::Infeasible, "{what}");

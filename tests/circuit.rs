@@ -3,12 +3,12 @@
 //! every backend it runs on; the verifier against the brute force's own check; every
 //! formulation on the committed boards; the generator; bad input; the report tables.
 
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     bc::BC, cbc::CBC, highs::HIGHS, in_process_engines_for, microlp::MICROLP, propagate::PROPAGATE,
     Engine, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::circuit::{generate, parse, verify, Cell, Circuit, Link};
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::{self, Solve};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -234,7 +234,7 @@ fn every_formulation_agrees_with_brute_force_on_tiny_boards() {
         let set: BTreeSet<Vec<Link>> = solutions.iter().cloned().collect();
         let points = points_and_links(&p).0.len();
         let mut runs: Vec<(&str, Engine)> = vec![("cm1-full", HIGHS), ("cm1-full", CBC)];
-        runs.push(("cm1-full", puzzlebench::backends::sat::SAT));
+        runs.push(("cm1-full", puzzlebench::engines::sat::SAT));
         for b in in_process_engines_for(Kind::LazyRows) {
             runs.push(("cm1", b));
             runs.push(("cm1-lazy", b));
@@ -795,7 +795,7 @@ fn the_cli_generates_solves_and_refuses_bad_input() {
 fn tables_match_their_snapshots() {
     // UPDATE_SNAPSHOTS=1 rewrites the snapshots after an intended change.
     let rows =
-        puzzlebench::runner::read_results(&root().join("tests/data/circuit/report/results.csv"))
+        puzzlebench::record::read_results(&root().join("tests/data/circuit/report/results.csv"))
             .unwrap();
     let tables = puzzles::circuit::tables::tables(&rows);
     let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
@@ -821,9 +821,7 @@ fn tables_match_their_snapshots() {
     // branch and cut is under Table A.1 only.
     let a2 = &tables[1];
     assert!(a2.rows.iter().any(|r| r[2] == "135 / 138" && r[4] == "79§"));
-    let bc = |t: &puzzlebench::report::tables::Table| {
-        t.notes.iter().any(|n| n.contains("branch and cut"))
-    };
+    let bc = |t: &puzzlebench::table::Table| t.notes.iter().any(|n| n.contains("branch and cut"));
     assert!(bc(a1) && !bc(a2));
     let dir = root().join("tests/data/circuit/report/expected");
     common::assert_snapshots(&tables, &dir);

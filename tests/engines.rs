@@ -6,7 +6,7 @@
 
 mod common;
 use common::first;
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     bc::BC, cbc::CBC, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, sat::SAT, Engine,
     Heuristics, Kind, SolveOptions, Status, ENGINES,
 };
@@ -223,7 +223,7 @@ fn a_gap_is_never_reported_that_the_engine_did_not_prove() {
         mip_gap: 0.5,
         ..limit(60.0)
     };
-    for e in puzzlebench::backends::engines_for(Kind::Mip)
+    for e in puzzlebench::engines::engines_for(Kind::Mip)
         .into_iter()
         .filter(|e| e.installed() && e.model_refusal(&m).is_none())
     {
@@ -322,7 +322,7 @@ fn engines_report_their_search_only_while_watched() {
 }
 
 fn rows_of(path: &Path) -> Vec<Record> {
-    puzzlebench::runner::read_results(path).unwrap()
+    puzzlebench::record::read_results(path).unwrap()
 }
 
 fn run_cli(args: &[&str]) {

@@ -7,7 +7,7 @@
 
 mod common;
 use common::first;
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     cpsat::{self, CPSAT},
     glpk::{self, GLPK},
     highs::HIGHS,
@@ -232,7 +232,7 @@ fn a_child_that_outlives_its_limit_is_killed() {
     assert!(o.message.unwrap().contains("killed"));
     assert!(o.values.is_none());
     assert!(
-        took < 0.5 + puzzlebench::backends::external::GRACE + 5.0,
+        took < 0.5 + puzzlebench::engines::external::GRACE + 5.0,
         "{took}"
     );
 }

@@ -331,8 +331,8 @@ const STARBATTLE: &str =
     "starbattle 1\nAAB.  # row\nACBB\nCCDD\nCCDD\nsolution\n.*..\n...*\n*...\n..*.\n";
 
 fn check_starbattle(text: &str) {
-    use puzzlebench::puzzles::starbattle::parse as sp;
-    match sp::parse_file(Path::new("fuzz.txt"), text) {
+    use puzzlebench::puzzles::starbattle::{self, parse as sp};
+    match starbattle::parse_file(Path::new("fuzz.txt"), text) {
         Ok(ps) => {
             for p in ps {
                 // Every region has at least m cells, and the text form reads back.

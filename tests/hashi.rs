@@ -3,9 +3,10 @@
 //! the unique solutions of the committed boards, the verifier against corrupted answers, the
 //! time limit of the row-generation loop, and bad input.
 
-use puzzlebench::backends::{cbc::CBC, highs::HIGHS, microlp::MICROLP, SolveOptions, Status};
+use puzzlebench::engines::{cbc::CBC, highs::HIGHS, microlp::MICROLP, SolveOptions, Status};
 use puzzlebench::puzzles::hashi::{self, base, generate, hdc, parse, verify, Hashi};
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::{self, Solve};
+use puzzlebench::rng::Rng;
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -143,31 +144,16 @@ fn brute_force(h: &Hashi) -> Vec<Vec<[usize; 5]>> {
     found
 }
 
-/// SplitMix64 for the random tiny boards.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Tiny boards: half grown by the generator (feasible), half with random labels (mostly
 /// infeasible), some with a label changed (often infeasible), for M = 1, 2, 3.
 fn tiny_boards() -> Vec<Hashi> {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut out = Vec::new();
     for seed in 0..120u64 {
         let m = 1 + (seed % 3) as u32;
-        let rows = 3 + rng.below(3) as usize;
-        let cols = 3 + rng.below(3) as usize;
-        let islands = 3 + rng.below(5) as usize;
+        let rows = 3 + rng.below_mod(3);
+        let cols = 3 + rng.below_mod(3);
+        let islands = 3 + rng.below_mod(5);
         let (mut h, _) = generate::generate(&generate::Params {
             rows,
             cols,
@@ -183,12 +169,12 @@ fn tiny_boards() -> Vec<Hashi> {
         match seed % 4 {
             0 | 1 => {}
             2 => {
-                let i = rng.below(h.islands.len() as u64) as usize;
-                h.islands[i].label = 1 + rng.below(4 * m as u64) as u32;
+                let i = rng.below_mod(h.islands.len());
+                h.islands[i].label = 1 + rng.below_mod(4 * m as usize) as u32;
             }
             _ => {
                 for i in &mut h.islands {
-                    i.label = 1 + rng.below(3) as u32;
+                    i.label = 1 + rng.below_mod(3) as u32;
                 }
             }
         }
@@ -537,7 +523,7 @@ fn tables_match_their_snapshots() {
     // Rows of a real sweep (three boards, all formulations, presolve on and off); set
     // UPDATE_SNAPSHOTS=1 to rewrite the snapshots after an intended change.
     let dir = root().join("tests/data/hashi/report");
-    let rows = puzzlebench::runner::read_results(&dir.join("results.csv")).unwrap();
+    let rows = puzzlebench::record::read_results(&dir.join("results.csv")).unwrap();
     let tables = hashi::tables::tables(&rows);
     let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
     assert_eq!(stems, ["hashi_table_a_4", "hashi_formulations"]);

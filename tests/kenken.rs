@@ -6,12 +6,12 @@
 
 mod common;
 use common::{assert_bad_files, pb};
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, Engine, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::kenken::{parse, random, verify, KenKen, Op};
-use puzzlebench::puzzles::zebra::generate::Rng;
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::{self, Solve};
+use puzzlebench::rng::Rng;
 
 use std::path::{Path, PathBuf};
 

@@ -3,8 +3,8 @@
 //! table notes the machines of its rows, from the sweep files beside the CSVs.
 
 use puzzlebench::machine::{append_sweep, Machine, SweepRecord};
+use puzzlebench::record::read_results;
 use puzzlebench::record::Record;
-use puzzlebench::runner::read_results;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

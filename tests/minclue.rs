@@ -8,12 +8,12 @@
 
 mod common;
 use common::{assert_bad_files, instance_files};
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, hitset::HITSET, in_process_engines_for, sat::SAT, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::minclue::verify::Counter;
 use puzzlebench::puzzles::minclue::{parse, MinClue, PUZZLE};
-use puzzlebench::puzzles::Instance;
+use puzzlebench::puzzles::Solve;
 use std::path::Path;
 
 fn opts(limit: f64, count: u32) -> SolveOptions {

@@ -7,12 +7,12 @@
 
 mod common;
 use common::{assert_bad_files, assert_matches_brute_force, pb};
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, sat::SAT, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::nonogram::{parse, verify, Nonogram};
-use puzzlebench::puzzles::zebra::generate::Rng;
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::{self, Instance, Solve};
+use puzzlebench::rng::Rng;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {

@@ -8,12 +8,12 @@
 
 mod common;
 use common::{assert_bad_files, instance_files, pb};
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, sat::SAT, Kind, SolveOptions, Status,
 };
 use puzzlebench::puzzles::queens::{parse, Queens};
-use puzzlebench::puzzles::zebra::generate::Rng;
-use puzzlebench::puzzles::Instance;
+use puzzlebench::puzzles::Solve;
+use puzzlebench::rng::Rng;
 use std::path::Path;
 
 fn opts(count: u32) -> SolveOptions {

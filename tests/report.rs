@@ -2,10 +2,10 @@
 //! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change), `report` from a CSV, and
 //! `reproduce --quick` on a tiny suite.
 
+use puzzlebench::record::read_results;
 use puzzlebench::record::Record;
 use puzzlebench::report::all_tables;
 use puzzlebench::report::tables::repeat_variation;
-use puzzlebench::runner::read_results;
 use std::path::PathBuf;
 use std::process::Command;
 

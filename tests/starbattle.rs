@@ -6,12 +6,12 @@
 
 mod common;
 use common::{assert_bad_files, assert_matches_brute_force, instance_files, pb};
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, sat::SAT, Kind, SolveOptions, Status,
 };
-use puzzlebench::puzzles::starbattle::{parse, verify, StarBattle};
-use puzzlebench::puzzles::zebra::generate::Rng;
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::starbattle::{self, parse, verify, StarBattle};
+use puzzlebench::puzzles::{self, Solve};
+use puzzlebench::rng::Rng;
 use std::path::Path;
 
 fn opts(count: u32) -> SolveOptions {
@@ -37,7 +37,7 @@ fn every_committed_puzzle_is_unique_and_both_formulations_agree() {
     let mut checked = 0;
     for folder in ["starbattle/generated"] {
         for f in instance_files(folder) {
-            let p = &parse::parse_file(&f, &std::fs::read_to_string(&f).unwrap()).unwrap()[0];
+            let p = &starbattle::parse_file(&f, &std::fs::read_to_string(&f).unwrap()).unwrap()[0];
             for form in ["window", "pairwise"] {
                 for e in [HIGHS, SAT] {
                     let r = p.solve(form, e, &opts(2)).unwrap();
@@ -166,7 +166,7 @@ fn random_region_maps_agree_with_the_brute_force_on_every_engine() {
 #[test]
 fn the_window_rows_are_fewer_than_the_pairs() {
     let f = &instance_files("starbattle/generated")[0];
-    let p = &parse::parse_file(f, &std::fs::read_to_string(f).unwrap()).unwrap()[0];
+    let p = &starbattle::parse_file(f, &std::fs::read_to_string(f).unwrap()).unwrap()[0];
     let (w, h) = (p.width(), p.height());
     let counting = h + w + p.region_count();
     assert_eq!(
@@ -291,13 +291,13 @@ fn puzz_link_urls_of_the_committed_puzzles_read_back_to_the_same_regions_and_sol
     let mut checked = 0;
     let mut urls = String::new();
     for f in instance_files("starbattle/generated") {
-        let p = &parse::parse_file(&f, &std::fs::read_to_string(&f).unwrap()).unwrap()[0];
+        let p = &starbattle::parse_file(&f, &std::fs::read_to_string(&f).unwrap()).unwrap()[0];
         let outside = p.regions.iter().flatten().any(|r| r.is_none());
         if outside || p.row_stars != p.stars || p.col_stars != p.stars {
             continue; // a URL has neither cells outside regions nor separate counts
         }
         let url = to_url(p);
-        let q = &parse::parse_file(Path::new("u.txt"), &url).unwrap()[0];
+        let q = &starbattle::parse_file(Path::new("u.txt"), &url).unwrap()[0];
         // Same partition: two cells share a region in one iff they do in the other.
         let cells: Vec<(usize, usize)> = (0..p.height())
             .flat_map(|i| (0..p.width()).map(move |j| (i, j)))
@@ -321,7 +321,7 @@ fn puzz_link_urls_of_the_committed_puzzles_read_back_to_the_same_regions_and_sol
     }
     assert!(checked >= 15, "{checked}");
     // A file of several URLs: one puzzle per line, named by line.
-    let all = parse::parse_file(Path::new("all.txt"), &urls).unwrap();
+    let all = starbattle::parse_file(Path::new("all.txt"), &urls).unwrap();
     assert_eq!(all.len(), checked);
     assert_eq!(all[1].name, "all:2");
 }

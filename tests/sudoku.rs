@@ -1,10 +1,10 @@
 //! Sudoku end to end through the library: every formulation on every backend, golden
 //! answers, the verifier, infeasible givens, the LP bound and the exported models.
 
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, Engine, Kind, SolveOptions, Status,
 };
-use puzzlebench::puzzles::{self, sudoku, Instance};
+use puzzlebench::puzzles::{self, sudoku, Instance, Solve};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {

@@ -6,11 +6,11 @@
 
 mod common;
 use common::assert_bad_files;
-use puzzlebench::backends::{highs::HIGHS, in_process_engines_for, Kind, SolveOptions, Status};
-use puzzlebench::puzzles::kenken::{Cage, Op};
+use puzzlebench::engines::{highs::HIGHS, in_process_engines_for, Kind, SolveOptions, Status};
+use puzzlebench::puzzles::cages::{Cage, Op};
 use puzzlebench::puzzles::sudoku::{parse, verify, Sudoku};
-use puzzlebench::puzzles::zebra::generate::Rng;
-use puzzlebench::puzzles::{self, Instance};
+use puzzlebench::puzzles::{self, Instance, Solve};
+use puzzlebench::rng::Rng;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {

@@ -3,13 +3,14 @@
 //! heuristics' inference ordering on the 1962 puzzle, the verifier, the generator,
 //! refusals of mismatched backends, and bad files through the command line.
 
-use puzzlebench::backends::{
+use puzzlebench::engines::{
     cbc::CBC, highs::HIGHS, in_process_engines_for, microlp::MICROLP, propagate::PROPAGATE,
     Heuristics, Kind, SolveOptions, Status,
 };
-use puzzlebench::puzzles::zebra::generate::{self, Rng};
+use puzzlebench::puzzles::zebra::generate;
 use puzzlebench::puzzles::zebra::{parse, verify, Clue, Prop, Relation, Solution, Zebra};
-use puzzlebench::puzzles::{Instance, Report};
+use puzzlebench::puzzles::{Report, Solve};
+use puzzlebench::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -517,7 +518,7 @@ fn cli_solve_count_generate_and_run_rows() {
         "--quiet",
     ]);
     assert_eq!(o.status.code(), Some(1), "the highs rows are errors");
-    let rows = puzzlebench::runner::read_results(&csv).unwrap();
+    let rows = puzzlebench::record::read_results(&csv).unwrap();
     // highs has no heuristics: the two settings are one run there (one refused row).
     assert_eq!(rows.len(), 3);
     let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.run_id.as_str()).collect();

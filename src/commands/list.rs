@@ -1,7 +1,7 @@
 //! `puzzlebench list`: puzzles, their formulations (with the kind of problem each hands
 //! an engine) and input formats, and the engines with what they take.
 
-use crate::backends::ENGINES;
+use crate::engines::ENGINES;
 use crate::puzzles::PUZZLES;
 
 /// The listing, as printed.

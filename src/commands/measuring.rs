@@ -136,7 +136,7 @@ impl Setup {
     }
 
     /// Records the sweep, with this machine, in the sweep file beside `results` (which the
-    /// caller has checked with [`crate::runner::check_results_file`]), with its shard of a
+    /// caller has checked with [`crate::record::check_results_file`]), with its shard of a
     /// sharded sweep; returns the machine's id for the rows.
     pub fn record_sweep(
         &self,

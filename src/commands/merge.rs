@@ -5,8 +5,7 @@
 
 use super::{failed, Failure};
 use crate::machine::{read_sweeps, sweeps_path, SweepRecord};
-use crate::record::Record;
-use crate::runner;
+use crate::record::{self, Record};
 use crate::shard::ShardRecord;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
@@ -39,7 +38,7 @@ impl Input {
         }
         Ok(Input {
             path: path.to_path_buf(),
-            rows: runner::read_results(path).map_err(failed)?,
+            rows: record::read_results(path).map_err(failed)?,
             sweeps: read_sweeps(path).map_err(failed)?,
         })
     }
@@ -396,7 +395,7 @@ pub fn merge(c: &MergeConfig) -> Result<(), Failure> {
 fn write_merged(out: &Path, rows: &[Record], inputs: &[Input]) -> Result<(), Failure> {
     let mut sweeps: Vec<SweepRecord> = Vec::new();
     if out.exists() {
-        let old = runner::read_results(out).map_err(|e| {
+        let old = record::read_results(out).map_err(|e| {
             failed(format!(
                 "{e}; --out exists and is not a results file: choose another --out"
             ))

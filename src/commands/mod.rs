@@ -15,7 +15,7 @@ pub mod slurm;
 pub mod solve;
 pub mod worker;
 
-use crate::backends::Engine;
+use crate::engines::Engine;
 use crate::puzzles::Puzzle;
 use crate::record::Record;
 use crate::runner::Loaded;

@@ -1,10 +1,10 @@
 //! `puzzlebench report`: every table and plot, rebuilt from result CSVs.
 
 use super::{bad_input, failed, Failure};
-use crate::record::Record;
+use crate::puzzles;
+use crate::record::{self, Record};
 use crate::report::machines::Machines;
 use crate::report::plots::FigureFormat;
-use crate::{puzzles, runner};
 use std::path::{Path, PathBuf};
 
 /// Writes the report of `rows` (read from `csvs`, whose sweep files hold the records of
@@ -54,7 +54,7 @@ pub fn report(
     super::check_shift(shift)?;
     let mut rows = Vec::new();
     for f in csvs {
-        rows.extend(runner::read_results(f).map_err(bad_input)?);
+        rows.extend(record::read_results(f).map_err(bad_input)?);
     }
     let names: Vec<String> = csvs.iter().map(|p| p.display().to_string()).collect();
     let preamble = format!(

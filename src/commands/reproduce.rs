@@ -13,9 +13,9 @@ use super::{
     bad_input, failed, load_instances, own_executable, parse_engines, progress_bar, stop_flag,
     Failure,
 };
-use crate::backends::{Engine, SolveOptions};
+use crate::engines::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart, PUZZLES};
-use crate::record::Record;
+use crate::record::{self, Record};
 use crate::runner::{self, Plan, PlanRequest, RunEnv};
 use crate::shard::Shard;
 use std::path::{Path, PathBuf};
@@ -349,7 +349,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     if !c.quiet {
         eprintln!("{}", setup.describe());
     }
-    runner::check_results_file(&csv).map_err(|e| {
+    record::check_results_file(&csv).map_err(|e| {
         bad_input(format!(
             "{e}; or run reproduce --fresh, which keeps it as results-DATE.csv and starts a new one"
         ))
@@ -402,7 +402,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         );
         return Ok(());
     }
-    let rows = runner::read_results(&csv).map_err(bad_input)?;
+    let rows = record::read_results(&csv).map_err(bad_input)?;
     let mode = if c.quick { "--quick" } else { "(full suite)" };
     let preamble = format!(
         "Made by `puzzlebench reproduce {mode}` with {} on {}. Raw rows: [results.csv](results.csv).\n",

@@ -5,9 +5,9 @@ use super::{
     bad_input, failure_reason, load_instances, own_executable, parse_engines, progress_bar,
     stop_flag, Failure,
 };
-use crate::backends::SolveOptions;
+use crate::engines::SolveOptions;
 use crate::puzzles;
-use crate::record::Record;
+use crate::record::{self, Record};
 use crate::report::summary;
 use crate::runner::{self, Plan, PlanRequest, RunEnv};
 use crate::shard::{Costs, Shard};
@@ -138,7 +138,7 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
     let stop = stop_flag()?;
     let bar = progress_bar(plan.runs.len() as u64, c.quiet, p.key());
     let mut env = RunEnv::detect();
-    runner::check_results_file(&c.out).map_err(bad_input)?;
+    record::check_results_file(&c.out).map_err(bad_input)?;
     env.machine = setup.record_sweep(&c.measuring, &c.out, shard_record)?;
     let on_row = |r: &Record| super::show_row(&bar, r);
     let outcome = runner::sweep(&plan, &c.out, &env, &config, stop, &on_row).map_err(bad_input)?;

@@ -2,10 +2,10 @@
 //! JSON), optionally drawn as SVG.
 
 use super::{bad_input, failed, failure_reason, Failure};
-use crate::backends::{Engine, SolveOptions};
+use crate::engines::{Engine, SolveOptions};
 use crate::progress;
 use crate::puzzles::{self, Answer};
-use crate::record::Record;
+use crate::record::{self, Record};
 use crate::runner::{self, RunEnv, RunSpec};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -95,7 +95,7 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
             options: c.options.clone(),
             settings: settings.clone(),
             repeat: 1,
-            run_id: runner::run_id(
+            run_id: record::run_id(
                 p.key(),
                 &inst.canonical(),
                 info.key,
@@ -204,7 +204,7 @@ fn numbered(path: &Path, k: usize) -> PathBuf {
 
 /// Seconds as tables print them, with the unit: "0.0211 s", "41.8 µs", "–" when unknown.
 fn seconds_text(t: Option<f64>) -> String {
-    let text = crate::report::tables::secs(t);
+    let text = crate::table::secs(t);
     if t.is_none() || text.ends_with('s') {
         text
     } else {
@@ -247,7 +247,7 @@ fn print_count(r: &Record) {
             let v = if (o - o.round()).abs() < 1e-6 {
                 format!("{}", o.round())
             } else {
-                crate::report::tables::significant(o)
+                crate::table::significant(o)
             };
             format!(", each with objective {v}")
         })

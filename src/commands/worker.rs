@@ -3,6 +3,7 @@
 
 use super::{bad_input, Failure};
 use crate::isolation::Job;
+use crate::record;
 use crate::runner::{self, RunEnv, RunSpec};
 
 /// Runs the job in `input` and returns the record's JSON line.
@@ -23,7 +24,7 @@ pub fn serve(input: &str) -> Result<String, Failure> {
             ))
         })?;
     let settings = job.engine.settings(kind, &job.options);
-    let run_id = runner::run_id(
+    let run_id = record::run_id(
         p.key(),
         &inst.canonical(),
         &job.formulation,

@@ -5,8 +5,8 @@
 //! Formulations call one of [`Run::compact`], [`Run::row_generation`], [`Run::lazy_rows`],
 //! [`Run::constraint_program`] or [`Run::count`], and nothing else about solving.
 
-use crate::backends::{Budget, Engine, Kind, Outcome, Problem, Settings, SolveOptions, Status};
 use crate::cp_model::CpModel;
+use crate::engines::{Budget, Engine, Kind, Outcome, Problem, Settings, SolveOptions, Status};
 use crate::lazy::{Cut, SearchHints, Separator, Tightening};
 use crate::model::{Counts, Model, Name, VarId, VarKind};
 use std::time::Instant;
@@ -207,7 +207,7 @@ impl<'a> Run<'a> {
     }
 
     /// Row generation: build the first round's model with its separator, then the
-    /// engine's loop ([`crate::backends::row_generation`]) adds the rows it finds. The LP
+    /// engine's loop ([`crate::engines::row_generation`]) adds the rows it finds. The LP
     /// bound is that of the first round's model; the counts are those of the last. With
     /// `options.count` above 1 the distinct answers are counted ([`Run::count_answers`]).
     pub fn row_generation<D, S: Separator>(

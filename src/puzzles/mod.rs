@@ -9,6 +9,7 @@
 //! not take its kind, with the reason, before anything is built.
 
 pub mod battleship;
+pub mod cages;
 pub mod circuit;
 pub mod fault;
 pub mod formulation;
@@ -24,10 +25,10 @@ pub mod zebra;
 
 pub use formulation::{Answer, Report, Run};
 
-use crate::backends::{Engine, Heuristics, Kind, SolveOptions};
+use crate::engines::{Engine, Heuristics, Kind, SolveOptions};
 use crate::model::Model;
 use crate::record::Record;
-use crate::report::tables::Table;
+use crate::table::{Table, TableFn};
 use std::fmt;
 use std::path::Path;
 
@@ -251,7 +252,7 @@ pub struct SuitePart {
     pub heuristics: Vec<Heuristics>,
     /// The part that compares backends: by default `reproduce` runs it on every installed
     /// engine and the other parts on one engine per kind of formulation
-    /// ([`crate::commands::reproduce::DEFAULT_ENGINES`]); with `--backend` every part runs
+    /// (`highs,bc,propagate`); with `--backend` every part runs
     /// on the engines named. Its instances are few, and its time limit is that of the part
     /// holding the same instances, so the default engines' runs are shared.
     pub every_backend: bool,
@@ -324,13 +325,13 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &fault::PUZZLE,
 ];
 
-/// The table functions of every puzzle, for [`crate::report::write_report`].
-pub fn table_functions() -> Vec<crate::report::TableFn> {
+/// The table functions of every puzzle, for the report.
+pub fn table_functions() -> Vec<TableFn> {
     PUZZLES.iter().map(|p| p.tables()).collect()
 }
 
 /// What the instance size of every puzzle counts, as (puzzle key, unit) pairs, for
-/// [`crate::report::write_report`].
+/// the report.
 pub fn size_units() -> Vec<(&'static str, &'static str)> {
     PUZZLES.iter().map(|p| (p.key(), p.size_unit())).collect()
 }
@@ -390,8 +391,10 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// A loaded puzzle instance, whatever the puzzle.
-pub trait Instance: Send + Sync {
+/// A loaded puzzle instance, whatever the puzzle. A puzzle's instance type implements the
+/// methods that describe it and names its registry entry ([`Instance::puzzle`]); building
+/// and solving come with it ([`Solve`], from the entry).
+pub trait Instance: Solve + Send + Sync {
     /// The instance name used in result rows.
     fn name(&self) -> &str;
     /// A canonical text of the instance, for run ids and for telling instances apart.
@@ -410,6 +413,15 @@ pub trait Instance: Send + Sync {
         let _ = answer;
         None
     }
+    /// The registry entry of its puzzle, whose formulations build and solve it.
+    fn puzzle() -> &'static PuzzleDef<Self>
+    where
+        Self: Sized;
+}
+
+/// Building and solving an instance through its puzzle's registry entry: implemented once
+/// for every [`Instance`], so a puzzle writes none of it.
+pub trait Solve {
     /// Builds the model of a formulation (for export and counting): the puzzle's
     /// [`PuzzleDef::build`].
     fn build(&self, formulation: &str) -> Result<Model, String>;
@@ -420,6 +432,21 @@ pub trait Instance: Send + Sync {
         engine: Engine,
         options: &SolveOptions,
     ) -> Result<Report, String>;
+}
+
+impl<P: Instance + 'static> Solve for P {
+    fn build(&self, formulation: &str) -> Result<Model, String> {
+        P::puzzle().build(self, formulation)
+    }
+
+    fn solve(
+        &self,
+        formulation: &str,
+        engine: Engine,
+        options: &SolveOptions,
+    ) -> Result<Report, String> {
+        P::puzzle().solve(self, formulation, engine, options)
+    }
 }
 
 /// Splits a line of a keyword format into its keyword and the rest, both trimmed, after

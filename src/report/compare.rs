@@ -8,9 +8,9 @@
 //! ran at the same time limit. A pair that differs in both is not compared: its difference
 //! could come from either.
 
-use super::summary::{charged_seconds, coefficient_of_variation, median, succeeded};
-use super::tables::{significant, Table};
 use crate::record::Record;
+use crate::stats::{charged_seconds, coefficient_of_variation, median, succeeded};
+use crate::table::{significant, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Times below this (in seconds) count as this in ratios, so that a run recorded at zero

@@ -6,9 +6,9 @@
 //! pooled instead (`report --pool-machines`), every table that mixes them says so.
 
 use super::paper::puzzle_of;
-use super::tables::Table;
 use crate::machine::{read_sweeps, Machine};
 use crate::record::Record;
+use crate::table::Table;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 

@@ -1,13 +1,13 @@
 //! Reports: tables (Markdown and LaTeX), plots (SVG, PNG, PDF, PGFPlots: the formats
 //! asked for), the index `README.md` and `paper.tex`, which compiles every table and plot
 //! into one document, all rebuilt from result rows alone, so a CSV gathered elsewhere gives the
-//! same report. The puzzles' own tables come in as functions ([`TableFn`]) and what their
+//! same report. The puzzles' own tables come in as functions ([`crate::table::TableFn`]) and what their
 //! instance sizes count as (puzzle key, unit) pairs, so this module knows no puzzle. Every
 //! table notes the machines its rows ran on, and rows of several machines are kept apart
 //! unless pooled ([`machines`]).
 
-pub mod backends;
 pub mod compare;
+pub mod engines;
 pub mod machines;
 pub mod paper;
 pub mod plots;
@@ -15,6 +15,7 @@ pub mod summary;
 pub mod tables;
 
 use crate::record::Record;
+use crate::table::{Table, TableFn};
 use machines::Machines;
 use plots::FigureFormat;
 use std::collections::BTreeSet;
@@ -34,16 +35,12 @@ pub struct Written {
     pub paper: PathBuf,
 }
 
-/// A function that makes a puzzle's own tables from any rows (those of other puzzles are
-/// ignored).
-pub type TableFn = fn(&[Record]) -> Vec<tables::Table>;
-
 /// Every table for `rows`: the summary first, then each puzzle's backends side by side
-/// ([`backends::backend_tables`]), then the pairwise comparisons (when any two
+/// ([`engines::engine_tables`]), then the pairwise comparisons (when any two
 /// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
-pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<tables::Table> {
+pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
-    out.extend(backends::backend_tables(rows, shift));
+    out.extend(engines::engine_tables(rows, shift));
     let comparisons = compare::comparisons_table(rows);
     if !comparisons.rows.is_empty() {
         out.push(comparisons);

@@ -4,7 +4,7 @@
 //! were written, else included as PDF (or PNG).
 
 use super::plots::{FigureFormat, PlotFile};
-use super::tables::{latex, Table};
+use crate::table::{latex, Table};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,46 +1,12 @@
-//! Summary statistics over runs: solved counts, medians, shifted geometric means.
+//! The summary of runs per puzzle, formulation and engine: solved counts, medians and
+//! shifted geometric means ([`crate::stats`]).
 //!
 //! Failures are never dropped: a run that did not solve counts at the time limit (or,
 //! without a limit, at its own recorded time) in the shifted geometric mean.
 
 use crate::record::Record;
+use crate::stats::{charged_seconds, median, shifted_geometric_mean, succeeded};
 use std::collections::BTreeMap;
-
-/// The shifted geometric mean exp(mean(ln(t + s))) − s.
-pub fn shifted_geometric_mean(times: &[f64], shift: f64) -> Option<f64> {
-    if times.is_empty() {
-        return None;
-    }
-    let mean = times.iter().map(|t| (t + shift).ln()).sum::<f64>() / times.len() as f64;
-    Some(mean.exp() - shift)
-}
-
-/// The coefficient of variation of `values` (sample standard deviation over mean): `None`
-/// with fewer than two values or a mean that is not positive.
-pub fn coefficient_of_variation(values: &[f64]) -> Option<f64> {
-    let n = values.len();
-    if n < 2 {
-        return None;
-    }
-    let mean = values.iter().sum::<f64>() / n as f64;
-    let var = values.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    (mean > 0.0).then(|| var.sqrt() / mean)
-}
-
-/// The median (mean of the two middle values for an even count).
-pub fn median(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    let mid = v.len() / 2;
-    Some(if v.len() % 2 == 1 {
-        v[mid]
-    } else {
-        (v[mid - 1] + v[mid]) / 2.0
-    })
-}
 
 /// One line of the summary: a (puzzle, formulation, backend) group.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,22 +25,6 @@ pub struct SummaryRow {
     pub median_seconds: Option<f64>,
     /// Shifted geometric mean of seconds, failures charged at the time limit.
     pub sgm_seconds: Option<f64>,
-}
-
-/// The seconds a run is charged: its time when it succeeded, else the time limit (or its
-/// own time when there was no limit).
-pub fn charged_seconds(r: &Record) -> f64 {
-    let t = r.seconds.unwrap_or(0.0);
-    if succeeded(r) {
-        t
-    } else {
-        r.time_limit.unwrap_or(t).max(t)
-    }
-}
-
-/// A run succeeded when it proved infeasibility or found a solution the verifier accepted.
-pub fn succeeded(r: &Record) -> bool {
-    r.status == "infeasible" || (r.solved() && r.verified == Some(true))
 }
 
 /// Groups rows by (puzzle, formulation, backend) and summarises each group.
@@ -186,15 +136,6 @@ mod tests {
         assert!(lines[1].contains("propagate-h123  "), "{table}");
         assert!(lines[1].ends_with("0.000029"), "{table}");
         assert!(lines[2].ends_with("12.5000"), "{table}");
-    }
-
-    #[test]
-    fn sgm_and_median() {
-        let sgm = shifted_geometric_mean(&[1.0, 3.0], 1.0).unwrap();
-        assert!((sgm - (8f64.sqrt() - 1.0)).abs() < 1e-12);
-        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
-        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
-        assert_eq!(median(&[]), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! `mod common;`; each uses some of them, hence no dead-code warnings here).
 #![allow(dead_code)]
 
-use puzzlebench::report::tables::Table;
+use puzzlebench::table::Table;
 use std::path::Path;
 
 /// Compares each table's Markdown and LaTeX with `DIR/STEM.md` and `DIR/STEM.tex`; with
@@ -109,7 +109,7 @@ pub fn assert_matches_brute_force<G: PartialEq + std::fmt::Debug>(
     grid: impl FnOnce(&puzzlebench::puzzles::Report) -> G,
     what: &str,
 ) {
-    use puzzlebench::backends::Status;
+    use puzzlebench::engines::Status;
     if all.is_empty() {
         assert_eq!(r.outcome.status, Status::Infeasible, "{what}");
         return;

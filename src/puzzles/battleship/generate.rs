@@ -15,7 +15,7 @@
 
 use super::gbm::{self, Placement};
 use super::{verify, Battleship, Cell, Grid};
-use crate::backends::{highs, Budget, Kind, Problem, SolveOptions, Status};
+use crate::engines::{highs, Budget, Kind, Problem, SolveOptions, Status};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;

@@ -2,8 +2,8 @@
 //! size and level) beside ours, and the size and LP relaxation of both models.
 
 use crate::record::Record;
-use crate::report::summary::{charged_seconds, median, succeeded};
-use crate::report::tables::{info_value, secs, Table};
+use crate::stats::{charged_seconds, median, succeeded};
+use crate::table::{info_value, secs, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Report Table 4.3: (size, level, GBM seconds, CBM seconds), Gurobi, one puzzle each from

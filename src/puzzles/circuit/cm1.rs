@@ -1,5 +1,5 @@
 //! CM1, the report's spanning-tree model (5.1), with the subtour elimination rows (5.1e)
-//! added lazily: by the project's branch and cut (engine `bc`, [`crate::backends::bc`]) or
+//! added lazily: by the project's branch and cut (engine `bc`, [`crate::engines::bc`]) or
 //! by CBC's cut callback (engine `cbc`).
 //!
 //! Variables: `x[e]` (binary) is 1 when link e ∈ E is in the tree; `y[i]` (binary) is 1

@@ -1,7 +1,7 @@
 //! CM1 by row generation on any backend: the model of [`super::cm1`] solved as an integer
 //! program; the components of the solution's links give the violated rows (5.1e) (every
 //! component that holds a cycle), which are added before solving again from scratch
-//! ([`crate::backends::row_generation`]). A board whose points are not all joined by possible
+//! ([`crate::engines::row_generation`]). A board whose points are not all joined by possible
 //! links is infeasible at once. `rounds` counts the solves, `cuts` the rows added.
 //!
 //! This is the plain loop the report's lazy constraints replace; it is kept to measure

@@ -278,7 +278,7 @@ fn finish(o: &Options, tree: Vec<Link>, rng: &mut StdRng) -> Circuit {
 pub fn is_unique(p: &Circuit, time_limit: f64) -> Result<Option<bool>, String> {
     use super::cm1::{self, Subtours};
     use super::graph::Graph;
-    use crate::backends::{bc, Budget, Kind, Problem, SolveOptions, Status};
+    use crate::engines::{bc, Budget, Kind, Problem, SolveOptions, Status};
     use crate::lazy::SearchHints;
     let tree = p
         .solution

@@ -24,10 +24,9 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
+use super::{Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 use crate::lazy::SearchHints;
-use crate::model::Model;
 
 /// The registry entry of the Circuit Board game.
 pub static PUZZLE: PuzzleDef<Circuit> = PuzzleDef {
@@ -290,16 +289,7 @@ impl Instance for Circuit {
         Some(picture::svg(self, links.as_deref(), path.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

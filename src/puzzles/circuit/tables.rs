@@ -4,8 +4,8 @@
 //! (the scaling beyond the report, the row-generation variant and CM3).
 
 use crate::record::Record;
-use crate::report::summary::{charged_seconds, median, succeeded};
-use crate::report::tables::{info_value, secs, Table};
+use crate::stats::{charged_seconds, median, succeeded};
+use crate::table::{info_value, secs, Table};
 use std::collections::BTreeMap;
 
 /// Report Table A.1, CM1 with Gurobi and lazy constraints: |V|, |E|, best upper bound,

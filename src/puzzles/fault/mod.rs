@@ -18,7 +18,7 @@
 //!   variable `PUZZLEBENCH_FAULT_CHILD` = the instance name.
 
 use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Report, Run};
-use crate::backends::{Engine, Kind, SolveOptions};
+use crate::engines::{Kind, SolveOptions};
 use crate::model::{Model, VarKind};
 use std::path::Path;
 
@@ -180,12 +180,12 @@ fn burn_cpu(seconds: f64) {
 /// Starts this executable as a worker that runs `formulation` on the same instance, with
 /// `PUZZLEBENCH_FAULT_CHILD` set to the instance's name, so a test can find it.
 fn child(f: &Fault, formulation: &str) -> std::io::Result<std::process::Child> {
-    use crate::backends::highs::HIGHS;
+    use crate::engines::highs::HIGHS;
     use std::io::Write;
     let options = SolveOptions::default();
     let settings = HIGHS.settings(Kind::Mip, &options);
     let run_id =
-        crate::runner::run_id("fault", &f.name, formulation, HIGHS, &options, &settings, 1);
+        crate::record::run_id("fault", &f.name, formulation, HIGHS, &options, &settings, 1);
     let job = serde_json::json!({
         "puzzle": "fault",
         "file": f.file,
@@ -237,15 +237,7 @@ impl Instance for Fault {
     fn size(&self) -> f64 {
         1.0
     }
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

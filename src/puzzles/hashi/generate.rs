@@ -15,6 +15,7 @@
 
 use super::{Hashi, Island};
 use crate::generate::{Generator, Param, Params as GenParams};
+use crate::rng::Rng;
 
 /// `puzzlebench generate hashi`.
 pub static GENERATOR: Generator = Generator {
@@ -72,25 +73,6 @@ pub struct Params {
     pub seed: u64,
 }
 
-/// SplitMix64: small, fast and good enough for laying out boards.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 const FREE: u8 = 0;
 const ISLAND: u8 = 1;
 const BRIDGE: u8 = 2;
@@ -118,22 +100,25 @@ pub fn generate(p: &Params) -> Result<(Hashi, Vec<[usize; 5]>), String> {
         return Err(format!("extra must be between 0 and 1, not {}", p.extra));
     }
     let (rows, cols) = (p.rows as isize, p.cols as isize);
-    let mut rng = Rng(p.seed);
+    let mut rng = Rng::new(p.seed);
     let mut cell = vec![FREE; p.rows * p.cols];
     let mut owner = vec![usize::MAX; p.rows * p.cols];
     let mut at: Vec<(isize, isize)> = Vec::new();
     let mut bridges: Vec<(usize, usize, usize)> = Vec::new();
     let mut joined = std::collections::HashSet::new();
     let idx = |r: isize, c: isize| (r * cols + c) as usize;
-    let start = (rng.below(p.rows) as isize, rng.below(p.cols) as isize);
+    let start = (
+        rng.below_mod(p.rows) as isize,
+        rng.below_mod(p.cols) as isize,
+    );
     cell[idx(start.0, start.1)] = ISLAND;
     owner[idx(start.0, start.1)] = 0;
     at.push(start);
     let mut failures = 0usize;
     let patience = 50 * p.islands + 1000;
     while at.len() < p.islands && failures < patience {
-        let i = rng.below(at.len());
-        let (dr, dc) = [(0, 1), (1, 0), (0, -1), (-1, 0)][rng.below(4)];
+        let i = rng.below_mod(at.len());
+        let (dr, dc) = [(0, 1), (1, 0), (0, -1), (-1, 0)][rng.below_mod(4)];
         let (r0, c0) = at[i];
         let mut free = Vec::new();
         let (mut r, mut c) = (r0 + dr, c0 + dc);
@@ -144,7 +129,7 @@ pub fn generate(p: &Params) -> Result<(Hashi, Vec<[usize; 5]>), String> {
         }
         let end = (r >= 0 && r < rows && c >= 0 && c < cols && cell[idx(r, c)] == ISLAND)
             .then(|| owner[idx(r, c)]);
-        let count = 1 + rng.below(p.max_bridges as usize);
+        let count = 1 + rng.below_mod(p.max_bridges as usize);
         if rng.unit() < p.extra {
             match end {
                 Some(j) if joined.insert((i.min(j), i.max(j))) => {

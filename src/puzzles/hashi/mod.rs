@@ -19,9 +19,8 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
-use crate::model::Model;
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 
 /// The registry entry of Hashi.
 pub static PUZZLE: PuzzleDef<Hashi> = PuzzleDef {
@@ -330,16 +329,7 @@ impl Instance for Hashi {
         Some(picture::svg(self, bridges.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

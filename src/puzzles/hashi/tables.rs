@@ -2,8 +2,8 @@
 //! formulation with presolve on and off per instance.
 
 use crate::record::Record;
-use crate::report::summary::{median, succeeded};
-use crate::report::tables::{info_value, secs, Table};
+use crate::stats::{median, succeeded};
+use crate::table::{info_value, secs, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Report Table A.4: per board, n (grid side), k (islands), |B| (possible bridges), the

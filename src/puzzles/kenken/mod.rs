@@ -22,9 +22,10 @@ pub mod random;
 pub mod tables;
 pub mod verify;
 
+pub use super::cages::{Cage, Op};
 use super::formulation::nogood_of_ones;
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 use crate::lazy::Cut;
 use crate::model::{Model, Name, VarId};
 
@@ -111,52 +112,6 @@ fn suite(quick: bool) -> super::Suite {
     super::Suite {
         parts,
         repeats: if quick { 1 } else { 3 },
-    }
-}
-
-/// The operation of a cage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Op {
-    /// A one-cell cage: the cell holds the target.
-    Given,
-    /// The values add up to the target.
-    Add,
-    /// Two cells whose values differ by the target.
-    Sub,
-    /// The values multiply to the target.
-    Mul,
-    /// Two cells: the larger value is the target times the smaller.
-    Div,
-}
-
-impl Op {
-    /// The symbol in the text format and in drawings (`+`, `-`, `*`, `/`, empty for a given).
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Op::Given => "",
-            Op::Add => "+",
-            Op::Sub => "-",
-            Op::Mul => "*",
-            Op::Div => "/",
-        }
-    }
-}
-
-/// A cage: an operation, its target and its cells (row, column), from 0.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Cage {
-    /// The operation.
-    pub op: Op,
-    /// The target.
-    pub target: u64,
-    /// The cells, (row, column) from 0, in reading order.
-    pub cells: Vec<(usize, usize)>,
-}
-
-impl Cage {
-    /// The clue as printed: target then operation, e.g. `11+`.
-    pub fn clue(&self) -> String {
-        format!("{}{}", self.target, self.op.symbol())
     }
 }
 
@@ -251,17 +206,8 @@ impl Instance for KenKen {
         Some(picture::svg(self, grid.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }
 

@@ -5,7 +5,7 @@
 //! `benches/kenken_log_guard.rs` feeds them to the log model.
 
 use super::{Cage, KenKen, Op};
-use crate::puzzles::zebra::generate::Rng;
+use crate::rng::Rng;
 
 /// The operations a random puzzle's cages may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

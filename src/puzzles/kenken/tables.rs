@@ -2,8 +2,8 @@
 //! each backend, with the model's size, its LP relaxation and the solve times.
 
 use crate::record::Record;
-use crate::report::summary::{median, succeeded};
-use crate::report::tables::{count_range, secs, Table};
+use crate::stats::{median, succeeded};
+use crate::table::{count_range, secs, Table};
 use std::collections::BTreeMap;
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).

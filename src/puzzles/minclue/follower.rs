@@ -10,7 +10,7 @@
 //! summed in [`Follower::seconds`].
 
 use super::MinClue;
-use crate::backends::Budget;
+use crate::engines::Budget;
 use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit, TernaryVal};
 use rustsat_cadical::CaDiCaL;

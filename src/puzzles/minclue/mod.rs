@@ -32,9 +32,8 @@ pub mod unavoidable;
 pub mod verify;
 
 use super::sudoku::Sudoku;
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
-use crate::model::Model;
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 
 /// Unavoidable sets the `rowgen` leader starts with, unless the instance gives `seeds=N`
 /// (Tjusila et al. found 1000 initial cuts their best setting).
@@ -263,16 +262,7 @@ impl Instance for MinClue {
         Some(super::sudoku::picture::svg(&puzzle, Some(&self.grid)))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

@@ -42,7 +42,7 @@
 
 use super::follower::{Follower, Stopped};
 use super::{unavoidable, MinClue, DEFAULT_SEEDS};
-use crate::backends::{gap, Budget, Status};
+use crate::engines::{gap, Budget, Status};
 use crate::lazy::{Cut, Separator};
 use crate::model::{Model, Name, VarId, VarKind};
 use crate::puzzles::{Report, Run};

@@ -4,8 +4,8 @@
 //! for the grid where there is one.
 
 use crate::record::Record;
-use crate::report::summary;
-use crate::report::tables::{info_value, secs, Table};
+use crate::stats;
+use crate::table::{info_value, secs, Table};
 use std::collections::BTreeMap;
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
@@ -35,7 +35,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
             let times: Vec<f64> = rs.iter().filter_map(|r| r.seconds).collect();
             let follower: Vec<f64> = rs.iter().filter_map(|r| r.separator_seconds).collect();
             let total = |r: &&Record| r.seconds.unwrap_or(0.0) + r.build_seconds.unwrap_or(0.0);
-            let median_total = summary::median(&rs.iter().map(total).collect::<Vec<_>>());
+            let median_total = stats::median(&rs.iter().map(total).collect::<Vec<_>>());
             let published =
                 info_value(&last.instance_info, "published").and_then(|p| p.parse::<f64>().ok());
             let statuses: Vec<&str> = rs.iter().map(|r| r.status.as_str()).collect();
@@ -53,8 +53,8 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
                     .to_string(),
                 last.rounds.map_or("–".into(), |r| r.to_string()),
                 last.cuts.map_or("–".into(), |r| r.to_string()),
-                secs(summary::median(&times)),
-                secs(summary::median(&follower)),
+                secs(stats::median(&times)),
+                secs(stats::median(&follower)),
                 secs(median_total),
                 published.map_or("–".into(), |p| format!("{p:.0}")),
                 match (published, median_total) {

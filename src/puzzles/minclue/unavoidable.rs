@@ -142,7 +142,7 @@ pub fn seed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backends::Budget;
+    use crate::engines::Budget;
 
     fn figure_8_1() -> MinClue {
         let line =

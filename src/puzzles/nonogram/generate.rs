@@ -23,11 +23,11 @@
 //! `--count 2`), and a second picture means it is not.
 
 use super::Nonogram;
-use crate::backends::{highs::HIGHS, sat::SAT, SolveOptions, Status};
+use crate::engines::{highs::HIGHS, sat::SAT, SolveOptions, Status};
 use crate::generate::{Generator, Param, Params};
 use crate::model::{Model, Name, Sense, VarKind};
-use crate::puzzles::zebra::generate::Rng;
-use crate::puzzles::Instance;
+use crate::puzzles::Solve;
+use crate::rng::Rng;
 use std::path::Path;
 
 /// The generator of `puzzlebench generate nonogram`.

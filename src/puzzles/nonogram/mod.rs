@@ -19,8 +19,8 @@ pub mod tables;
 pub mod verify;
 
 use super::formulation::{grid_of_ones, mark_lines};
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 use crate::lazy::Cut;
 use crate::model::{Model, Name, VarId, VarKind};
 
@@ -410,17 +410,8 @@ impl Instance for Nonogram {
         Some(picture::svg(self, grid.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }
 

@@ -2,7 +2,7 @@
 //! with the paper "Nonokenken"'s figure for 50×50 beside ours.
 
 use crate::record::Record;
-use crate::report::tables::{size_rows, Table, SIZE_COLUMNS};
+use crate::table::{size_rows, Table, SIZE_COLUMNS};
 
 /// The paper's figure: "general nonograms of size 50x50 in roughly 20 seconds", with its
 /// model converted to CNF for MiniSat (GLPK alone being slower).

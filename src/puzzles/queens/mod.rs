@@ -26,8 +26,8 @@ pub mod tables;
 pub mod verify;
 
 use super::formulation::nogood_of_ones;
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 use crate::model::{Model, Name, VarId, VarKind};
 
 /// The registry entry of n-Queens with walls.
@@ -345,16 +345,7 @@ impl Instance for Queens {
         Some(picture::svg(self, grid.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<crate::model::Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

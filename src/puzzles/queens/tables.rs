@@ -3,8 +3,8 @@
 //! counted, and the times.
 
 use crate::record::Record;
-use crate::report::summary;
-use crate::report::tables::{count_range, secs, Table};
+use crate::stats;
+use crate::table::{count_range, secs, Table};
 use std::collections::BTreeMap;
 
 /// The known numbers of n-Queens placements without walls (OEIS A000170), which the
@@ -35,7 +35,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     let body = groups
         .into_iter()
         .map(|((_, instance, label, f, b), rs)| {
-            let ok: Vec<&&Record> = rs.iter().filter(|r| summary::succeeded(r)).collect();
+            let ok: Vec<&&Record> = rs.iter().filter(|r| stats::succeeded(r)).collect();
             let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
             let value = count_range(
                 ok.iter()
@@ -63,7 +63,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
                 format!("{}/{}", ok.len(), rs.len()),
                 value,
                 counted,
-                secs(summary::median(&solve)),
+                secs(stats::median(&solve)),
                 secs(solve.iter().cloned().reduce(f64::max)),
             ]
         })

@@ -15,10 +15,10 @@
 //!    without success the generator starts again from step 1 with the next seed draw.
 
 use super::{window, StarBattle};
-use crate::backends::{highs::HIGHS, sat::SAT, SolveOptions, Status};
+use crate::engines::{highs::HIGHS, sat::SAT, SolveOptions, Status};
 use crate::generate::{Generator, Param, Params};
 use crate::model::{Model, Name, Sense, VarKind};
-use crate::puzzles::zebra::generate::Rng;
+use crate::rng::Rng;
 use std::collections::VecDeque;
 
 /// `puzzlebench generate starbattle`.

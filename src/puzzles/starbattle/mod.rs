@@ -25,10 +25,11 @@ pub mod verify;
 pub mod window;
 
 use super::formulation::{grid_of_ones, mark_lines, nogood_of_ones};
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
+use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 use crate::lazy::Cut;
 use crate::model::{Model, Name, VarId, VarKind};
+use std::path::Path;
 
 /// The registry entry of Star Battle.
 pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
@@ -58,13 +59,21 @@ pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
               character per cell naming its region (letters or digits; '.' for a cell outside every region); \
               optional 'solution' block ('*' star, '.' empty); '#' comments; or puzz.link URLs, one per line ('https://puzz.link/p?starbattle/COLS/ROWS/STARS/BORDERS')",
     hidden: false,
-    parse: parse::parse_file,
+    parse: parse_file,
     size_unit: "cells",
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
 };
 
+/// Parses the puzzles in `text` (the contents of `path`): puzz.link URLs, one per line
+/// ([`url`]), or else the text format, one puzzle ([`parse`]).
+pub fn parse_file(path: &Path, text: &str) -> Result<Vec<StarBattle>, InputError> {
+    if url::looks_like_urls(text) {
+        return url::parse_urls(path, text);
+    }
+    parse::parse_text(path, text).map(|p| vec![p])
+}
 /// The committed puzzles, both formulations (quick: once each, 20 s; full: three times,
 /// 60 s); the backend part compares every engine on a 10×10 puzzle with m = 2 (full: the
 /// five 10×10 and the five 14×14 puzzles with m = 3; GLPK and microlp take up to a minute
@@ -296,16 +305,7 @@ impl Instance for StarBattle {
         Some(picture::svg(self, grid.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

@@ -21,15 +21,6 @@ use std::path::Path;
 /// The largest side accepted.
 pub const MAX_SIDE: usize = 200;
 
-/// Parses the puzzles in `text` (the contents of `path`): the text format (one puzzle),
-/// or puzz.link URLs, one per line ([`super::url`]).
-pub fn parse_file(path: &Path, text: &str) -> Result<Vec<StarBattle>, InputError> {
-    if super::url::looks_like_urls(text) {
-        return super::url::parse_urls(path, text);
-    }
-    parse_text(path, text).map(|p| vec![p])
-}
-
 /// Parses the text format.
 pub fn parse_text(path: &Path, text: &str) -> Result<StarBattle, InputError> {
     let err = |line: usize, m: String| InputError::new(path, line, m);

@@ -2,7 +2,7 @@
 //! formulation on each backend, with the blog post's times beside them.
 
 use crate::record::Record;
-use crate::report::tables::{size_rows, Table, SIZE_COLUMNS};
+use crate::table::{size_rows, Table, SIZE_COLUMNS};
 
 /// The blog post's figures: SCIP through OR-Tools solved its 5×5 puzzle (m = 1) in 0.009 s
 /// and its 9×9 puzzle (m = 2) in 0.026 s, with the window model.

@@ -1,5 +1,5 @@
 //! Killer Sudoku with its cages as combinations: the cage model of KenKen's
-//! [`crate::puzzles::kenken::combinations`] (the paper "Nonokenken") on the cells of
+//! [`crate::puzzles::cages`] (the paper "Nonokenken") on the cells of
 //! [`binary`].
 //!
 //! Variables: `x[i,j,k]` (binary) is 1 when cell (i, j) holds k; `f[c,m]` (binary) is 1
@@ -14,7 +14,7 @@
 use super::binary::{self, Decoder};
 use super::Sudoku;
 use crate::model::Model;
-use crate::puzzles::kenken::combinations::add_cage;
+use crate::puzzles::cages::add_cage;
 use crate::puzzles::{Report, Run};
 
 /// Builds the model, or says why the cages have too many combinations.

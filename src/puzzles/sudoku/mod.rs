@@ -9,7 +9,7 @@
 //! model of the Sudoku/KenKen blog post, with value variables through which the givens are
 //! fixed; regions and diagonals are more areas, as the post suggests) and
 //! [`combinations`] (`binary` with every killer cage written as the combinations of
-//! KenKen's [`crate::puzzles::kenken::combinations`]). The verifier in [`verify`] checks the
+//! [`crate::puzzles::cages`]). The verifier in [`verify`] checks the
 //! rules from the grid alone and shares no code with the formulations.
 
 pub mod binary;
@@ -20,10 +20,9 @@ pub mod tables;
 pub mod values;
 pub mod verify;
 
-use super::kenken::Cage;
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Kind, SolveOptions};
-use crate::model::Model;
+use super::cages::Cage;
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::Kind;
 
 /// The registry entry of Sudoku.
 pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
@@ -116,7 +115,7 @@ pub struct Sudoku {
     /// X-Sudoku: each of the two main diagonals holds every value once.
     pub diagonals: bool,
     /// Killer cages: the values of a cage's cells differ and add up to its target (their
-    /// operation is always [`crate::puzzles::kenken::Op::Add`]).
+    /// operation is always [`crate::puzzles::cages::Op::Add`]).
     pub cages: Vec<Cage>,
 }
 
@@ -340,17 +339,8 @@ impl Instance for Sudoku {
         Some(picture::svg(self, grid.as_deref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }
 

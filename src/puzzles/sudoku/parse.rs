@@ -21,7 +21,7 @@
 //!    ```
 
 use super::Sudoku;
-use crate::puzzles::kenken::{Cage, Op};
+use crate::puzzles::cages::{Cage, Op};
 use crate::puzzles::tatham::{self, Dialect};
 use crate::puzzles::InputError;
 use std::path::Path;

@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn draws_the_variants() {
-        use crate::puzzles::kenken::{Cage, Op};
+        use crate::puzzles::cages::{Cage, Op};
         let p = Sudoku {
             name: "v".into(),
             diagonals: true,

@@ -3,8 +3,8 @@
 //! killer) beside plain Sudoku.
 
 use crate::record::Record;
-use crate::report::summary::{median, succeeded};
-use crate::report::tables::{count_range, info_value, secs, size_groups, Table};
+use crate::stats::{median, succeeded};
+use crate::table::{count_range, info_value, secs, size_groups, Table};
 use std::collections::BTreeMap;
 
 /// Report Table 3.1: solve times in seconds of ten 9×9 puzzles (Telegraph book) with

@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn variants() {
-        use crate::puzzles::kenken::{Cage, Op};
+        use crate::puzzles::cages::{Cage, Op};
         let (p, g) = solved_4x4();
         // The solution's main diagonal is 1,4,4,1: not an X-Sudoku solution.
         let x = Sudoku {

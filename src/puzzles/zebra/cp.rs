@@ -17,7 +17,7 @@
 //! the converse that the implication gets from the permutations.
 //!
 //! The heuristics (`--heuristics none|1|12|123`) order the clues for the search: see
-//! [`crate::backends::propagate`].
+//! [`crate::engines::propagate`].
 
 use super::{Relation, Solution, Zebra};
 use crate::cp_model::{Constraint, CpModel};

@@ -16,8 +16,9 @@
 //! H ≤ 10 and A ≤ 8.
 
 use super::{cp, Attribute, Clue, Prop, Relation, Zebra};
-use crate::backends::{propagate, Budget, Heuristics};
+use crate::engines::{propagate, Budget, Heuristics};
 use crate::generate::{Generator, Param, Params};
+use crate::rng::Rng;
 
 /// `puzzlebench generate zebra`.
 pub static GENERATOR: Generator = Generator {
@@ -112,37 +113,6 @@ pub const NAMES: [(&str, [&str; 10]); 8] = [
         ],
     ),
 ];
-
-/// SplitMix64: a small, fast, well-mixed generator; the same seed gives the same stream.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in 0..n (n ≥ 1), by multiply-shift.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-
-    /// Shuffles `v` (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 /// True when `z` has exactly one solution (the `cp` formulation on `propagate`).
 pub fn is_unique(z: &Zebra) -> bool {
@@ -361,11 +331,11 @@ mod tests {
                 fewer.clues.remove(i);
                 assert!(!is_unique(&fewer), "seed {seed}: clue {i} is redundant");
             }
-            let sol = crate::puzzles::Instance::solve(
+            let sol = crate::puzzles::Solve::solve(
                 &z,
                 "cp",
                 propagate::PROPAGATE,
-                &crate::backends::SolveOptions::default(),
+                &crate::engines::SolveOptions::default(),
             )
             .unwrap();
             assert_eq!(sol.verified(), Some(true));

@@ -16,9 +16,8 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::{Answer, Formulation, Instance, PuzzleDef, Report, Run, SuitePart};
-use crate::backends::{Engine, Heuristics, Kind, SolveOptions};
-use crate::model::Model;
+use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
+use crate::engines::{Heuristics, Kind};
 
 /// The registry entry of Zebra.
 pub static PUZZLE: PuzzleDef<Zebra> = PuzzleDef {
@@ -318,16 +317,7 @@ impl Instance for Zebra {
         Some(picture::svg(self, solution.as_ref()))
     }
 
-    fn build(&self, formulation: &str) -> Result<Model, String> {
-        PUZZLE.build(self, formulation)
-    }
-
-    fn solve(
-        &self,
-        formulation: &str,
-        engine: Engine,
-        options: &SolveOptions,
-    ) -> Result<Report, String> {
-        PUZZLE.solve(self, formulation, engine, options)
+    fn puzzle() -> &'static PuzzleDef<Self> {
+        &PUZZLE
     }
 }

@@ -3,8 +3,8 @@
 //! comparison over the generated puzzles, by size, with medians.
 
 use crate::record::Record;
-use crate::report::summary::{median, succeeded};
-use crate::report::tables::Table;
+use crate::stats::{median, succeeded};
+use crate::table::Table;
 use std::collections::BTreeMap;
 
 /// The instance name of the 1962 puzzle (instances/zebra/life_1962.txt).

@@ -37,7 +37,7 @@ mod scatter;
 mod time_vs_size;
 
 use crate::record::Record;
-use crate::report::summary::{charged_seconds, median, succeeded};
+use crate::stats::{charged_seconds, median, succeeded};
 use plotters::prelude::*;
 use render::{render, HEIGHT, WIDTH};
 use std::collections::{BTreeMap, BTreeSet};

@@ -7,7 +7,7 @@
 //! shorter columns are padded with `nan`, which PGFPlots leaves out.
 
 use super::{Chart, Marker, Scale, Series, GREY};
-use crate::report::tables::latex;
+use crate::table::latex;
 use plotters::style::RGBColor;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -21,7 +21,7 @@
 //!   loop of [`super::row_generation`]).
 
 use super::external::{self, Answer};
-use super::{Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings, Solver};
+use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings};
 use crate::model::{Model, Sense};
 use serde::Serialize;
 use std::path::Path;
@@ -49,7 +49,7 @@ static DECLARATION: Declaration = Declaration {
 /// The driver's source, run as `python -I -c`.
 const DRIVER: &str = include_str!("drivers/cpsat.py");
 
-impl Solver for CpSat {
+impl EngineImpl for CpSat {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -1,7 +1,44 @@
 //! The one result row. CSV files and JSON output both serialise [`Record`]; there is no
-//! second schema. An empty CSV cell means "not known".
+//! second schema. An empty CSV cell means "not known". Beside it: the run id that names a
+//! run ([`run_id`]) and the results file that holds rows ([`file`]).
 
+pub mod file;
+
+pub use file::{check_results_file, header_problem, read_results, Existing, ResultsFile};
+
+use crate::engines::{Engine, Settings, SolveOptions};
 use serde::{Deserialize, Serialize};
+
+/// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical content,
+/// the puzzle, formulation, engine, the settings the engine applies, the time limit, the
+/// LP-relaxation switch and the repeat. Settings an engine does not have leave no trace,
+/// so asking for them twice gives one run.
+pub fn run_id(
+    puzzle: &str,
+    canonical: &str,
+    formulation: &str,
+    engine: Engine,
+    options: &SolveOptions,
+    settings: &Settings,
+    repeat: u32,
+) -> String {
+    use sha2::{Digest, Sha256};
+    let key = serde_json::json!({
+        "instance": canonical,
+        "puzzle": puzzle,
+        "formulation": formulation,
+        "backend": engine.key(),
+        "settings": settings,
+        "time_limit": options.time_limit,
+        "lp_relaxation": options.lp_relaxation,
+        "repeat": repeat,
+    });
+    Sha256::digest(key.to_string().as_bytes())
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 /// One run: (instance, formulation, backend, repeat) and everything measured about it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -16,7 +16,7 @@
 //!   loop of [`super::row_generation`]).
 
 use super::external::{self, Answer};
-use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver};
+use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings};
 use crate::model::{Model, Sense};
 use serde::Serialize;
 use std::path::Path;
@@ -43,7 +43,7 @@ static DECLARATION: Declaration = Declaration {
 /// The driver's source, run as `python -I -c`.
 const DRIVER: &str = include_str!("drivers/scip.py");
 
-impl Solver for Scip {
+impl EngineImpl for Scip {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -29,9 +29,12 @@
 mod domain;
 pub mod lp;
 
-use super::{
-    gap, highs, Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings, Solver, Status,
-};
+use super::budget::Budget;
+use super::capabilities::{Capabilities, Declaration, Settings};
+use super::engine::Engine;
+use super::highs;
+use super::problem::{gap, Kind, Outcome, Status};
+use super::EngineImpl;
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Sense, VarKind};
 use crate::progress;
@@ -55,7 +58,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-impl Solver for Bc {
+impl EngineImpl for Bc {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -36,7 +36,9 @@
 //! status `time_limit` (or `feasible` when a solution was found but the count not
 //! finished). Threads, MIP gap, presolve and seed do not apply.
 
-use super::{Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings, Solver, Status};
+use super::{
+    Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings, Status,
+};
 use crate::cp_model::{check, Class, Constraint, CpModel};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -69,7 +71,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-impl Solver for Propagate {
+impl EngineImpl for Propagate {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -20,7 +20,7 @@
 //! * **Row generation**: each round a new call with the rows added so far.
 
 use super::external::{self, Finished};
-use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
+use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
 use crate::model::{Model, Sense};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -53,7 +53,7 @@ pub fn glpsol() -> PathBuf {
     std::env::var_os(GLPSOL_VAR).map_or_else(|| PathBuf::from("glpsol"), PathBuf::from)
 }
 
-impl Solver for Glpk {
+impl EngineImpl for Glpk {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

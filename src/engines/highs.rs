@@ -4,7 +4,7 @@
 //! callback, so lazy-row formulations run on `bc` (the project's branch and cut on HiGHS's
 //! simplex) instead.
 
-use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
+use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
 use crate::model::{Model, Sense, VarKind};
 use crate::progress;
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus};
@@ -30,7 +30,7 @@ static DECLARATION: Declaration = Declaration {
     capabilities: Capabilities::MIP,
 };
 
-impl Solver for Highs {
+impl EngineImpl for Highs {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -23,7 +23,9 @@
 //!   separator's calls.
 //! * **Settings**: none (no presolve, seed, threads, gap or heuristics; one thread).
 
-use super::{Budget, Capabilities, Clock, Declaration, Engine, Outcome, Settings, Solver, Status};
+use super::{
+    Budget, Capabilities, Clock, Declaration, Engine, EngineImpl, Outcome, Settings, Status,
+};
 use crate::lazy::{Cut, Separator};
 use crate::model::{Model, Name, Sense, VarKind};
 use std::time::Instant;
@@ -59,7 +61,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-impl Solver for Hitset {
+impl EngineImpl for Hitset {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

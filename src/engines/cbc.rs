@@ -19,8 +19,8 @@
 //! escaped the callback), `cuts` every row added, by the callback or after a solve.
 
 use super::{
-    row_generation, Budget, Capabilities, Declaration, Engine, Kind, Outcome, Settings,
-    SolveOptions, Solver, Status,
+    row_generation, Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings,
+    SolveOptions, Status,
 };
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Sense, VarKind};
@@ -72,7 +72,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-impl Solver for Cbc {
+impl EngineImpl for Cbc {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -11,7 +11,8 @@
 //! rows, so its bound is valid for the whole problem) and its incumbent only when the
 //! separator accepts it (an incumbent that breaks rows not yet added is no solution).
 
-use super::{Budget, Outcome, Status};
+use super::budget::Budget;
+use super::problem::{Outcome, Status};
 use crate::lazy::Separator;
 use crate::model::{Model, Name};
 

@@ -4,7 +4,7 @@
 //! those settings empty. It keeps its incumbent at the time limit. Integer bounds must fit
 //! in i32.
 
-use super::{Budget, Capabilities, Declaration, Engine, Outcome, Settings, Solver, Status};
+use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
 use crate::model::{Model, Sense, VarKind};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome};
 use std::time::{Duration, Instant};
@@ -26,7 +26,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-impl Solver for Microlp {
+impl EngineImpl for Microlp {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }

@@ -29,7 +29,9 @@
 
 use super::cnf::{self, Encoder};
 use super::Status;
-use super::{Budget, Capabilities, Clock, Declaration, Engine, Kind, Outcome, Settings, Solver};
+use super::{
+    Budget, Capabilities, Clock, Declaration, Engine, EngineImpl, Kind, Outcome, Settings,
+};
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Model, Name, Sense, VarId};
 use crate::progress;
@@ -83,7 +85,7 @@ pub fn version() -> String {
         .clone()
 }
 
-impl Solver for Sat {
+impl EngineImpl for Sat {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
     }
@@ -403,7 +405,7 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backends::SolveOptions;
+    use crate::engines::SolveOptions;
     use proptest::prelude::*;
 
     fn settings() -> Settings {
@@ -590,7 +592,7 @@ mod tests {
         let mut m = model_of(3, &[-1, -1, -1], Sense::Minimize, &[]);
         let mut sep = Pairs(0);
         let o = SAT.solve(
-            crate::backends::Problem::RowGeneration(&mut m, &mut sep),
+            crate::engines::Problem::RowGeneration(&mut m, &mut sep),
             &settings(),
             &Budget::unlimited(),
         );

@@ -4,8 +4,8 @@
 //! backend of the row ran (a suite may run its slow engines on fewer instances).
 
 use super::summary::{self, SummaryRow};
-use super::tables::{secs, sgm_note, Table};
 use crate::record::Record;
+use crate::table::{secs, sgm_note, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Engine keys in the order of the tables' columns; labels of other engines come after
@@ -37,7 +37,7 @@ fn column_key(label: &str) -> (usize, &str) {
 /// row per formulation (alphabetically), a column per backend label (in [`ENGINE_ORDER`]),
 /// each cell `solved/runs · median · SGM` in seconds, "–" where the backend did not run
 /// that formulation. `shift` is the SGM's shift in seconds.
-pub fn backend_tables(rows: &[Record], shift: f64) -> Vec<Table> {
+pub fn engine_tables(rows: &[Record], shift: f64) -> Vec<Table> {
     let (common, instances) = common_runs(rows);
     let mut by_puzzle: BTreeMap<String, Vec<SummaryRow>> = BTreeMap::new();
     for s in summary::summarise(&common, shift) {
@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn one_table_per_puzzle_with_backends_in_engine_order() {
-        let tables = backend_tables(&rows(), 1.0);
+        let tables = engine_tables(&rows(), 1.0);
         let stems: Vec<&str> = tables.iter().map(|t| t.stem.as_str()).collect();
         assert_eq!(stems, ["sudoku_backends", "zebra_backends"]);
         let t = &tables[0];
@@ -234,7 +234,7 @@ mod tests {
             .into_iter()
             .filter(|r| !(r.formulation == "values" && r.backend == "cbc"))
             .collect();
-        let t = &backend_tables(&rows, 1.0)[0];
+        let t = &engine_tables(&rows, 1.0)[0];
         assert_eq!(
             t.columns,
             ["formulation", "instances", "highs", "cbc", "propagate"]
@@ -258,7 +258,7 @@ mod tests {
         let mut r = run("sudoku", "binary", "cpsat", 4.0, true);
         r.instance = "p2".into();
         rows.push(r);
-        let t = &backend_tables(&rows, 1.0)[0];
+        let t = &engine_tables(&rows, 1.0)[0];
         assert_eq!(t.columns, ["formulation", "instances", "highs", "cpsat"]);
         assert_eq!(
             t.rows[0],

@@ -1,0 +1,187 @@
+//! The results file: an append-only CSV of [`Record`]s, header first, every row flushed as
+//! it comes, an incomplete last line (a killed writer) cut off and reported, never kept;
+//! and reading such a file back, with errors that name the file and line.
+
+use super::Record;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// An append-only results file: header written once, every row flushed as it comes.
+pub struct ResultsFile {
+    path: PathBuf,
+    file: File,
+}
+
+/// What opening an existing results file found.
+#[derive(Debug, Default)]
+pub struct Existing {
+    /// The rows already in the file.
+    pub rows: Vec<Record>,
+    /// Bytes of an incomplete last line that were cut off (a killed writer).
+    pub repaired_bytes: usize,
+}
+
+impl ResultsFile {
+    /// Opens `path` for appending, creating it with the header when it is new or empty.
+    /// An existing file must start with puzzlebench's header and parse; an incomplete last
+    /// line (no newline, or a row that does not parse) is cut off and reported, never kept.
+    pub fn open(path: &Path) -> Result<(Self, Existing), String> {
+        let shown = path.display();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: cannot create folder: {e}", dir.display()))?;
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{shown}: cannot open: {e}"))?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        let header = Record::header().join(",");
+        let mut existing = Existing::default();
+        if text.is_empty() {
+            writeln!(file, "{header}").map_err(|e| format!("{shown}: {e}"))?;
+            return Ok((
+                ResultsFile {
+                    path: path.to_path_buf(),
+                    file,
+                },
+                existing,
+            ));
+        }
+        check_results_file(path)?;
+        // Keep only complete lines.
+        let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
+        let body = &text[..keep];
+        let mut rd = csv::ReaderBuilder::new().from_reader(body.as_bytes());
+        let mut rows = Vec::new();
+        let mut positions = Vec::new();
+        let mut iter = rd.deserialize::<Record>();
+        loop {
+            let pos = iter.reader().position().byte() as usize;
+            match iter.next() {
+                None => break,
+                Some(Ok(r)) => {
+                    rows.push(r);
+                    positions.push(pos);
+                }
+                Some(Err(e)) => {
+                    let line = e.position().map_or(0, |p| p.line());
+                    let rest_from = e.position().map_or(pos, |p| p.byte() as usize);
+                    if body[rest_from..].trim_end().contains('\n') {
+                        return Err(format!("{shown}:{line}: not a result row: {e}"));
+                    }
+                    // The last line is damaged: cut it off.
+                    keep = rest_from;
+                    break;
+                }
+            }
+        }
+        existing.repaired_bytes = text.len() - keep;
+        if existing.repaired_bytes > 0 {
+            file.set_len(keep as u64)
+                .map_err(|e| format!("{shown}: cannot cut the incomplete last line: {e}"))?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+        existing.rows = rows;
+        Ok((
+            ResultsFile {
+                path: path.to_path_buf(),
+                file,
+            },
+            existing,
+        ))
+    }
+
+    /// Appends one row and flushes it to the operating system.
+    pub fn append(&mut self, record: &Record) -> Result<(), String> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(vec![]);
+        // Keep every row on one line, so a cut-off last line is always recognisable.
+        let mut one_line = record.clone();
+        one_line.error = record
+            .error
+            .as_ref()
+            .map(|e| e.replace(['\n', '\r'], " / "));
+        w.serialize(&one_line).map_err(|e| e.to_string())?;
+        let bytes = w.into_inner().map_err(|e| e.to_string())?;
+        // One write call per row, so a row is never interleaved with another.
+        self.file
+            .write_all(&bytes)
+            .and_then(|_| self.file.flush())
+            .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
+    }
+}
+
+/// Checks, without changing it, that `path` can take rows: it does not exist, is empty, or
+/// starts with puzzlebench's header ([`ResultsFile::open`] then reads and repairs it).
+pub fn check_results_file(path: &Path) -> Result<(), String> {
+    use std::io::BufRead;
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+    };
+    let mut first = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut first)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let first = String::from_utf8_lossy(&first);
+    let first = first.trim_end_matches(['\n', '\r']);
+    if first.is_empty() || first == Record::header().join(",") {
+        return Ok(());
+    }
+    let why = header_problem(first).unwrap_or_else(|| "columns in another order".into());
+    Err(format!(
+        "{}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file",
+        path.display()
+    ))
+}
+
+/// Reads every row of a results CSV.
+pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
+    let mut rd = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = rd
+        .headers()
+        .map_err(|e| format!("{}:1: {e}", path.display()))?
+        .iter()
+        .collect::<Vec<_>>()
+        .join(",");
+    if let Some(why) = header_problem(&first) {
+        return Err(format!(
+            "{}:1: not a puzzlebench results file ({why})",
+            path.display()
+        ));
+    }
+    let mut rows = Vec::new();
+    for (i, rec) in rd.deserialize().enumerate() {
+        rows.push(rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?);
+    }
+    Ok(rows)
+}
+
+/// What is wrong with a results file's header line, as far as reading its rows goes: the
+/// columns of [`Record::REQUIRED`] it lacks, or None.
+pub fn header_problem(line: &str) -> Option<String> {
+    let have: Vec<&str> = line.split(',').map(|c| c.trim_matches('"')).collect();
+    let missing: Vec<&str> = Record::REQUIRED
+        .iter()
+        .copied()
+        .filter(|c| !have.contains(c))
+        .collect();
+    match missing.len() {
+        0 => None,
+        1 => Some(format!("missing column {}", missing[0])),
+        n if n <= 5 => Some(format!("missing columns {}", missing.join(", "))),
+        n => Some(format!(
+            "missing columns {} and {} more",
+            missing[..5].join(", "),
+            n - 5
+        )),
+    }
+}
