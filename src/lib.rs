@@ -2,7 +2,7 @@
 //! puzzles, run across solver engines.
 //!
 //! A puzzle ([`puzzles::PUZZLES`]) loads instances from files; each of its formulations
-//! builds a model (a backend-neutral [`model::Model`], or a [`cp_model::CpModel`]) and hands
+//! builds a model (a engine-neutral [`model::Model`], or a [`cp_model::CpModel`]) and hands
 //! it to an engine ([`engines::ENGINES`]) that declares what it can take; the puzzle's
 //! independent verifier checks the answer; the [`runner`] writes one [`record::Record`]
 //! per run to CSV, beside it a sweep file with the [`machine`] of every sweep; [`report`]

@@ -21,7 +21,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List puzzles, their formulations and input formats, and the engines (backends)
+    /// List puzzles, their formulations and input formats, and the engines (the values of --backend)
     /// with what each takes.
     List,
     /// Solve the puzzles in FILE and print the solution (text grid or JSON).
@@ -36,7 +36,7 @@ enum Command {
     /// once (the least-walls model counts boards, i.e. distinct wall sets). Exit status 1
     /// when a count is not settled (time limit) or a solution fails the verifier.
     Count(CountArgs),
-    /// Run a sweep: every instance x formulation x backend x repeat, one CSV row each.
+    /// Run a sweep: every instance x formulation x engine x repeat, one CSV row each.
     ///
     /// A formulation on an engine that does not take its kind (lazy rows on highs, a
     /// constraint program on cbc, ...) gives a row with status error and the reason.
@@ -93,9 +93,9 @@ struct SolverArgs {
     /// Skip the LP relaxation (the lp_bound column stays empty).
     #[arg(long)]
     no_lp: bool,
-    /// Search heuristics of the propagate backend: none, 1, 12, 123 (the report's Table 7.5
+    /// Search heuristics of the propagate engine: none, 1, 12, 123 (the report's Table 7.5
     /// configurations) or root (all constraints at the root, smallest domain first; the
-    /// default); `run` takes a comma-separated list and sweeps each. MIP backends ignore it.
+    /// default); `run` takes a comma-separated list and sweeps each. MIP engines ignore it.
     #[arg(long, value_delimiter = ',', value_name = "H")]
     heuristics: Vec<Heuristics>,
     /// Solutions to look for; 2 proves uniqueness (the solutions column then says 1).
@@ -163,7 +163,7 @@ struct SolveArgs {
     /// Engine key (see `list`). Default: the usual engine of the formulation's kind:
     /// highs for integer programs and row generation, bc for lazy rows, propagate for
     /// constraint programs.
-    #[arg(long, value_name = "ENGINE")]
+    #[arg(long, visible_alias = "engine", value_name = "ENGINE")]
     backend: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -189,7 +189,7 @@ struct CountArgs {
     /// Engine key (see `list`). Default: the usual engine of the formulation's kind. The
     /// sat engine is by far the fastest at counting (its blocking clauses keep the
     /// search's learnt clauses); a MIP engine solves again from scratch after each row.
-    #[arg(long, value_name = "ENGINE")]
+    #[arg(long, visible_alias = "engine", value_name = "ENGINE")]
     backend: Option<String>,
     /// Stop after this many solutions (2 tells a unique puzzle from one with several).
     #[arg(long, value_name = "K")]
@@ -224,7 +224,12 @@ struct RunArgs {
     /// take its kind gives a row with status error and the reason. Default: for each
     /// formulation the usual engine of its kind (highs, bc for lazy rows, propagate for
     /// constraint programs).
-    #[arg(long, value_delimiter = ',', value_name = "ENGINES")]
+    #[arg(
+        long,
+        visible_alias = "engine",
+        value_delimiter = ',',
+        value_name = "ENGINES"
+    )]
     backend: Vec<String>,
     /// Instance files or folders (a folder means every file in it but *.md, sorted).
     #[arg(long, num_args = 1.., required = true)]
@@ -286,12 +291,17 @@ struct ReproduceArgs {
     #[arg(long)]
     quick: bool,
     /// Engine keys, comma-separated: every part of every suite runs on them (each
-    /// formulation on those that take its kind and model). Default: each puzzle's backend
+    /// formulation on those that take its kind and model). Default: each puzzle's engine
     /// comparison (a few instances, all formulations) on every installed engine (`list`
     /// says which are installed), and the report's tables on one engine per kind: highs
     /// (integer programs and row generation), bc (lazy rows), propagate (constraint
     /// programs).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(
+        long,
+        visible_alias = "engine",
+        value_delimiter = ',',
+        value_name = "ENGINES"
+    )]
     backend: Option<Vec<String>>,
     /// Time limit of each run in seconds (default: each suite's own).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]

@@ -1,6 +1,6 @@
-//! The backend-neutral model: variables, linear rows and a linear objective.
+//! The engine-neutral model: variables, linear rows and a linear objective.
 //!
-//! A formulation builds one [`Model`] per instance; every backend solves the
+//! A formulation builds one [`Model`] per instance; every engine solves the
 //! same model, either as the integer program or as its LP relaxation
 //! ([`Model::relax`]). The model can be written as free MPS or CPLEX LP text;
 //! the writers are deterministic, so identical input gives identical bytes.

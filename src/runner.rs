@@ -4,7 +4,7 @@
 use crate::cgroups::Cgroups;
 use crate::engines::{Engine, Kind, Settings, SolveOptions, Status};
 use crate::isolation::{self, Ending, Job, Limits, Placement};
-use crate::puzzles::{Instance, Puzzle, Report};
+use crate::puzzles::{Instance, Puzzle, RunResult};
 use crate::record::{run_id, Record, ResultsFile};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -245,7 +245,7 @@ pub fn to_record(
     instance: &dyn Instance,
     spec: &RunSpec,
     env: &RunEnv,
-    result: Result<Report, String>,
+    result: Result<RunResult, String>,
 ) -> Record {
     let s = &spec.settings;
     let mut r = Record {

@@ -1,7 +1,7 @@
 //! Tables as pure functions from rows to text, shared by the report and every puzzle's
 //! tables: the [`Table`] type with its Markdown and LaTeX (booktabs) writers, number
 //! formatting ([`secs`]), and rows grouped by instance size ([`size_groups`],
-//! [`size_rows`], [`size_medians`]).
+//! [`SizeFigures`], [`size_rows`]).
 
 use crate::record::Record;
 use crate::stats;
@@ -185,45 +185,104 @@ pub fn count_range(counts: impl Iterator<Item = usize>) -> String {
 }
 
 /// A group of runs in a table by size: the instance size (in its unit, cells for grids),
-/// the size label, the formulation and the backend label.
-pub type SizeKey<'a> = (u64, &'a str, &'a str, String);
+/// a key of the table's own (`()` for none: a difficulty, a variant, an instance), the
+/// size label, the formulation and the engine label.
+pub type SizeKey<'a, K> = (u64, K, &'a str, &'a str, String);
 
-/// The runs grouped by instance size, formulation and backend label, smallest first.
-pub fn size_groups<'a>(rows: &[&'a Record]) -> BTreeMap<SizeKey<'a>, Vec<&'a Record>> {
-    let mut groups: BTreeMap<SizeKey<'a>, Vec<&'a Record>> = BTreeMap::new();
+/// The runs grouped by instance size, then `key` of each run, the size label, the
+/// formulation and the engine label, smallest first.
+pub fn size_groups<'a, K: Ord>(
+    rows: &[&'a Record],
+    key: impl Fn(&'a Record) -> K,
+) -> BTreeMap<SizeKey<'a, K>, Vec<&'a Record>> {
+    let mut groups: BTreeMap<SizeKey<'a, K>, Vec<&'a Record>> = BTreeMap::new();
     for &r in rows {
-        let cells = r.size.unwrap_or(0.0) as u64;
+        let size = r.size.unwrap_or(0.0) as u64;
         groups
-            .entry((cells, &r.size_label, &r.formulation, r.backend_label()))
+            .entry((
+                size,
+                key(r),
+                &r.size_label,
+                &r.formulation,
+                r.backend_label(),
+            ))
             .or_default()
             .push(r);
     }
     groups
 }
 
-/// One table row per grid size, formulation and backend, smallest grids first (the
+/// What the tables by size show of a group of runs: the runs that succeeded
+/// ([`stats::succeeded`]) and their solve times, the distinct instances, and the model's
+/// variables and rows (each a range over the runs).
+pub struct SizeFigures<'a> {
+    /// The runs that succeeded.
+    pub solved: Vec<&'a Record>,
+    /// The solve seconds of the runs that succeeded.
+    pub solve_seconds: Vec<f64>,
+    /// The runs of the group.
+    pub runs: usize,
+    /// The distinct instances of the group.
+    pub instances: usize,
+    /// The model's variables, as [`count_range`] writes them.
+    pub variables: String,
+    /// The model's rows, as [`count_range`] writes them.
+    pub rows: String,
+}
+
+impl<'a> SizeFigures<'a> {
+    /// The figures of the runs `rs`.
+    pub fn of(rs: &[&'a Record]) -> SizeFigures<'a> {
+        let solved: Vec<&Record> = rs.iter().copied().filter(|r| stats::succeeded(r)).collect();
+        let solve_seconds = solved.iter().filter_map(|r| r.seconds).collect();
+        let instances: std::collections::BTreeSet<&str> =
+            rs.iter().map(|r| r.instance.as_str()).collect();
+        SizeFigures {
+            solved,
+            solve_seconds,
+            runs: rs.len(),
+            instances: instances.len(),
+            variables: count_range(rs.iter().filter_map(|r| r.variables)),
+            rows: count_range(rs.iter().filter_map(|r| r.constraints)),
+        }
+    }
+
+    /// Solved over runs, as `3/5`.
+    pub fn solved_of_runs(&self) -> String {
+        format!("{}/{}", self.solved.len(), self.runs)
+    }
+
+    /// The median solve time of the runs that succeeded, as [`secs`] writes it.
+    pub fn median_solve(&self) -> String {
+        secs(stats::median(&self.solve_seconds))
+    }
+
+    /// The longest solve time of the runs that succeeded, as [`secs`] writes it.
+    pub fn max_solve(&self) -> String {
+        secs(self.solve_seconds.iter().cloned().reduce(f64::max))
+    }
+}
+
+/// One table row per grid size, formulation and engine, smallest grids first (the
 /// grid's size in cells with each row, for tables that insert rows of their own): the
-/// size label, formulation, backend label, puzzles, solved/runs, median and maximum
+/// size label, formulation, engine label, puzzles, solved/runs, median and maximum
 /// solve time of the solved runs, and the model's variables and rows (a range). A run
 /// counts as solved when [`stats::succeeded`] says so.
 pub fn size_rows(rows: &[&Record]) -> Vec<(u64, Vec<String>)> {
-    size_groups(rows)
+    size_groups(rows, |_| ())
         .into_iter()
-        .map(|((cells, label, f, b), rs)| {
-            let ok: Vec<&&Record> = rs.iter().filter(|r| stats::succeeded(r)).collect();
-            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
-            let puzzles: std::collections::BTreeSet<&str> =
-                rs.iter().map(|r| r.instance.as_str()).collect();
+        .map(|((cells, (), label, f, b), rs)| {
+            let g = SizeFigures::of(&rs);
             let row = vec![
                 label.to_string(),
                 f.to_string(),
                 b,
-                puzzles.len().to_string(),
-                format!("{}/{}", ok.len(), rs.len()),
-                secs(stats::median(&solve)),
-                secs(solve.iter().cloned().reduce(f64::max)),
-                count_range(rs.iter().filter_map(|r| r.variables)),
-                count_range(rs.iter().filter_map(|r| r.constraints)),
+                g.instances.to_string(),
+                g.solved_of_runs(),
+                g.median_solve(),
+                g.max_solve(),
+                g.variables,
+                g.rows,
             ];
             (cells, row)
         })

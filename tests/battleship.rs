@@ -32,7 +32,7 @@ fn load_dir(rel: &str) -> Vec<Battleship> {
         .collect()
 }
 
-fn grid_of(report: &puzzles::Report) -> Grid {
+fn grid_of(report: &puzzles::RunResult) -> Grid {
     let lines: Vec<String> =
         serde_json::from_value(report.answer.as_ref().unwrap().json["grid"].clone()).unwrap();
     lines
@@ -584,7 +584,7 @@ fn a_puzzle_survives_writing_and_reading_back() {
 }
 
 #[test]
-fn impossible_givens_are_infeasible_on_every_backend() {
+fn impossible_givens_are_infeasible_on_every_engine() {
     // A left end in the last column can start no ship.
     let text = "fleet 1 1\nrows 2 1\ncols 1 1 1\ngrid\n..<\n...\n";
     let p = &parse_text(text).unwrap()[0];

@@ -45,7 +45,7 @@ fn opts(limit: f64) -> SolveOptions {
     }
 }
 
-fn links_of(r: &puzzles::Report) -> Vec<Link> {
+fn links_of(r: &puzzles::RunResult) -> Vec<Link> {
     let raw: Vec<[usize; 4]> =
         serde_json::from_value(r.answer.as_ref().unwrap().json["links"].clone()).unwrap();
     let mut l: Vec<Link> = raw

@@ -31,6 +31,64 @@ fn list_names_puzzles_formulations_backends() {
     }
 }
 
+/// The test-only `fault` puzzle is not shown to users: not by `list`, not in any help
+/// text, not in the hint of an unknown puzzle.
+#[test]
+fn the_fault_puzzle_is_not_shown() {
+    let mut texts = vec![pb(&["list"]), pb(&["--help"])];
+    for command in [
+        "solve",
+        "count",
+        "run",
+        "export",
+        "reproduce",
+        "report",
+        "generate",
+    ] {
+        texts.push(pb(&[command, "--help"]));
+    }
+    for o in &texts {
+        assert!(o.status.success(), "{}", stderr(o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            !out.split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "fault"),
+            "{out}"
+        );
+    }
+    let o = pb(&[
+        "solve",
+        "--puzzle",
+        "nope",
+        "instances/sudoku/report_fig3_1.txt",
+    ]);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("valid puzzles: sudoku") && !e.contains("fault"),
+        "{e}"
+    );
+}
+
+/// Formulation keys join words with `-`; the old spelling with `_` (Hashi's `cuts_hdc`) is
+/// still accepted and recorded in the one spelling.
+#[test]
+fn an_old_formulation_key_is_read_in_the_new_spelling() {
+    let o = pb(&[
+        "solve",
+        "instances/hashi/tatham/t_07x07_m3.txt",
+        "--puzzle",
+        "hashi",
+        "--formulation",
+        "cuts_hdc",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(r#""formulation":"cuts-hdc""#), "{out}");
+}
+
 #[test]
 fn solve_json_has_the_documented_fields() {
     let o = pb(&[

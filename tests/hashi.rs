@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod common;
 
-const FORMULATIONS: [&str; 4] = ["base", "hdc", "cuts", "cuts_hdc"];
+const FORMULATIONS: [&str; 4] = ["base", "hdc", "cuts", "cuts-hdc"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -42,7 +42,7 @@ fn boards(dirs: &[&str]) -> Vec<(PathBuf, Hashi)> {
     out
 }
 
-fn bridges_of(r: &puzzles::Report) -> Vec<[usize; 5]> {
+fn bridges_of(r: &puzzles::RunResult) -> Vec<[usize; 5]> {
     serde_json::from_value(r.answer.as_ref().unwrap().json["bridges"].clone()).unwrap()
 }
 
@@ -428,7 +428,7 @@ fn the_cuts_loop_counts_rounds_and_honours_the_time_limit() {
         time_limit: Some(1e-9),
         ..opts(true)
     };
-    for f in ["cuts", "cuts_hdc"] {
+    for f in ["cuts", "cuts-hdc"] {
         let r = h.solve(f, HIGHS, &tiny).unwrap();
         assert_eq!(r.outcome.status, Status::TimeLimit, "{f}: {:?}", r.outcome);
         assert!(r.answer.is_none() && r.outcome.objective.is_none());
@@ -440,7 +440,7 @@ fn fixings_are_recorded() {
     let h = load_file(&root().join("instances/hashi/tatham/t_20x20.txt")).remove(0);
     let base = h.solve("base", HIGHS, &opts(true)).unwrap();
     let hdc = h.solve("hdc", HIGHS, &opts(true)).unwrap();
-    let cuts_hdc = h.solve("cuts_hdc", HIGHS, &opts(true)).unwrap();
+    let cuts_hdc = h.solve("cuts-hdc", HIGHS, &opts(true)).unwrap();
     assert_eq!(base.fixings, None);
     assert!(hdc.fixings.unwrap() > 0);
     assert_eq!(hdc.fixings, cuts_hdc.fixings);

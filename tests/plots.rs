@@ -345,7 +345,7 @@ fn formulations_on_engines_of_their_own_are_compared() {
 #[test]
 fn lp_ratio_leaves_out_unverified_objectives() {
     let mut rows = rows();
-    for (f, verified) in [("cuts", Some(false)), ("cuts_hdc", None)] {
+    for (f, verified) in [("cuts", Some(false)), ("cuts-hdc", None)] {
         let mut r = row("hashi", "h10", 100.0, f, "highs", 1, "time_limit", 10.0);
         r.verified = verified;
         r.objective = Some(50.0);
@@ -356,7 +356,7 @@ fn lp_ratio_leaves_out_unverified_objectives() {
     let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     let lp = svg_text(find(&plots, "hashi_lp_ratio"));
     assert!(has_text(&lp, "base / highs") && has_text(&lp, "hdc / highs"));
-    for name in ["cuts / highs", "cuts_hdc / highs"] {
+    for name in ["cuts / highs", "cuts-hdc / highs"] {
         assert!(!has_text(&lp, name), "{name} in {:?}", texts(&lp));
     }
     // The verified ratios are 0.6 and 0.9; the refused one (0.1) would widen the axis.
@@ -366,7 +366,7 @@ fn lp_ratio_leaves_out_unverified_objectives() {
         texts(&lp)
     );
     let time = svg_text(find(&plots, "hashi_time_vs_size"));
-    assert!(has_text(&time, "cuts / highs") && has_text(&time, "cuts_hdc / highs"));
+    assert!(has_text(&time, "cuts / highs") && has_text(&time, "cuts-hdc / highs"));
 }
 
 /// Times under a millisecond are read off labelled ticks: the time axis starts at a

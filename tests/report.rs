@@ -208,7 +208,7 @@ fn reproduce_quick_on_a_tiny_suite() {
         ("sudoku (binary, values)", 4),
         ("battleship (gbm, cbm)", 4),
         ("circuit (cm1, cm2)", 4),
-        ("hashi (base, hdc, cuts, cuts_hdc; presolve on and off)", 8),
+        ("hashi (base, hdc, cuts, cuts-hdc; presolve on and off)", 8),
     ] {
         assert!(
             err.contains(&format!("{p}: 0 runs appended, {n} already")),

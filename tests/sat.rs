@@ -86,7 +86,7 @@ fn every_pure_binary_formulation_solves_on_sat_with_verified_answers() {
         ("circuit", "cm3", &["instances/circuit/cm3/6x6.txt"]),
         (
             "hashi",
-            "cuts,cuts_hdc",
+            "cuts,cuts-hdc",
             &["instances/hashi/tatham/t_07x07_m3.txt"],
         ),
     ];

@@ -23,7 +23,7 @@ fn opts(count: u32) -> SolveOptions {
     }
 }
 
-fn grid(r: &puzzles::Report) -> Vec<Vec<bool>> {
+fn grid(r: &puzzles::RunResult) -> Vec<Vec<bool>> {
     let lines: Vec<String> =
         serde_json::from_value(r.answer.as_ref().unwrap().json["grid"].clone()).unwrap();
     lines

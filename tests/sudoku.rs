@@ -52,7 +52,7 @@ fn largest_tested(b: Engine, f: &str) -> f64 {
     }
 }
 
-fn grid_of(report: &puzzles::Report) -> Vec<Vec<u32>> {
+fn grid_of(report: &puzzles::RunResult) -> Vec<Vec<u32>> {
     serde_json::from_value(report.answer.as_ref().unwrap().json["grid"].clone()).unwrap()
 }
 
@@ -160,7 +160,7 @@ fn verifier_rejects_corrupted_solutions() {
 }
 
 #[test]
-fn contradictory_givens_are_infeasible_on_every_backend() {
+fn contradictory_givens_are_infeasible_on_every_engine() {
     for file in [
         "tests/data/sudoku/infeasible_subtle.txt",
         "tests/data/sudoku/infeasible_clash.txt",

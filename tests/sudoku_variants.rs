@@ -47,7 +47,7 @@ fn opts(count: u32) -> SolveOptions {
     }
 }
 
-fn grid(r: &puzzles::Report) -> Vec<Vec<u32>> {
+fn grid(r: &puzzles::RunResult) -> Vec<Vec<u32>> {
     serde_json::from_value(r.answer.as_ref().unwrap().json["grid"].clone()).unwrap()
 }
 

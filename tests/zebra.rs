@@ -9,7 +9,7 @@ use puzzlebench::engines::{
 };
 use puzzlebench::puzzles::zebra::generate;
 use puzzlebench::puzzles::zebra::{parse, verify, Clue, Prop, Relation, Solution, Zebra};
-use puzzlebench::puzzles::{Report, Solve};
+use puzzlebench::puzzles::{RunResult, Solve};
 use puzzlebench::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,7 +55,7 @@ fn opts(h: Heuristics, count: u32) -> SolveOptions {
     }
 }
 
-fn solution(z: &Zebra, r: &Report) -> Solution {
+fn solution(z: &Zebra, r: &RunResult) -> Solution {
     let a = r.answer.as_ref().expect("an answer");
     assert_eq!(a.verdict, Ok(()), "{}", a.text);
     z.from_json(&a.json).expect("the JSON reads back")
@@ -71,7 +71,7 @@ const TABLE_7_4: [[&str; 5]; 5] = [
 ];
 
 #[test]
-fn the_1962_answer_is_table_7_4_on_every_backend_and_heuristics() {
+fn the_1962_answer_is_table_7_4_on_every_engine_and_heuristics() {
     let z = load("instances/zebra/life_1962.txt");
     assert_eq!(z.clues.len(), 14);
     let mut reports = Vec::new();

@@ -4,8 +4,8 @@
 //! engine does not have give one run, not several), with the part's time limit; then the
 //! rows become the report with the report's figures beside ours.
 //!
-//! The engines of a part: by default, the part that compares backends
-//! ([`SuitePart::every_backend`]) runs on every installed engine and the others on
+//! The engines of a part: by default, the part that compares engines
+//! ([`SuitePart::every_engine`]) runs on every installed engine and the others on
 //! [`DEFAULT_ENGINES`] (with the engines a part adds, [`SuitePart::also_on`]); with
 //! `--backend`, every part runs on the engines named.
 
@@ -23,16 +23,16 @@ use std::path::{Path, PathBuf};
 /// The engines of the parts that reproduce the report's tables, unless `--backend` names
 /// others: one for each kind of formulation (HiGHS for integer programs and row
 /// generation, the project's branch and cut for lazy rows, propagation for constraint
-/// programs). The part that compares backends runs on every installed engine.
+/// programs). The part that compares engines runs on every installed engine.
 pub const DEFAULT_ENGINES: &str = "highs,bc,propagate";
 
 /// The engines of each part: those named (`--backend`), else every installed engine for
-/// the part that compares backends and [`DEFAULT_ENGINES`] for the others.
+/// the part that compares engines and [`DEFAULT_ENGINES`] for the others.
 #[derive(Clone, Debug)]
 pub enum EngineChoice {
     /// `--backend`: these engines for every part.
     Named(Vec<Engine>),
-    /// The default: `installed` for the backends part, `default` for the others.
+    /// The default: `installed` for the engines part, `default` for the others.
     Default {
         /// [`DEFAULT_ENGINES`].
         default: Vec<Engine>,
@@ -60,7 +60,7 @@ impl EngineChoice {
     pub fn for_part(&self, part: &SuitePart) -> Vec<Engine> {
         match self {
             EngineChoice::Named(e) => e.clone(),
-            EngineChoice::Default { installed, .. } if part.every_backend => installed.clone(),
+            EngineChoice::Default { installed, .. } if part.every_engine => installed.clone(),
             EngineChoice::Default { default, installed } => {
                 let mut out = default.clone();
                 for e in installed {
@@ -86,7 +86,7 @@ impl EngineChoice {
                         .suite(quick)
                         .parts
                         .iter()
-                        .filter(|part| !part.every_backend)
+                        .filter(|part| !part.every_engine)
                     {
                         let extra: Vec<&str> = self
                             .for_part(part)
@@ -287,10 +287,10 @@ fn variants(part: &SuitePart, time_limit: Option<f64>) -> Vec<SolveOptions> {
     out
 }
 
-/// "hashi (base, hdc, cuts, cuts_hdc; presolve on and off)", "sudoku backends (binary,
+/// "hashi (base, hdc, cuts, cuts-hdc; presolve on and off)", "sudoku engines (binary,
 /// values)".
 fn label(puzzle: &str, part: &SuitePart) -> String {
-    let what = if part.every_backend { " backends" } else { "" };
+    let what = if part.every_engine { " backends" } else { "" };
     let mut s = format!("{puzzle}{what} ({}", part.formulations.join(", "));
     if part.presolve.len() > 1 {
         s.push_str("; presolve on and off");
@@ -442,7 +442,7 @@ mod tests {
             .suite(true)
             .parts
             .into_iter()
-            .find(|p| !p.every_backend)
+            .find(|p| !p.every_engine)
             .unwrap();
         let keys: Vec<&str> = choice
             .for_part(&report_part)

@@ -11,6 +11,7 @@
 pub mod battleship;
 pub mod cages;
 pub mod circuit;
+pub mod counting;
 pub mod fault;
 pub mod formulation;
 pub mod hashi;
@@ -23,11 +24,11 @@ pub mod sudoku;
 pub mod tatham;
 pub mod zebra;
 
-pub use formulation::{Answer, Report, Run};
+pub use formulation::{Answer, Run, RunResult};
 
 use crate::engines::{Engine, Heuristics, Kind, SolveOptions};
 use crate::model::Model;
-use crate::record::Record;
+use crate::record::{formulation_key, Record};
 use crate::table::{Table, TableFn};
 use std::fmt;
 use std::path::Path;
@@ -45,7 +46,7 @@ pub struct Formulation<P: 'static> {
     /// generation and lazy rows); an error says why there is none.
     pub build: fn(&P) -> Result<Model, String>,
     /// Builds, solves on the run's engine, decodes and verifies.
-    pub solve: fn(&P, &Run) -> Report,
+    pub solve: fn(&P, &Run) -> RunResult,
 }
 
 /// What the registry says of a formulation, whatever the puzzle.
@@ -87,9 +88,10 @@ pub struct PuzzleDef<P: 'static> {
 impl<P: Instance + 'static> PuzzleDef<P> {
     /// The formulation with `key`; the error lists the valid keys.
     pub fn find(&self, key: &str) -> Result<&'static Formulation<P>, String> {
+        let wanted = formulation_key(key);
         self.formulations
             .iter()
-            .find(|f| f.key == key)
+            .find(|f| f.key == wanted)
             .ok_or_else(|| {
                 unknown_formulation(self.key, key, self.formulations.iter().map(|f| f.key))
             })
@@ -110,10 +112,10 @@ impl<P: Instance + 'static> PuzzleDef<P> {
         key: &str,
         engine: Engine,
         options: &SolveOptions,
-    ) -> Result<Report, String> {
+    ) -> Result<RunResult, String> {
         let f = self.find(key)?;
         if let Some(reason) = engine.refusal(f.kind) {
-            return Ok(Report::refused(format!(
+            return Ok(RunResult::refused(format!(
                 "refused: formulation {key} is {}; {reason}",
                 f.kind.key()
             )));
@@ -158,8 +160,9 @@ pub trait Puzzle: Sync {
     /// Checks a formulation key; the error lists the valid ones.
     fn formulation(&self, key: &str) -> Result<FormulationInfo, String> {
         let all = self.formulations();
+        let wanted = formulation_key(key);
         all.iter()
-            .find(|f| f.key == key)
+            .find(|f| f.key == wanted)
             .copied()
             .ok_or_else(|| unknown_formulation(self.key(), key, all.iter().map(|f| f.key)))
     }
@@ -250,12 +253,12 @@ pub struct SuitePart {
     /// Search heuristics, each a sweep of its own on engines that take them (Zebra's
     /// Table 7.5); other engines run once.
     pub heuristics: Vec<Heuristics>,
-    /// The part that compares backends: by default `reproduce` runs it on every installed
+    /// The part that compares engines: by default `reproduce` runs it on every installed
     /// engine and the other parts on one engine per kind of formulation
     /// (`highs,bc,propagate`); with `--backend` every part runs
     /// on the engines named. Its instances are few, and its time limit is that of the part
     /// holding the same instances, so the default engines' runs are shared.
-    pub every_backend: bool,
+    pub every_engine: bool,
     /// Engine keys this part runs on by default besides the default ones, where installed
     /// (nonograms: `sat`, since the paper's point is the same model on a MIP solver and a
     /// SAT solver). With `--backend` only the engines named run.
@@ -278,7 +281,7 @@ impl SuitePart {
             time_limit,
             presolve: vec![true],
             heuristics: vec![Heuristics::default()],
-            every_backend: false,
+            every_engine: false,
             also_on: Vec::new(),
             count: 1,
         }
@@ -297,14 +300,14 @@ impl SuitePart {
         }
     }
 
-    /// A part that compares every installed backend ([`SuitePart::every_backend`]).
-    pub fn backends(
+    /// A part that compares every installed engine ([`SuitePart::every_engine`]).
+    pub fn engines(
         instances: Vec<&'static str>,
         formulations: Vec<&'static str>,
         time_limit: f64,
     ) -> SuitePart {
         SuitePart {
-            every_backend: true,
+            every_engine: true,
             ..SuitePart::new(instances, formulations, time_limit)
         }
     }
@@ -431,7 +434,7 @@ pub trait Solve {
         formulation: &str,
         engine: Engine,
         options: &SolveOptions,
-    ) -> Result<Report, String>;
+    ) -> Result<RunResult, String>;
 }
 
 impl<P: Instance + 'static> Solve for P {
@@ -444,7 +447,7 @@ impl<P: Instance + 'static> Solve for P {
         formulation: &str,
         engine: Engine,
         options: &SolveOptions,
-    ) -> Result<Report, String> {
+    ) -> Result<RunResult, String> {
         P::puzzle().solve(self, formulation, engine, options)
     }
 }

@@ -65,7 +65,8 @@ impl ResultsFile {
             let pos = iter.reader().position().byte() as usize;
             match iter.next() {
                 None => break,
-                Some(Ok(r)) => {
+                Some(Ok(mut r)) => {
+                    r.formulation = super::formulation_key(&r.formulation);
                     rows.push(r);
                     positions.push(pos);
                 }
@@ -160,7 +161,9 @@ pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
     }
     let mut rows = Vec::new();
     for (i, rec) in rd.deserialize().enumerate() {
-        rows.push(rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?);
+        let mut r: Record = rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+        r.formulation = super::formulation_key(&r.formulation);
+        rows.push(r);
     }
     Ok(rows)
 }

@@ -9,6 +9,13 @@ pub use file::{check_results_file, header_problem, read_results, Existing, Resul
 use crate::engines::{Engine, Settings, SolveOptions};
 use serde::{Deserialize, Serialize};
 
+/// The one spelling of a formulation key: words joined by `-`. Keys once joined by `_`
+/// (Hashi's `cuts_hdc`, now `cuts-hdc`) are read in that spelling from the command line and
+/// from old results files.
+pub fn formulation_key(key: &str) -> String {
+    key.replace('_', "-")
+}
+
 /// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical content,
 /// the puzzle, formulation, engine, the settings the engine applies, the time limit, the
 /// LP-relaxation switch and the repeat. Settings an engine does not have leave no trace,
@@ -40,10 +47,10 @@ pub fn run_id(
         .collect()
 }
 
-/// One run: (instance, formulation, backend, repeat) and everything measured about it.
+/// One run: (instance, formulation, engine, repeat) and everything measured about it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Record {
-    /// Hash of the instance's content, puzzle, formulation, backend, settings and repeat:
+    /// Hash of the instance's content, puzzle, formulation, engine, settings and repeat:
     /// the key `--resume` uses to skip runs already recorded.
     pub run_id: String,
     /// Puzzle key, e.g. `sudoku`.
@@ -105,7 +112,7 @@ pub struct Record {
     pub lp_bound: Option<f64>,
     /// Seconds of the LP-relaxation solve.
     pub lp_seconds: Option<f64>,
-    /// Branch-and-bound nodes, where the backend reports them.
+    /// Branch-and-bound nodes, where the engine reports them.
     pub nodes: Option<u64>,
     /// Variables of the model.
     pub variables: Option<usize>,
@@ -132,7 +139,7 @@ pub struct Record {
     pub separator_seconds: Option<f64>,
     /// Variables fixed by deductions before solving.
     pub fixings: Option<u64>,
-    /// Propagator-induced domain reductions (propagation backends).
+    /// Propagator-induced domain reductions (propagation engines).
     pub inferences: Option<u64>,
     /// Conflicts of the SAT search (engine `sat`; its decisions are in `nodes`).
     pub conflicts: Option<u64>,

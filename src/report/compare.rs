@@ -2,7 +2,7 @@
 //! repeats: a difference smaller than that noise is flagged "within noise" instead of
 //! naming a winner, the way hyperfine reports a relative speed with its ± figure.
 //!
-//! A configuration is a (formulation, backend label) of one puzzle. Two configurations are
+//! A configuration is a (formulation, engine label) of one puzzle. Two configurations are
 //! compared when they differ in exactly one of the two (the same engine and settings on two
 //! formulations, or one formulation on two engines or settings), over the instances both
 //! ran at the same time limit. A pair that differs in both is not compared: its difference
@@ -20,12 +20,12 @@ const TIME_FLOOR: f64 = 1e-6;
 /// What two configurations differ in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Varied {
-    /// The formulations differ; the backend label, held fixed, is the one given.
+    /// The formulations differ; the engine label, held fixed, is the one given.
     Formulation {
-        /// The backend label both ran on.
+        /// The engine label both ran on.
         backend: String,
     },
-    /// The backend labels differ; the formulation, held fixed, is the one given.
+    /// The engine labels differ; the formulation, held fixed, is the one given.
     Backend {
         /// The formulation both ran.
         formulation: String,
@@ -52,9 +52,9 @@ pub struct Comparison {
     pub puzzle: String,
     /// What the pair differs in (and what it holds fixed).
     pub varied: Varied,
-    /// Configuration A: (formulation, backend label).
+    /// Configuration A: (formulation, engine label).
     pub a: (String, String),
-    /// Configuration B: (formulation, backend label).
+    /// Configuration B: (formulation, engine label).
     pub b: (String, String),
     /// Instances both ran at the same time limit.
     pub instances: usize,
@@ -74,7 +74,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// The part of A that differs from B (its formulation or its backend label).
+    /// The part of A that differs from B (its formulation or its engine label).
     pub fn a_name(&self) -> &str {
         match self.varied {
             Varied::Formulation { .. } => &self.a.0,
@@ -82,7 +82,7 @@ impl Comparison {
         }
     }
 
-    /// The part of B that differs from A (its formulation or its backend label).
+    /// The part of B that differs from A (its formulation or its engine label).
     pub fn b_name(&self) -> &str {
         match self.varied {
             Varied::Formulation { .. } => &self.b.0,
@@ -158,12 +158,12 @@ impl Runs {
 
 /// Instance name and time limit (as bits, so that it orders).
 type InstanceKey = (String, Option<u64>);
-/// Formulation and backend label.
+/// Formulation and engine label.
 type Config = (String, String);
 
 /// Every pair of configurations of each puzzle that differ in exactly one of formulation
-/// and backend label and ran at least one common instance (same name, same time limit),
-/// ordered by puzzle, then formulation comparisons before backend comparisons, then what is
+/// and engine label and ran at least one common instance (same name, same time limit),
+/// ordered by puzzle, then formulation comparisons before engine comparisons, then what is
 /// held fixed, then A and B.
 ///
 /// Each instance's time on a side is the median over its repeats of
@@ -438,7 +438,7 @@ mod tests {
         rows.extend(runs("values", "cbc", &[&[5.0, 5.5]]));
         assert!(comparisons(&rows).is_empty());
         assert!(comparisons_table(&rows).rows.is_empty());
-        // Nothing to compare: the report has no comparisons table (but the backends side
+        // Nothing to compare: the report has no comparisons table (but the engines side
         // by side).
         let stems: Vec<String> = crate::report::all_tables(&rows, 1.0, &[])
             .into_iter()
@@ -462,7 +462,7 @@ mod tests {
 
     #[test]
     fn settings_make_another_backend_label() {
-        // Presolve off is a setting of the same engine: compared as two backends.
+        // Presolve off is a setting of the same engine: compared as two engines.
         let mut rows = runs("hdc", "highs", &[&[1.0, 1.01]]);
         let mut off = runs("hdc", "highs", &[&[3.0, 3.03]]);
         for r in &mut off {

@@ -1,7 +1,7 @@
-//! Every backend side by side: per puzzle, a table with one row per formulation and one
-//! column per backend label, each cell the solved runs, the median and the shifted
+//! Every engine side by side: per puzzle, a table with one row per formulation and one
+//! column per engine label, each cell the solved runs, the median and the shifted
 //! geometric mean of that group of [`summary::summarise`], over the instances that every
-//! backend of the row ran (a suite may run its slow engines on fewer instances).
+//! engine of the row ran (a suite may run its slow engines on fewer instances).
 
 use super::summary::{self, SummaryRow};
 use crate::record::Record;
@@ -22,7 +22,7 @@ pub const ENGINE_ORDER: [&str; 9] = [
     "glpk",
 ];
 
-/// Where a backend label's column goes: the rank of its engine (the label up to its first
+/// Where a engine label's column goes: the rank of its engine (the label up to its first
 /// `-` or `@`, so `highs-nopresolve@node1` is `highs`) in [`ENGINE_ORDER`], then the label.
 fn column_key(label: &str) -> (usize, &str) {
     let engine = label.split(['-', '@']).next().unwrap_or(label);
@@ -34,8 +34,8 @@ fn column_key(label: &str) -> (usize, &str) {
 }
 
 /// One table per puzzle of `rows` (puzzles alphabetically), stem `<puzzle>_backends`: a
-/// row per formulation (alphabetically), a column per backend label (in [`ENGINE_ORDER`]),
-/// each cell `solved/runs · median · SGM` in seconds, "–" where the backend did not run
+/// row per formulation (alphabetically), a column per engine label (in [`ENGINE_ORDER`]),
+/// each cell `solved/runs · median · SGM` in seconds, "–" where the engine did not run
 /// that formulation. `shift` is the SGM's shift in seconds.
 pub fn engine_tables(rows: &[Record], shift: f64) -> Vec<Table> {
     let (common, instances) = common_runs(rows);
@@ -53,7 +53,7 @@ pub fn engine_tables(rows: &[Record], shift: f64) -> Vec<Table> {
 type InstanceKey = (String, Option<u64>);
 
 /// The rows a side-by-side comparison is fair on: per puzzle and formulation, the runs of
-/// the instances (each with its time limit) that every backend label of that formulation
+/// the instances (each with its time limit) that every engine label of that formulation
 /// ran; all its runs where no instance was run by every label. Also the number of those
 /// instances per (puzzle, formulation).
 fn common_runs(rows: &[Record]) -> (Vec<Record>, BTreeMap<(String, String), usize>) {
@@ -248,7 +248,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_instances_every_backend_ran_are_compared() {
+    fn only_the_instances_every_engine_ran_are_compared() {
         let mut rows = Vec::new();
         for (i, t) in [(1, 1.0), (2, 2.0), (3, 9.0)] {
             let mut r = run("sudoku", "binary", "highs", t, true);

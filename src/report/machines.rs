@@ -1,7 +1,7 @@
 //! The machines of a report's rows: each row names its machine by id (its `machine`
 //! column), and the sweep files beside the results files hold the machines' records
 //! ([`crate::machine`]). Every table gets a note per machine its rows ran on. Rows of more
-//! than one machine are kept apart by default: each row's backend label ends in
+//! than one machine are kept apart by default: each row's engine label ends in
 //! `@<machine>` ([`Record::machine_label`]), so no summary, table or plot mixes machines;
 //! pooled instead (`report --pool-machines`), every table that mixes them says so.
 

@@ -35,7 +35,7 @@ pub struct Written {
     pub paper: PathBuf,
 }
 
-/// Every table for `rows`: the summary first, then each puzzle's backends side by side
+/// Every table for `rows`: the summary first, then each puzzle's engines side by side
 /// ([`engines::engine_tables`]), then the pairwise comparisons (when any two
 /// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {

@@ -8,14 +8,14 @@ use crate::record::Record;
 use crate::stats::{charged_seconds, median, shifted_geometric_mean, succeeded};
 use std::collections::BTreeMap;
 
-/// One line of the summary: a (puzzle, formulation, backend) group.
+/// One line of the summary: a (puzzle, formulation, engine) group.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SummaryRow {
     /// Puzzle key.
     pub puzzle: String,
     /// Formulation key.
     pub formulation: String,
-    /// Backend key.
+    /// Engine key.
     pub backend: String,
     /// Runs in the group.
     pub runs: usize,
@@ -27,7 +27,7 @@ pub struct SummaryRow {
     pub sgm_seconds: Option<f64>,
 }
 
-/// Groups rows by (puzzle, formulation, backend) and summarises each group.
+/// Groups rows by (puzzle, formulation, engine) and summarises each group.
 pub fn summarise(rows: &[Record], shift: f64) -> Vec<SummaryRow> {
     let mut groups: BTreeMap<(String, String, String), Vec<&Record>> = BTreeMap::new();
     for r in rows {
@@ -131,7 +131,7 @@ mod tests {
         let table = text_table(&[row("propagate-h123", 0.000029), row("highs", 12.5)], 1.0);
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 3);
-        // Every line ends at the same column, and the backend column holds the long key.
+        // Every line ends at the same column, and the engine column holds the long key.
         assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{table}");
         assert!(lines[1].contains("propagate-h123  "), "{table}");
         assert!(lines[1].ends_with("0.000029"), "{table}");

@@ -9,8 +9,8 @@ use crate::table::{secs, sgm_note, Table};
 use std::collections::BTreeMap;
 
 /// The coefficient of variation (standard deviation / mean) of seconds over the repeats
-/// of each run (instance, formulation, backend with its settings, time limit and seed:
-/// everything but the repeat number), and its median per (puzzle, formulation, backend
+/// of each run (instance, formulation, engine with its settings, time limit and seed:
+/// everything but the repeat number), and its median per (puzzle, formulation, engine
 /// label).
 pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f64> {
     type RunKey = (String, String, String, String, Option<u64>, Option<u64>);
@@ -41,7 +41,7 @@ pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f
         .collect()
 }
 
-/// The summary of every puzzle × formulation × backend: runs, solved, median and
+/// The summary of every puzzle × formulation × engine: runs, solved, median and
 /// shifted geometric mean of seconds, and run-to-run variation.
 pub fn summary_table(rows: &[Record], shift: f64) -> Table {
     let cv = repeat_variation(rows);

@@ -104,9 +104,9 @@ pub fn instance_files(folder: &str) -> Vec<std::path::PathBuf> {
 /// to count up to 3, it found min(|all|, 3). `what` names the run in a failure.
 #[allow(dead_code)]
 pub fn assert_matches_brute_force<G: PartialEq + std::fmt::Debug>(
-    r: &puzzlebench::puzzles::Report,
+    r: &puzzlebench::puzzles::RunResult,
     all: &[G],
-    grid: impl FnOnce(&puzzlebench::puzzles::Report) -> G,
+    grid: impl FnOnce(&puzzlebench::puzzles::RunResult) -> G,
     what: &str,
 ) {
     use puzzlebench::engines::Status;

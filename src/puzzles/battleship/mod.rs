@@ -65,7 +65,7 @@ fn suite(quick: bool) -> super::Suite {
                 vec!["gbm", "cbm"],
                 if quick { 20.0 } else { 300.0 },
             ),
-            SuitePart::backends(
+            SuitePart::engines(
                 vec!["battleship/table_4_2/6x6.txt"],
                 vec!["gbm", "cbm"],
                 if quick { 20.0 } else { 300.0 },

@@ -45,7 +45,7 @@ use super::graph::Graph;
 use super::Circuit;
 use crate::lazy::{Cut, SearchHints, Separator, Tightening};
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// The columns of the model.
 #[derive(Clone, Debug)]
@@ -404,7 +404,7 @@ impl Separator for LazyOnly<'_> {
 ///
 /// With `tree_rules` false this is `cm1-lazy`: the separator without the tree rules (and
 /// the hints switch probing off), so the search has the lazy rows alone.
-pub fn solve(p: &Circuit, run: &Run, hints: SearchHints, tree_rules: bool) -> Report {
+pub fn solve(p: &Circuit, run: &Run, hints: SearchHints, tree_rules: bool) -> RunResult {
     let g = Graph::new(p);
     let clauses = run.engine.capabilities().clausal;
     let decode = |cols: &Columns, v: &[f64]| p.answer(g.links(&cols.chosen(v)), None);

@@ -7,7 +7,7 @@ use super::cm1::{self, Columns};
 use super::graph::Graph;
 use super::Circuit;
 use crate::model::{Model, Name};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// The most points for which every subset's row is written (2^16 sets).
 pub const MAX_POINTS: usize = 16;
@@ -49,10 +49,10 @@ fn build_check(g: &Graph) -> Result<(), String> {
 }
 
 /// Solves the full model as one integer program on the run's engine.
-pub fn solve(p: &Circuit, run: &Run) -> Report {
+pub fn solve(p: &Circuit, run: &Run) -> RunResult {
     let g = Graph::new(p);
     if let Err(e) = build_check(&g) {
-        return Report::refused(format!("refused: {e}"));
+        return RunResult::refused(format!("refused: {e}"));
     }
     let build_ok = || build(&g).expect("size checked above");
     run.compact(build_ok, |cols, v| p.answer(g.links(&cols.chosen(v)), None))

@@ -27,7 +27,7 @@
 use super::graph::Graph;
 use super::Circuit;
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// The columns that decode a solution.
 #[derive(Clone, Debug)]
@@ -97,7 +97,7 @@ pub fn build(g: &Graph) -> (Model, Columns) {
 }
 
 /// Solves CM2 as one integer program.
-pub fn solve(p: &Circuit, run: &Run) -> Report {
+pub fn solve(p: &Circuit, run: &Run) -> RunResult {
     let g = Graph::new(p);
     run.compact(
         || build(&g),

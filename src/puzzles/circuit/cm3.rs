@@ -20,7 +20,7 @@ use super::graph::Graph;
 use super::{Cell, Circuit};
 use crate::lazy::{Cut, SearchHints, Separator, Tightening};
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// The columns that decode a solution.
 #[derive(Clone, Debug)]
@@ -186,10 +186,10 @@ fn st_cut(g: &Graph, cap: &[f64], s: usize, t: usize) -> Option<Vec<bool>> {
 /// Solves CM3 on the run's engine with the rows (5.3e) and the s–t cut rows of
 /// [`PathCuts`] lazy (on `bc` with CM1's propagation and probing); a board without S and
 /// T is refused.
-pub fn solve(c: &Circuit, run: &Run) -> Report {
+pub fn solve(c: &Circuit, run: &Run) -> RunResult {
     let g = Graph::new(c);
     if let Err(e) = build(c, &g) {
-        return Report::refused(format!("refused: {e}"));
+        return RunResult::refused(format!("refused: {e}"));
     }
     run.lazy_rows(
         || {

@@ -7,7 +7,7 @@
 //! Formulations: [`cm1`] (the report's spanning-tree model (5.1), subtour elimination
 //! rows added lazily in the project's branch and cut, with propagation and probing;
 //! `cm1-lazy` the same branch and cut with the lazy rows alone), [`cm1_rowgen`] (the same
-//! rows added by re-solving the integer program, on any backend), [`cm1_full`] (every subtour
+//! rows added by re-solving the integer program, on any engine), [`cm1_full`] (every subtour
 //! row written out, tiny boards only), [`cm2`] (single-commodity flow (5.2)) and [`cm3`]
 //! (CM1 plus the shortest s–t path (5.3)). The verifier in [`verify`] checks the rules
 //! from the grid alone and shares no code with them; [`generate`] makes random boards.
@@ -110,7 +110,7 @@ fn suite(quick: bool) -> super::Suite {
     if !quick {
         parts.push(SuitePart::new(vec!["circuit/cm3"], vec!["cm3"], 600.0));
     }
-    parts.push(SuitePart::backends(
+    parts.push(SuitePart::engines(
         vec!["circuit/table_a_1/3x3.txt"],
         vec!["cm1", "cm1-rowgen", "cm2"],
         if quick { 5.0 } else { 1800.0 },

@@ -352,7 +352,7 @@ fn table_a_3(rows: &[&Record]) -> Table {
             _ => {}
         }
     }
-    // Per (backend, size): (z*_CM1, z*_CM2, points) of every board with both.
+    // Per (engine, size): (z*_CM1, z*_CM2, points) of every board with both.
     let mut per_size: BTreeMap<(String, u32), Vec<[f64; 3]>> = BTreeMap::new();
     for ((backend, side, _), b) in lp {
         if let (Some(z1), Some(z2)) = (b.cm1, b.cm2) {

@@ -2,7 +2,7 @@
 //! them. It is not listed by `puzzlebench list`. Each non-comment line of an instance file
 //! names one instance. Formulations:
 //!
-//! * `ok` — a one-variable model (maximise x, x binary), solved on the chosen backend;
+//! * `ok` — a one-variable model (maximise x, x binary), solved on the chosen engine;
 //!   the verifier accepts x = 1.
 //! * `abort` — the process aborts (SIGABRT), as a solver's failed assertion would.
 //! * `panic` — a Rust panic.
@@ -17,7 +17,7 @@
 //!   as `ok`: a solver that leaves a process behind. Children carry the environment
 //!   variable `PUZZLEBENCH_FAULT_CHILD` = the instance name.
 
-use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Report, Run};
+use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Run, RunResult};
 use crate::engines::{Kind, SolveOptions};
 use crate::model::{Model, VarKind};
 use std::path::Path;
@@ -26,7 +26,7 @@ use std::path::Path;
 const fn fault(
     key: &'static str,
     description: &'static str,
-    solve: fn(&Fault, &Run) -> Report,
+    solve: fn(&Fault, &Run) -> RunResult,
 ) -> Formulation<Fault> {
     Formulation {
         key,
@@ -66,7 +66,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
             build: |_| Ok(one_variable()),
             solve: |f: &Fault, run: &Run| match child(f, "busy").and_then(|mut c| c.wait()) {
                 Ok(_) => solve_ok(run),
-                Err(e) => Report::refused(format!("cannot run the child: {e}")),
+                Err(e) => RunResult::refused(format!("cannot run the child: {e}")),
             },
         },
         Formulation {
@@ -80,7 +80,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
                     std::mem::forget(c);
                     solve_ok(run)
                 }
-                Err(e) => Report::refused(format!("cannot run the child: {e}")),
+                Err(e) => RunResult::refused(format!("cannot run the child: {e}")),
             },
         },
         fault("abort", "aborts the process", |_, _| std::process::abort()),
@@ -95,7 +95,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
             "sleeps an hour, ignoring the time limit",
             |_, _| {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
-                Report::refused("woke up".into())
+                RunResult::refused("woke up".into())
             },
         ),
         fault("oom", "allocates until allocation fails", |_, _| {
@@ -106,7 +106,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
             }
         }),
         fault("stack", "overflows the stack", |_, _| {
-            Report::refused(format!("{}", recurse(0)))
+            RunResult::refused(format!("{}", recurse(0)))
         }),
     ],
     formats: "one instance name per line",
@@ -145,7 +145,7 @@ fn parse(path: &Path, text: &str) -> Result<Vec<Fault>, InputError> {
 }
 
 /// Solves the one-variable model; the verifier accepts x = 1.
-fn solve_ok(run: &Run) -> Report {
+fn solve_ok(run: &Run) -> RunResult {
     run.compact(
         || (one_variable(), ()),
         |_, v| Answer {

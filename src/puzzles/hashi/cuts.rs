@@ -20,7 +20,7 @@
 //! Every row is valid for every solution of the puzzle, so the first connected solution
 //! solves it and an infeasible round proves the puzzle infeasible.
 //!
-//! `cuts_hdc` also applies the fixings of [`super::hdc`] as bounds before the first round.
+//! `cuts-hdc` also applies the fixings of [`super::hdc`] as bounds before the first round.
 //!
 //! Figures: `rounds` counts the solves, `cuts` the rows added; `seconds` is the wall-clock
 //! time of the whole loop (solves and separation), `nodes` the sum over the rounds. The
@@ -32,12 +32,12 @@ use super::base::{self, Decoder};
 use super::{hdc, Hashi};
 use crate::lazy::{Cut, Separator};
 use crate::model::Model;
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// Builds the first round's model (no connectivity rows); with `fixings`, the hdc bounds
 /// are applied. Returns the model, its decoder and the number of bounds tightened.
 pub fn build(p: &Hashi, fixings: bool) -> (Model, Decoder, usize) {
-    let key = if fixings { "cuts_hdc" } else { "cuts" };
+    let key = if fixings { "cuts-hdc" } else { "cuts" };
     let (mut m, d) = base::build_assignment(p, format!("hashi_{key}_{}", p.name));
     let n = if fixings {
         hdc::apply(&mut m, &d, &hdc::deductions(p))
@@ -132,8 +132,8 @@ impl Separator for Connectivity<'_> {
     }
 }
 
-/// Runs the row-generation loop for `p` on the run's engine; `fixings` selects `cuts_hdc`.
-pub fn solve(p: &Hashi, fixings: bool, run: &Run) -> Report {
+/// Runs the row-generation loop for `p` on the run's engine; `fixings` selects `cuts-hdc`.
+pub fn solve(p: &Hashi, fixings: bool, run: &Run) -> RunResult {
     let mut tightened = 0;
     let mut report = run.row_generation(
         || {

@@ -6,7 +6,7 @@
 //! Formulations: [`base`] (the report's model (6.1), connectivity by single-commodity
 //! flow), [`hdc`] (the same plus the report's human-deduced fixings (6.2)–(6.11) as
 //! variable bounds) and [`cuts`] (no flow: connectivity by row generation, the approach of
-//! Coelho et al.; `cuts_hdc` adds the fixings of [`hdc`] to it). The verifier in [`verify`]
+//! Coelho et al.; `cuts-hdc` adds the fixings of [`hdc`] to it). The verifier in [`verify`]
 //! checks the rules from the grid alone and shares no code with them; [`generate`] makes
 //! dense boards larger than Simon Tatham's generator manages.
 
@@ -63,7 +63,7 @@ pub static PUZZLE: PuzzleDef<Hashi> = PuzzleDef {
             solve: |p, run: &Run| cuts::solve(p, false, run),
         },
         Formulation {
-            key: "cuts_hdc",
+            key: "cuts-hdc",
             description: "cuts plus the fixings of hdc as variable bounds",
             kind: Kind::RowGeneration,
             build: |p| Ok(cuts::build(p, true).0),
@@ -91,13 +91,13 @@ fn suite(quick: bool) -> super::Suite {
     }
     let mut part = SuitePart::new(
         instances,
-        vec!["base", "hdc", "cuts", "cuts_hdc"],
+        vec!["base", "hdc", "cuts", "cuts-hdc"],
         if quick { 60.0 } else { 120.0 },
     );
     part.presolve = vec![true, false];
-    let backends = SuitePart::backends(
+    let backends = SuitePart::engines(
         vec!["hashi/tatham/t_07x07_m3.txt"],
-        vec!["base", "hdc", "cuts", "cuts_hdc"],
+        vec!["base", "hdc", "cuts", "cuts-hdc"],
         if quick { 60.0 } else { 120.0 },
     );
     super::Suite {

@@ -3,6 +3,7 @@
 //! larger boards so that the picture stays about 15 cm wide at most.
 
 use super::Hashi;
+use crate::puzzles::xml_escape;
 use std::fmt::Write as _;
 
 /// Draws `puzzle`, with `bridges` (`[r1, c1, r2, c2, count]`) when given.
@@ -19,7 +20,7 @@ pub fn svg(puzzle: &Hashi, bridges: Option<&[[usize; 5]]>) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">"#
     );
-    let _ = writeln!(s, r#"<title>Hashi {}</title>"#, xml(&puzzle.name));
+    let _ = writeln!(s, r#"<title>Hashi {}</title>"#, xml_escape(&puzzle.name));
     let _ = writeln!(
         s,
         r#"<rect x="0" y="0" width="{w:.1}" height="{h:.1}" fill="white"/>"#
@@ -80,12 +81,6 @@ pub fn svg(puzzle: &Hashi, bridges: Option<&[[usize; 5]]>) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn xml(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

@@ -38,8 +38,8 @@ pub const TABLE_A_4_PREFIX: &str = "a4_";
 
 type Key<'a> = (&'a str, &'a str, String, Option<bool>);
 
-/// Median seconds per (instance, formulation, backend, presolve) over repeats, successful
-/// runs only. The backend is the engine with its machine where the report keeps machines
+/// Median seconds per (instance, formulation, engine, presolve) over repeats, successful
+/// runs only. The engine is the engine with its machine where the report keeps machines
 /// apart ([`Record::backend_at_machine`]); presolve is a column of the tables.
 fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<Key<'a>, f64> {
     let mut m: BTreeMap<Key<'a>, Vec<f64>> = BTreeMap::new();
@@ -250,12 +250,12 @@ fn table_a_4(rows: &[&Record]) -> Table {
 fn formulations(rows: &[&Record]) -> Table {
     let med = medians(rows);
     let facts = facts(rows);
-    let forms: Vec<&str> = ["base", "hdc", "cuts", "cuts_hdc"]
+    let forms: Vec<&str> = ["base", "hdc", "cuts", "cuts-hdc"]
         .into_iter()
         .filter(|f| rows.iter().any(|r| r.formulation == *f))
         .collect();
     let backends: BTreeSet<String> = rows.iter().map(|r| r.backend_at_machine()).collect();
-    // (instance, backend, presolve) → rounds and rows of the successful `cuts` runs.
+    // (instance, engine, presolve) → rounds and rows of the successful `cuts` runs.
     type Loops = (Vec<f64>, Vec<f64>);
     let mut rounds: BTreeMap<(&str, String, Option<bool>), Loops> = BTreeMap::new();
     for r in rows
@@ -313,7 +313,7 @@ fn formulations(rows: &[&Record]) -> Table {
         columns,
         rows: body,
         notes: vec![
-            "Each time cell is the median solve seconds with presolve on / off; – means no successful run (time limit, error or not run). For cuts and cuts_hdc the time is the whole row-generation loop. An engine without presolve (microlp) runs once and shows that run on both sides.".into(),
+            "Each time cell is the median solve seconds with presolve on / off; – means no successful run (time limit, error or not run). For cuts and cuts-hdc the time is the whole row-generation loop. An engine without presolve (microlp) runs once and shows that run on both sides.".into(),
             "cuts rounds/rows: median solves and connectivity rows added by the cuts formulation, with presolve on; off.".into(),
         ],
     }

@@ -26,7 +26,7 @@
 use super::{KenKen, Latin};
 use crate::model::Model;
 use crate::puzzles::cages::add_cage;
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// Builds the combinations model of `p`, or says why it is too large.
 pub fn build(p: &KenKen) -> Result<(Model, Latin), String> {
@@ -52,7 +52,7 @@ pub fn build(p: &KenKen) -> Result<(Model, Latin), String> {
 
 /// Builds (or refuses, with the reason, a model past the limits), solves (counting
 /// solutions with `--count`), decodes and verifies.
-pub fn solve(p: &KenKen, run: &Run) -> Report {
+pub fn solve(p: &KenKen, run: &Run) -> RunResult {
     run.count_or_refuse(
         || build(p),
         |l, v| l.nogood(v),

@@ -31,7 +31,7 @@
 use super::{KenKen, Latin, Op};
 use crate::lazy::{Cut, Separator};
 use crate::model::{Model, Name, VarId};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// Builds the model of the post for `p`, with the cage checker that guards it.
 pub fn build(p: &KenKen) -> (Model, Latin, Guard) {
@@ -138,7 +138,7 @@ impl Separator for Guard {
 }
 
 /// Solves the guarded model by row generation, decodes and verifies.
-pub fn solve(p: &KenKen, run: &Run) -> Report {
+pub fn solve(p: &KenKen, run: &Run) -> RunResult {
     run.row_generation(|| build(p), |l, v| p.answer(&l.decode(v)))
 }
 

@@ -2,7 +2,7 @@
 //! American Journal of Operations Research 6, 2016), as the blog post "Sudoku and KenKen
 //! as MIPs" describes it: prime factorisations for products and either-or (Big-M) rows
 //! for quotients. Every column is 0/1 and every coefficient a whole number, so every MIP
-//! engine and the SAT backend take it, and no tolerance can let a wrong filling through.
+//! engine and the SAT engine take it, and no tolerance can let a wrong filling through.
 //!
 //! Variables: `x[i,j,k]` (binary, [`Latin`]) is 1 when cell (i, j) holds k; `d[c]`
 //! (binary) chooses the direction of a − or ÷ cage c. Rows: the Latin square of [`Latin`];

@@ -23,7 +23,7 @@ pub mod tables;
 pub mod verify;
 
 pub use super::cages::{Cage, Op};
-use super::formulation::nogood_of_ones;
+use super::counting::nogood_of_ones;
 use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
 use crate::engines::Kind;
 use crate::lazy::Cut;
@@ -81,7 +81,7 @@ pub const EXTREME: [&str; 6] = [
 
 /// The blog post's 6×6 and Tatham's Keen puzzles, all three formulations on the chosen
 /// engines: the quick suite takes the 'extreme' puzzles of every size (one run each, 20 s
-/// limit), the full suite every committed puzzle (three repeats, 60 s). The backend part
+/// limit), the full suite every committed puzzle (three repeats, 60 s). The engine part
 /// compares every engine on the blog puzzle and the 6×6 'extreme' puzzles, and in the full
 /// suite also on the 9×9 'extreme' ones, at the same limits.
 fn suite(quick: bool) -> super::Suite {
@@ -91,7 +91,7 @@ fn suite(quick: bool) -> super::Suite {
     if quick {
         report.extend(EXTREME);
         parts.push(SuitePart::new(report, all.clone(), 20.0));
-        parts.push(SuitePart::backends(
+        parts.push(SuitePart::engines(
             vec!["kenken/blog_003.txt", "kenken/tatham/keen_6dx.txt"],
             all,
             20.0,
@@ -99,7 +99,7 @@ fn suite(quick: bool) -> super::Suite {
     } else {
         report.push("kenken/tatham");
         parts.push(SuitePart::new(report, all.clone(), 60.0));
-        parts.push(SuitePart::backends(
+        parts.push(SuitePart::engines(
             vec![
                 "kenken/blog_003.txt",
                 "kenken/tatham/keen_6dx.txt",

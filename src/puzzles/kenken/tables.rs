@@ -1,10 +1,8 @@
 //! The KenKen table of the report suite: per grid size and difficulty, each formulation on
-//! each backend, with the model's size, its LP relaxation and the solve times.
+//! each engine, with the model's size, its LP relaxation and the solve times.
 
 use crate::record::Record;
-use crate::stats::{median, succeeded};
-use crate::table::{count_range, secs, Table};
-use std::collections::BTreeMap;
+use crate::table::{size_groups, SizeFigures, Table};
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
 pub fn tables(rows: &[Record]) -> Vec<Table> {
@@ -44,45 +42,27 @@ pub fn difficulty(instance: &str) -> (usize, String) {
 const ORDER: [&str; 5] = ["easy", "normal", "hard", "extreme", "unreasonable"];
 
 fn sizes(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, (usize, String), &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
-        let cells = r.size.unwrap_or(0.0) as u64;
-        groups
-            .entry((
-                cells,
-                difficulty(&r.instance),
-                &r.size_label,
-                &r.formulation,
-                r.backend_label(),
-            ))
-            .or_default()
-            .push(r);
-    }
-    let body = groups
+    let body = size_groups(rows, |r| difficulty(&r.instance))
         .into_iter()
         .map(|((_, (_, level), label, f, b), rs)| {
-            let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
-            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
-            let lp: Vec<f64> = rs.iter().filter_map(|r| r.lp_bound).collect();
-            let puzzles: std::collections::BTreeSet<&str> =
-                rs.iter().map(|r| r.instance.as_str()).collect();
+            let g = SizeFigures::of(&rs);
+            let lp = rs.iter().filter(|r| r.lp_bound.is_some()).count();
             let cuts: u64 = rs.iter().filter_map(|r| r.cuts).sum();
             vec![
                 label.to_string(),
                 level,
                 f.to_string(),
                 b,
-                puzzles.len().to_string(),
-                format!("{}/{}", ok.len(), rs.len()),
-                secs(median(&solve)),
-                secs(solve.iter().cloned().reduce(f64::max)),
-                count_range(rs.iter().filter_map(|r| r.variables)),
-                count_range(rs.iter().filter_map(|r| r.constraints)),
-                if lp.is_empty() {
+                g.instances.to_string(),
+                g.solved_of_runs(),
+                g.median_solve(),
+                g.max_solve(),
+                g.variables,
+                g.rows,
+                if lp == 0 {
                     "–".into()
                 } else {
-                    format!("{}/{} feasible", lp.len(), rs.len())
+                    format!("{lp}/{} feasible", rs.len())
                 },
                 if f == "log" {
                     cuts.to_string()

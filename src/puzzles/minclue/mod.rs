@@ -73,7 +73,7 @@ pub static PUZZLE: PuzzleDef<MinClue> = PuzzleDef {
 };
 
 /// The 4×4 and 6×6 grids on both formulations, also on `hitset` and `sat`, and a 4×4 grid
-/// (full suite: the 6×6 grid `grid6_a`) on every backend; the full suite adds the report's Figure 8.1 grid and
+/// (full suite: the 6×6 grid `grid6_a`) on every engine; the full suite adds the report's Figure 8.1 grid and
 /// the grids of the committed Sudoku puzzles, and five of Tjusila et al.'s 17-clue grids
 /// (the five their paper solved fastest), each on the default engine and `hitset` with a
 /// 1800 s limit.
@@ -82,8 +82,8 @@ fn suite(quick: bool) -> super::Suite {
         SuitePart::new(vec!["minclue/small"], vec!["rowgen", "rowgen-plain"], 60.0)
             .also_on(&["hitset", "sat"]),
         // CP-SAT pays a process start per round (about 3 s on this machine): the quick
-        // suite compares the backends on a 4×4 grid.
-        SuitePart::backends(
+        // suite compares the engines on a 4×4 grid.
+        SuitePart::engines(
             vec![if quick {
                 "minclue/small/grid4_a.txt"
             } else {

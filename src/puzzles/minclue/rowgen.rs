@@ -45,7 +45,7 @@ use super::{unavoidable, MinClue, DEFAULT_SEEDS};
 use crate::engines::{gap, Budget, Status};
 use crate::lazy::{Cut, Separator};
 use crate::model::{Model, Name, VarId, VarKind};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 use std::cell::RefCell;
 
 /// What the leader's build hands to the loop besides the model (y and the seeded rows).
@@ -152,7 +152,7 @@ fn set_row(y: &[VarId], cells: impl Iterator<Item = usize>) -> Cut {
 /// leader's bound. The answer says whether the run claims a minimum.
 /// With `--count K` the minimum clue sets are counted by the common path (the objective
 /// fixed at the minimum, each set's no-good added in turn).
-pub fn solve(p: &MinClue, run: &Run, seeded: bool) -> Report {
+pub fn solve(p: &MinClue, run: &Run, seeded: bool) -> RunResult {
     let state: RefCell<Option<State>> = RefCell::new(None);
     let mut report = run.row_generation(
         || {

@@ -1,12 +1,11 @@
-//! The minimum-clue table of the report suite: per grid, formulation and backend, the
+//! The minimum-clue table of the report suite: per grid, formulation and engine, the
 //! clues found, the lower bound proved, the known minimum, the leader's rounds and rows
 //! added, the time (and the follower's share of it), and Tjusila et al.'s published time
 //! for the grid where there is one.
 
 use crate::record::Record;
 use crate::stats;
-use crate::table::{info_value, secs, Table};
-use std::collections::BTreeMap;
+use crate::table::{info_value, secs, size_groups, Table};
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
 pub fn tables(rows: &[Record]) -> Vec<Table> {
@@ -14,23 +13,10 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     if rows.is_empty() {
         return vec![];
     }
-    type Key<'a> = (u64, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key, Vec<&Record>> = BTreeMap::new();
-    for &r in &rows {
-        groups
-            .entry((
-                r.size.unwrap_or(0.0) as u64,
-                &r.instance,
-                &r.formulation,
-                r.backend_label(),
-            ))
-            .or_default()
-            .push(r);
-    }
     let whole = |v: Option<f64>| v.map_or("–".into(), |x| format!("{}", x.round() as i64));
-    let body = groups
+    let body = size_groups(&rows, |r| r.instance.as_str())
         .into_iter()
-        .map(|((_, instance, f, b), rs)| {
+        .map(|((_, instance, _, f, b), rs)| {
             let last = rs[rs.len() - 1];
             let times: Vec<f64> = rs.iter().filter_map(|r| r.seconds).collect();
             let follower: Vec<f64> = rs.iter().filter_map(|r| r.separator_seconds).collect();

@@ -31,7 +31,7 @@
 //! of one line alone is the convex hull of its patterns, which Bosch's model does not
 //! give. The node columns and the `layer` and `white` rows are implied by the flow; they
 //! are written because they make every row a "one of these" row (an exactly-one over
-//! arcs and the negated node or cell), which the SAT backend encodes so that unit
+//! arcs and the negated node or cell), which the SAT engine encodes so that unit
 //! propagation reasons along the whole automaton (the support encoding of the regular
 //! constraint, Bacchus 2007): Tatham's puzzles, which line-by-line reasoning solves, are
 //! then solved by propagation alone. On the committed 30×30 and 50×50 Pattern puzzles

@@ -60,11 +60,11 @@ pub static PUZZLE: PuzzleDef<Nonogram> = PuzzleDef {
     generator: Some(&generate::GENERATOR),
 };
 
-/// The committed puzzles, both formulations on the default engine and on the SAT backend
+/// The committed puzzles, both formulations on the default engine and on the SAT engine
 /// (the paper's comparison: one model on a MIP solver and on a SAT solver): the quick
 /// suite takes Tatham's puzzles up to 30×30, the webpbn puzzles and the puzzles made from
 /// the test picture, once each with 20 s; the full one adds the 35×35 to 50×50 puzzles,
-/// three times each with 60 s. The backend part compares every engine on the 15×15
+/// three times each with 60 s. The engine part compares every engine on the 15×15
 /// puzzles (quick; GLPK and microlp leave many 20×20 puzzles at the limit) or the 20×20,
 /// 30×30 and 50×50 ones (full; GLPK is the paper's MIP solver).
 fn suite(quick: bool) -> super::Suite {
@@ -84,7 +84,7 @@ fn suite(quick: bool) -> super::Suite {
     super::Suite {
         parts: vec![
             SuitePart::new(report, both.clone(), limit).also_on(&["sat"]),
-            SuitePart::backends(backends, both, limit),
+            SuitePart::engines(backends, both, limit),
         ],
         repeats: if quick { 1 } else { 3 },
     }

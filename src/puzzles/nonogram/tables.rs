@@ -1,4 +1,4 @@
-//! The nonogram table of the report suite: per grid size, each formulation on each backend,
+//! The nonogram table of the report suite: per grid size, each formulation on each engine,
 //! with the paper "Nonokenken"'s figure for 50×50 beside ours.
 
 use crate::record::Record;

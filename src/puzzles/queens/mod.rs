@@ -25,7 +25,7 @@ pub mod picture;
 pub mod tables;
 pub mod verify;
 
-use super::formulation::nogood_of_ones;
+use super::counting::nogood_of_ones;
 use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
 use crate::engines::Kind;
 use crate::model::{Model, Name, VarId, VarKind};
@@ -73,7 +73,7 @@ pub static PUZZLE: PuzzleDef<Queens> = PuzzleDef {
 /// on four 8×8 boards (the full suite adds the other three and the 10×10 board's 724,
 /// which HiGHS takes about 5 minutes to count), also on the SAT engine; the least-walls
 /// problems for q = 9, 10, 11 on 8×8 (fewest walls), then their optimal boards counted
-/// (quick: q = 9), also on the SAT engine; each formulation on every backend (the 8×8 board with 2 walls, and
+/// (quick: q = 9), also on the SAT engine; each formulation on every engine (the 8×8 board with 2 walls, and
 /// q = 11).
 fn suite(quick: bool) -> super::Suite {
     let limit = if quick { 20.0 } else { 600.0 };
@@ -105,8 +105,8 @@ fn suite(quick: bool) -> super::Suite {
             SuitePart::new(boards_counted, vec!["least-walls"], limit)
                 .counting(10_000)
                 .also_on(&["sat"]),
-            SuitePart::backends(vec!["queens/boards/b08_w2_a.txt"], vec!["base"], limit),
-            SuitePart::backends(vec!["queens/least/q11_8x8.txt"], vec!["least-walls"], limit),
+            SuitePart::engines(vec!["queens/boards/b08_w2_a.txt"], vec!["base"], limit),
+            SuitePart::engines(vec!["queens/least/q11_8x8.txt"], vec!["least-walls"], limit),
         ],
         repeats: if quick { 1 } else { 3 },
     }

@@ -1,11 +1,9 @@
 //! The n-Queens table of the report suite: per board (or least-walls target), formulation
-//! and backend, the value found (most queens, or fewest walls), the optimal solutions
+//! and engine, the value found (most queens, or fewest walls), the optimal solutions
 //! counted, and the times.
 
 use crate::record::Record;
-use crate::stats;
-use crate::table::{count_range, secs, Table};
-use std::collections::BTreeMap;
+use crate::table::{count_range, size_groups, SizeFigures, Table};
 
 /// The known numbers of n-Queens placements without walls (OEIS A000170), which the
 /// wall-free boards' counts must match: 92 for n = 8 and 724 for n = 10.
@@ -17,26 +15,12 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     if rows.is_empty() {
         return vec![];
     }
-    // Boards by size, then instance (q09 before q10), formulation and backend.
-    type Key<'a> = (u64, &'a str, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key, Vec<&Record>> = BTreeMap::new();
-    for &r in &rows {
-        groups
-            .entry((
-                r.size.unwrap_or(0.0) as u64,
-                &r.instance,
-                &r.size_label,
-                &r.formulation,
-                r.backend_label(),
-            ))
-            .or_default()
-            .push(r);
-    }
-    let body = groups
+    // Boards by size, then instance (q09 before q10), formulation and engine.
+    let body = size_groups(&rows, |r| r.instance.as_str())
         .into_iter()
         .map(|((_, instance, label, f, b), rs)| {
-            let ok: Vec<&&Record> = rs.iter().filter(|r| stats::succeeded(r)).collect();
-            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
+            let g = SizeFigures::of(&rs);
+            let ok = &g.solved;
             let value = count_range(
                 ok.iter()
                     .filter_map(|r| r.objective)
@@ -60,11 +44,11 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
                 label.to_string(),
                 f.to_string(),
                 b,
-                format!("{}/{}", ok.len(), rs.len()),
+                g.solved_of_runs(),
                 value,
                 counted,
-                secs(stats::median(&solve)),
-                secs(solve.iter().cloned().reduce(f64::max)),
+                g.median_solve(),
+                g.max_solve(),
             ]
         })
         .collect();

@@ -9,7 +9,7 @@
 //!    region); then the regions grow by random free neighbours until no cell is left
 //!    (cells no region reaches stay outside). The planted solution solves the puzzle.
 //! 3. Uniqueness: the puzzle is solved with the planted solution excluded (the window
-//!    model on the SAT backend). While another solution exists, a cell where it has a
+//!    model on the SAT engine). While another solution exists, a cell where it has a
 //!    star and the planted one has none moves to a neighbouring region (when its old
 //!    region stays connected), which usually breaks that solution; after `--tries` moves
 //!    without success the generator starts again from step 1 with the next seed draw.
@@ -287,7 +287,7 @@ fn neighbours(n: usize, i: usize, j: usize) -> impl Iterator<Item = (usize, usiz
 }
 
 /// A solution of `p` other than `planted`, if one exists (the window model with the
-/// planted solution's no-good row, on the SAT backend).
+/// planted solution's no-good row, on the SAT engine).
 fn other_solution(p: &StarBattle, planted: &[Vec<bool>]) -> Result<Option<Vec<Vec<bool>>>, String> {
     let (mut model, cells) = window::build(p);
     let n = p.height();

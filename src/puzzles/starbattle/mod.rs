@@ -24,7 +24,8 @@ pub mod url;
 pub mod verify;
 pub mod window;
 
-use super::formulation::{grid_of_ones, mark_lines, nogood_of_ones};
+use super::counting::nogood_of_ones;
+use super::formulation::{grid_of_ones, mark_lines};
 use super::{Answer, Formulation, InputError, Instance, PuzzleDef, Run, SuitePart};
 use crate::engines::Kind;
 use crate::lazy::Cut;
@@ -75,7 +76,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Vec<StarBattle>, InputError
     parse::parse_text(path, text).map(|p| vec![p])
 }
 /// The committed puzzles, both formulations (quick: once each, 20 s; full: three times,
-/// 60 s); the backend part compares every engine on a 10×10 puzzle with m = 2 (full: the
+/// 60 s); the engine part compares every engine on a 10×10 puzzle with m = 2 (full: the
 /// five 10×10 and the five 14×14 puzzles with m = 3; GLPK and microlp take up to a minute
 /// on some 14×14 ones).
 fn suite(quick: bool) -> super::Suite {
@@ -91,13 +92,13 @@ fn suite(quick: bool) -> super::Suite {
     super::Suite {
         parts: vec![
             SuitePart::new(vec!["starbattle/generated"], both.clone(), limit),
-            SuitePart::backends(backends, both, limit),
+            SuitePart::engines(backends, both, limit),
         ],
         repeats: if quick { 1 } else { 3 },
     }
 }
 
-/// The 10×10 puzzles (m = 2) of the full backend part.
+/// The 10×10 puzzles (m = 2) of the full engine part.
 const BACKEND_10: [&str; 5] = [
     "starbattle/generated/sb_10x10_m2_s1.txt",
     "starbattle/generated/sb_10x10_m2_s2.txt",
@@ -106,7 +107,7 @@ const BACKEND_10: [&str; 5] = [
     "starbattle/generated/sb_10x10_m2_s5.txt",
 ];
 
-/// The 14×14 puzzles (m = 3) of the full backend part.
+/// The 14×14 puzzles (m = 3) of the full engine part.
 const BACKEND_14: [&str; 5] = [
     "starbattle/generated/sb_14x14_m3_s1.txt",
     "starbattle/generated/sb_14x14_m3_s2.txt",

@@ -1,5 +1,5 @@
 //! The Star Battle table of the report suite: per grid size and star count, each
-//! formulation on each backend, with the blog post's times beside them.
+//! formulation on each engine, with the blog post's times beside them.
 
 use crate::record::Record;
 use crate::table::{size_rows, Table, SIZE_COLUMNS};

@@ -62,7 +62,7 @@ impl Decoder {
     /// The no-good row of a solution (for `--count`): the same value in every cell is
     /// excluded.
     pub fn nogood(&self, values: &[f64]) -> crate::lazy::Cut {
-        crate::puzzles::formulation::nogood_of_ones(&self.x, values)
+        crate::puzzles::counting::nogood_of_ones(&self.x, values)
     }
 
     /// The column x[i,j,k] (cell from 0, k in 1..=n).

@@ -15,7 +15,7 @@ use super::binary::{self, Decoder};
 use super::Sudoku;
 use crate::model::Model;
 use crate::puzzles::cages::add_cage;
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// Builds the model, or says why the cages have too many combinations.
 pub fn build(p: &Sudoku) -> Result<(Model, Decoder), String> {
@@ -38,7 +38,7 @@ pub fn build(p: &Sudoku) -> Result<(Model, Decoder), String> {
 
 /// Builds (or refuses, with the reason), solves (counting solutions with `--count`),
 /// decodes and verifies.
-pub fn solve(p: &Sudoku, run: &Run) -> Report {
+pub fn solve(p: &Sudoku, run: &Run) -> RunResult {
     run.count_or_refuse(
         || build(p),
         |x, v| x.nogood(v),

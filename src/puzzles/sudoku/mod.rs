@@ -66,7 +66,7 @@ pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
 };
 
 /// Every committed instance, both formulations; the variants (X, jigsaw, killer) beside
-/// them, `combinations` on the killer puzzles; the backend comparison on the report's
+/// them, `combinations` on the killer puzzles; the engine comparison on the report's
 /// Figure 3.1, the blog puzzle and the 6×6 killer puzzles. The full suite repeats each run
 /// three times.
 fn suite(quick: bool) -> super::Suite {
@@ -83,12 +83,12 @@ fn suite(quick: bool) -> super::Suite {
                 vec!["binary", "values", "combinations"],
                 60.0,
             ),
-            SuitePart::backends(
+            SuitePart::engines(
                 vec!["sudoku/report_fig3_1.txt", "sudoku/blog_003.txt"],
                 vec!["binary", "values"],
                 60.0,
             ),
-            SuitePart::backends(
+            SuitePart::engines(
                 vec!["sudoku/variants/killer/solo_2x3k.txt"],
                 vec!["binary", "values", "combinations"],
                 60.0,

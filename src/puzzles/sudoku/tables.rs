@@ -4,7 +4,7 @@
 
 use crate::record::Record;
 use crate::stats::{median, succeeded};
-use crate::table::{count_range, info_value, secs, size_groups, Table};
+use crate::table::{info_value, secs, size_groups, SizeFigures, Table};
 use std::collections::BTreeMap;
 
 /// Report Table 3.1: solve times in seconds of ten 9×9 puzzles (Telegraph book) with
@@ -22,7 +22,7 @@ pub const REPORT_TABLE_3_1: [(u32, f64); 10] = [
     (22, 0.03841),
 ];
 
-/// Median seconds per (instance, formulation, backend label) over repeats, successful
+/// Median seconds per (instance, formulation, engine label) over repeats, successful
 /// runs only.
 fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<(&'a str, &'a str, String), f64> {
     let mut m: BTreeMap<(&str, &str, String), Vec<f64>> = BTreeMap::new();
@@ -62,41 +62,23 @@ fn variant(r: &Record) -> &str {
     info_value(&r.instance_info, "variant").unwrap_or("plain")
 }
 
-/// Variants beside plain Sudoku: per grid and variant, each formulation on each backend.
+/// Variants beside plain Sudoku: per grid and variant, each formulation on each engine.
 fn variants(rows: &[&Record]) -> Table {
-    type Key<'a> = (u64, &'a str, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key<'_>, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
-        let cells = r.size.unwrap_or(0.0) as u64;
-        groups
-            .entry((
-                cells,
-                variant(r),
-                &r.size_label,
-                &r.formulation,
-                r.backend_label(),
-            ))
-            .or_default()
-            .push(r);
-    }
-    let body = groups
+    let body = size_groups(rows, variant)
         .into_iter()
         .map(|((_, v, label, f, b), rs)| {
-            let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
-            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
-            let puzzles: std::collections::BTreeSet<&str> =
-                rs.iter().map(|r| r.instance.as_str()).collect();
+            let g = SizeFigures::of(&rs);
             vec![
                 label.to_string(),
                 v.to_string(),
                 f.to_string(),
                 b,
-                puzzles.len().to_string(),
-                format!("{}/{}", ok.len(), rs.len()),
-                secs(median(&solve)),
-                secs(solve.iter().cloned().reduce(f64::max)),
-                count_range(rs.iter().filter_map(|r| r.variables)),
-                count_range(rs.iter().filter_map(|r| r.constraints)),
+                g.instances.to_string(),
+                g.solved_of_runs(),
+                g.median_solve(),
+                g.max_solve(),
+                g.variables,
+                g.rows,
             ]
         })
         .collect();
@@ -194,13 +176,12 @@ fn table_3_1(rows: &[&Record]) -> Table {
 }
 
 fn sizes(rows: &[&Record]) -> Table {
-    let body = size_groups(rows)
+    let body = size_groups(rows, |_| ())
         .into_iter()
-        .map(|((_, label, f, b), rs)| {
-            let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
-            let solve: Vec<f64> = ok.iter().filter_map(|r| r.seconds).collect();
+        .map(|((_, (), label, f, b), rs)| {
+            let g = SizeFigures::of(&rs);
             let build: Vec<f64> = rs.iter().filter_map(|r| r.build_seconds).collect();
-            let ratio = match (median(&build), median(&solve)) {
+            let ratio = match (median(&build), median(&g.solve_seconds)) {
                 (Some(bu), Some(so)) if so > 0.0 => format!("{:.1}%", 100.0 * bu / so),
                 _ => "–".into(),
             };
@@ -208,12 +189,12 @@ fn sizes(rows: &[&Record]) -> Table {
                 label.to_string(),
                 f.to_string(),
                 b,
-                format!("{}/{}", ok.len(), rs.len()),
-                secs(median(&solve)),
+                g.solved_of_runs(),
+                g.median_solve(),
                 secs(median(&build)),
                 ratio,
-                count_range(rs.iter().filter_map(|r| r.variables)),
-                count_range(rs.iter().filter_map(|r| r.constraints)),
+                g.variables,
+                g.rows,
             ]
         })
         .collect();

@@ -1,5 +1,5 @@
 //! The Zebra constraint program, after the report's CP model (Section 7.2.2, from Gregor
-//! et al.), solved by the project's `propagate` backend.
+//! et al.), solved by the project's `propagate` engine.
 //!
 //! Variables: `pos[a,v]` ∈ {1..H} is the house of value v of attribute a (the report's
 //! position(v); its x[i,v] = 1 exactly when pos[a,v] = i). Each attribute's H variables
@@ -21,7 +21,7 @@
 
 use super::{Relation, Solution, Zebra};
 use crate::cp_model::{Constraint, CpModel};
-use crate::puzzles::{Report, Run};
+use crate::puzzles::{Run, RunResult};
 
 /// Builds the CP model of `z`: variable `a * H + v` is pos[a,v], counted from 0.
 pub fn build(z: &Zebra) -> CpModel {
@@ -61,7 +61,7 @@ pub fn build(z: &Zebra) -> CpModel {
 
 /// Builds the CP model and solves it on the run's engine (`propagate`, with the
 /// heuristics and count of the run).
-pub fn solve(z: &Zebra, run: &Run) -> Report {
+pub fn solve(z: &Zebra, run: &Run) -> RunResult {
     run.constraint_program(|| (build(z), ()), |_, v| z.answer(decode(z, v)))
 }
 

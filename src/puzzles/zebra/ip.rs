@@ -33,8 +33,8 @@
 
 use super::{Relation, Solution, Zebra};
 use crate::model::{Model, Name, VarId};
-use crate::puzzles::formulation::nogood_of_ones;
-use crate::puzzles::{Report, Run};
+use crate::puzzles::counting::nogood_of_ones;
+use crate::puzzles::{Run, RunResult};
 
 /// Maps solver values back to a solution.
 pub struct Decoder {
@@ -181,7 +181,7 @@ pub fn build(z: &Zebra) -> (Model, Decoder) {
 
 /// Builds, solves (counting solutions with no-good rows when `--count` is 2 or more),
 /// decodes and verifies.
-pub fn solve(z: &Zebra, run: &Run) -> Report {
+pub fn solve(z: &Zebra, run: &Run) -> RunResult {
     run.count(
         || build(z),
         |d, x| nogood_of_ones(&d.x, x),

@@ -3,8 +3,8 @@
 //! Chapter 7 of the report "Cheating on the Daily Paper" models the 1962 puzzle of Life International.
 //!
 //! Formulations: [`ip`] (the report's integer program (7.1) with its ACC/DLC/ILC clue rows,
-//! on the MIP backends) and [`cp`] (a constraint program for the project's `propagate`
-//! backend, with the search heuristics of Table 7.5). The verifier in [`verify`] checks an
+//! on the MIP engines) and [`cp`] (a constraint program for the project's `propagate`
+//! engine, with the search heuristics of Table 7.5). The verifier in [`verify`] checks an
 //! answer from the instance alone and shares no code with either formulation. [`generate`]
 //! makes random puzzles with a unique solution; [`parse`] reads the text format.
 
@@ -73,7 +73,7 @@ fn suite(quick: bool) -> super::Suite {
     }
     let mut part = SuitePart::new(instances, vec!["ip", "cp"], if quick { 2.0 } else { 10.0 });
     part.heuristics = Heuristics::EVERY.to_vec();
-    let backends = SuitePart::backends(
+    let backends = SuitePart::engines(
         vec!["zebra/life_1962.txt", "zebra/generated/zebra_5x5_s1.txt"],
         vec!["ip", "cp"],
         if quick { 2.0 } else { 10.0 },

@@ -2,6 +2,7 @@
 //! filled in with the solution when there is one (empty cells otherwise).
 
 use super::{Solution, Zebra};
+use crate::puzzles::xml_escape;
 use std::fmt::Write as _;
 
 /// Draws `puzzle`, filled with `solution` when given.
@@ -27,7 +28,7 @@ pub fn svg(puzzle: &Zebra, solution: Option<&Solution>) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">"#
     );
-    let _ = writeln!(s, r#"<title>Zebra {}</title>"#, xml(&puzzle.name));
+    let _ = writeln!(s, r#"<title>Zebra {}</title>"#, xml_escape(&puzzle.name));
     let _ = writeln!(
         s,
         r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
@@ -38,7 +39,7 @@ pub fn svg(puzzle: &Zebra, solution: Option<&Solution>) -> String {
             s,
             r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" font-weight="{weight}" fill="{colour}">{}</text>"#,
             y + 15.0,
-            xml(t)
+            xml_escape(t)
         );
     };
     for h in 0..hs {
@@ -70,12 +71,6 @@ pub fn svg(puzzle: &Zebra, solution: Option<&Solution>) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn xml(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

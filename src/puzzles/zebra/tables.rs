@@ -38,7 +38,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     out
 }
 
-/// A (formulation, backend-with-heuristics) series, in a fixed order: ip first, then cp
+/// A (formulation, engine-with-heuristics) series, in a fixed order: ip first, then cp
 /// by heuristics none, 1, 12, 123.
 fn series_key(r: &Record) -> (u8, String, String) {
     let h = match r.heuristics.as_deref() {

@@ -3,7 +3,7 @@
 use super::{clamp_note, log_axis, min_max, Axis, Cell, Chart, Puzzle, Scale, Series};
 
 impl Puzzle<'_> {
-    /// `<p>_cactus`: for each `formulation / backend`, the number of instances solved
+    /// `<p>_cactus`: for each `formulation / engine`, the number of instances solved
     /// against time: its solved instances sorted by time, one step (and marker) each. The
     /// time axis is logarithmic; a note under the axes says when a time was drawn at the
     /// axis floor. `None` when no instance was solved.

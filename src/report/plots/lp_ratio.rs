@@ -5,7 +5,7 @@ use super::{Chart, Puzzle};
 impl Puzzle<'_> {
     /// `<p>_lp_ratio`: the LP bound / objective of each instance against its size (median
     /// over the repeats that have both and a solution the verifier accepted), one series per
-    /// `formulation / backend`, on a linear ratio axis: how tight the relaxation of each
+    /// `formulation / engine`, on a linear ratio axis: how tight the relaxation of each
     /// formulation is. `None` when no verified row has a nonzero objective and an LP bound.
     pub(super) fn lp_ratio(&self) -> Option<Chart> {
         let mut chart = self.against_size(

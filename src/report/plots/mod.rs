@@ -5,16 +5,16 @@
 //! One set of plots per puzzle, every file stem prefixed with the puzzle key:
 //!
 //! * `<p>_time_vs_size`: solve time against instance size, one series per
-//!   `formulation / backend`, points plus a line through the per-size medians;
+//!   `formulation / engine`, points plus a line through the per-size medians;
 //! * `<p>_lp_ratio`: LP bound / objective against instance size (only when some rows have a
 //!   nonzero objective the verifier accepted and an LP bound);
-//! * `<p>_profile_<backend>` and `<p>_profile_<formulation>`: Dolan–Moré performance
-//!   profiles comparing the formulations on one backend, or the backends on one formulation;
+//! * `<p>_profile_<engine>` and `<p>_profile_<formulation>`: Dolan–Moré performance
+//!   profiles comparing the formulations on one engine, or the engines on one formulation;
 //! * `<p>_cactus`: instances solved against time;
-//! * `<p>_scatter_<backend>_<f1>_vs_<f2>`: time of one formulation against another's, per
+//! * `<p>_scatter_<engine>_<f1>_vs_<f2>`: time of one formulation against another's, per
 //!   instance, with the diagonal.
 //!
-//! Runs are first reduced to one value per (instance, formulation, backend): the median of
+//! Runs are first reduced to one value per (instance, formulation, engine): the median of
 //! the charged seconds over the repeats ([`charged_seconds`]); the instance counts as solved
 //! when more than half of its repeats succeeded ([`succeeded`]). Times are clamped to at
 //! least 10⁻⁴ s so that log axes stay finite, and a plot that draws a time so clamped says
@@ -186,7 +186,7 @@ const PALETTE: [RGBColor; 10] = [
 const GREY: RGBColor = RGBColor(90, 90, 90);
 
 // ---------------------------------------------------------------------------------------
-// Chart description, independent of the backend.
+// Chart description, independent of the drawing backend (SVG or bitmap).
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Scale {
@@ -242,7 +242,7 @@ struct Chart {
 }
 
 // ---------------------------------------------------------------------------------------
-// Reducing rows to one cell per (instance, formulation, backend).
+// Reducing rows to one cell per (instance, formulation, engine).
 
 #[derive(Clone, Debug)]
 struct Cell {
@@ -279,7 +279,7 @@ fn clamp_note(clamped: bool) -> Option<String> {
     clamped.then(|| format!("times below {MIN_SECONDS} s are drawn at {MIN_SECONDS} s"))
 }
 
-/// (formulation, backend) → instance → cell.
+/// (formulation, engine) → instance → cell.
 type Cells = BTreeMap<(String, String), BTreeMap<String, Cell>>;
 
 fn cells(rows: &[&Record]) -> Cells {
@@ -385,7 +385,7 @@ struct Puzzle<'a> {
 }
 
 impl Puzzle<'_> {
-    /// The colour and marker of a (formulation, backend) series: by its place among the
+    /// The colour and marker of a (formulation, engine) series: by its place among the
     /// puzzle's series, so that a series looks the same in every plot of the puzzle.
     fn look(&self, formulation: &str, backend: &str) -> (RGBColor, Marker) {
         let i = self

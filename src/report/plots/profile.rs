@@ -1,12 +1,12 @@
-//! Dolan–Moré performance profiles (`<p>_profile_<backend>`, `<p>_profile_<formulation>`,
+//! Dolan–Moré performance profiles (`<p>_profile_<engine>`, `<p>_profile_<formulation>`,
 //! and `<p>_profile_engines` for formulations that each ran on an engine of their own).
 
 use super::{sanitize, Axis, Cell, Chart, Marker, Puzzle, Scale, Series, MIN_SECONDS};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Puzzle<'_> {
-    /// Every performance profile of the puzzle: `<p>_profile_<backend>` compares the
-    /// formulations run on one backend, `<p>_profile_<formulation>` the backends that ran one
+    /// Every performance profile of the puzzle: `<p>_profile_<engine>` compares the
+    /// formulations run on one engine, `<p>_profile_<formulation>` the engines that ran one
     /// formulation, and `<p>_profile_engines` formulations that each ran on one engine of
     /// their own (no engine ran two of them); only where there are at least two to compare.
     pub(super) fn profiles(&self) -> Vec<Chart> {

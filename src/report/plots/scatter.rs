@@ -1,5 +1,5 @@
 //! Scatter plots of one formulation's time against another's, per instance
-//! (`<p>_scatter_<backend>_<f1>_vs_<f2>` on one backend; `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>`
+//! (`<p>_scatter_<engine>_<f1>_vs_<f2>` on one engine; `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>`
 //! for two formulations that each ran on one engine of their own, such as the Circuit
 //! Board's `cm1` on `bc` and `cm2` on `highs`).
 
@@ -10,7 +10,7 @@ use super::{
 use std::collections::BTreeSet;
 
 impl Puzzle<'_> {
-    /// Every scatter plot of the puzzle: one per backend and pair of formulations run on it
+    /// Every scatter plot of the puzzle: one per engine and pair of formulations run on it
     /// (in key order), then one per pair of formulations that ran on one engine each, the
     /// two engines different.
     pub(super) fn scatters(&self) -> Vec<Chart> {

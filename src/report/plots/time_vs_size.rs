@@ -7,7 +7,7 @@ use super::{
 use std::collections::BTreeMap;
 
 impl Puzzle<'_> {
-    /// Series of (size, value) per (formulation, backend); `None` when there are no points.
+    /// Series of (size, value) per (formulation, engine); `None` when there are no points.
     pub(super) fn against_size(
         &self,
         stem: &str,
@@ -95,7 +95,7 @@ impl Puzzle<'_> {
     }
 
     /// `<p>_time_vs_size`: the solve time of each instance against its size, one series
-    /// per `formulation / backend`: a marker per instance solved, a cross per failure (drawn
+    /// per `formulation / engine`: a marker per instance solved, a cross per failure (drawn
     /// at its charged time), and a line through the medians per size. The time axis is
     /// logarithmic; so is the size axis when the sizes span more than a factor 20. A note
     /// under the axes says when a time was drawn at the axis floor.
