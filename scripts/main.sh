@@ -2,7 +2,7 @@
 # The main job: installs missing system packages and the project's Python environment
 # (.venv/: the solvers of the cpsat and scip engines), builds in release mode and runs
 # `puzzlebench reproduce --quick` (the report's tables on highs, bc and propagate, and each
-# puzzle's backend comparison on every installed engine), writing results/ (ignored by
+# puzzle's engine comparison on every installed engine), writing results/ (ignored by
 # git: raw CSV, README.md index, Markdown and LaTeX tables, SVG and PNG plots, puzzle
 # pictures). The committed docs/example-report/ is such a report, made the same way.
 # Extra arguments go to reproduce, e.g. `./scripts/main.sh --backend highs,cbc`.
