@@ -133,6 +133,7 @@ fn two_machines_are_kept_apart_or_pooled_and_every_table_names_them() {
     assert_eq!(
         stems,
         [
+            "answers",
             "comparisons",
             "hashi_backends",
             "hashi_formulations",

@@ -6,6 +6,7 @@
 //! table notes the machines its rows ran on, and rows of several machines are kept apart
 //! unless pooled ([`machines`]).
 
+pub mod answer;
 pub mod compare;
 pub mod engines;
 pub mod machines;
@@ -74,7 +75,12 @@ pub fn write_report(
     let mut written = Written::default();
     let labelled = machines.label(rows);
     let rows = labelled.as_slice();
+    let answers = answer::answers(rows);
+    let answers_table = answer::answers_table(&answers);
     let mut tables = all_tables(rows, shift, puzzle_tables);
+    if let Some(t) = &answers_table {
+        tables.insert(0, t.clone());
+    }
     machines.annotate(&mut tables, rows);
     for t in &tables {
         for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
@@ -90,6 +96,13 @@ pub fn write_report(
     let puzzles: BTreeSet<&str> = rows.iter().map(|r| r.puzzle.as_str()).collect();
     written.paper = paper::write_paper(dir, &tables, &plots, &puzzles)?;
     let mut md = String::from("# puzzlebench report\n\n");
+    if !answers.is_empty() {
+        md.push_str("## The answer\n\nWhich formulation on which engine wins each puzzle's comparison instances, by how much, and how sure (the table `answers` below says how):\n\n");
+        for a in &answers {
+            let _ = writeln!(md, "- **{}** — {}", a.puzzle, a.sentence());
+        }
+        md.push('\n');
+    }
     md.push_str(preamble);
     md.push('\n');
     let solvers: BTreeSet<&str> = rows.iter().map(|r| r.solver_version.as_str()).collect();

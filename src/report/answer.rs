@@ -1,0 +1,501 @@
+//! The answer first: per puzzle, which configuration (formulation × engine with its
+//! settings) wins on the puzzle's comparison instances, by how much, and how sure.
+//!
+//! The comparison instances of a puzzle are, of the instance sets (each instance with its
+//! time limit) that its configurations ran, the one with the most runs over the
+//! configurations that ran all of it (their count times its size); those configurations
+//! compete. Runs that
+//! count solutions (`count` above 1) do a different task and are left out. Each
+//! configuration gets one time per instance, the median over its repeats of the charged
+//! seconds ([`charged_seconds`]: a failure at its time limit), and solves the instance when
+//! more than half of its repeats succeeded. Configurations are ranked by instances solved,
+//! then by the shifted geometric mean of those times ([`ANSWER_SHIFT`]).
+//!
+//! The margin of the best over the runner-up is the ratio of their shifted geometric means
+//! over the comparison instances, with a 95 % percentile bootstrap interval: instances are
+//! drawn with replacement, and within each drawn instance each configuration's repeats are
+//! drawn with replacement too (where it has repeats), [`RESAMPLES`] times with a fixed
+//! seed. The verdict says "within noise" when the interval holds 1, and gives none when
+//! either configuration's median time is under a millisecond, where timer resolution and
+//! process noise decide the order.
+
+use crate::record::Record;
+use crate::rng::Rng;
+use crate::stats::{charged_seconds, median, shifted_geometric_mean, succeeded};
+use crate::table::{secs, Table};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The shift of the shifted geometric mean that ranks configurations, in seconds: small,
+/// so that times from about 10 ms up count by their ratio.
+pub const ANSWER_SHIFT: f64 = 0.01;
+
+/// Bootstrap resamples behind each interval.
+pub const RESAMPLES: usize = 2000;
+
+/// Below this median time (seconds) a comparison gets no verdict.
+pub const TOO_FAST: f64 = 1e-3;
+
+/// A configuration: a formulation on an engine with its settings (the engine label of the
+/// rows, as `highs-nopresolve`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Config {
+    /// Formulation key.
+    pub formulation: String,
+    /// Engine label ([`Record::backend_label`]).
+    pub engine: String,
+}
+
+impl std::fmt::Display for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} on {}", self.formulation, self.engine)
+    }
+}
+
+/// How one configuration did on the comparison instances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// The configuration.
+    pub config: Config,
+    /// Comparison instances it solved.
+    pub solved: usize,
+    /// Its shifted geometric mean over the comparison instances (failures at the limit).
+    pub sgm: f64,
+    /// Its median time over the comparison instances.
+    pub median: f64,
+    /// Per comparison instance (in the order of [`Answer::instances`]), the charged seconds
+    /// of each repeat.
+    pub times: Vec<Vec<f64>>,
+}
+
+/// What the comparison says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The best is ahead: the interval of the ratio lies above 1.
+    Ahead,
+    /// The interval of the ratio holds 1: the two cannot be told apart.
+    WithinNoise,
+    /// A median is under [`TOO_FAST`]: no verdict.
+    TooFast,
+    /// The best solved more instances than the runner-up: ahead whatever the times.
+    MoreSolved,
+    /// Only one configuration ran the comparison instances.
+    Alone,
+}
+
+/// The answer for one puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The puzzle.
+    pub puzzle: String,
+    /// The comparison instances, as `name` (with ` (limit S s)` when their time limits
+    /// differ).
+    pub instances: Vec<String>,
+    /// Every competing configuration, best first.
+    pub standings: Vec<Standing>,
+    /// Runner-up SGM over best SGM, where there is a runner-up.
+    pub ratio: Option<f64>,
+    /// Its 95 % bootstrap interval.
+    pub interval: Option<(f64, f64)>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The largest number of repeats of any configuration on any instance.
+    pub repeats: usize,
+}
+
+impl Answer {
+    /// The best configuration.
+    pub fn best(&self) -> &Standing {
+        &self.standings[0]
+    }
+
+    /// The runner-up, if any.
+    pub fn runner_up(&self) -> Option<&Standing> {
+        self.standings.get(1)
+    }
+
+    /// The answer as one sentence.
+    pub fn sentence(&self) -> String {
+        let b = self.best();
+        let n = self.instances.len();
+        let head = format!(
+            "{}: solved {}/{n}, SGM {}",
+            b.config,
+            b.solved,
+            seconds(b.sgm)
+        );
+        let Some(r) = self.runner_up() else {
+            return format!(
+                "{head}; the only configuration that ran all {n} comparison instances."
+            );
+        };
+        let ratio = self.ratio.unwrap_or(f64::NAN);
+        let ci = self.interval.map_or(String::new(), |(lo, hi)| {
+            format!(" (95 % CI {lo:.2}–{hi:.2})")
+        });
+        let margin = format!("{ratio:.2}× ahead of {}{ci}", r.config);
+        let verdict = match self.verdict {
+            Verdict::Ahead => "ahead".to_string(),
+            Verdict::WithinNoise => "within noise".to_string(),
+            Verdict::MoreSolved => {
+                format!("ahead on instances solved ({} vs {})", b.solved, r.solved)
+            }
+            Verdict::TooFast => "no verdict: runs under a millisecond".to_string(),
+            Verdict::Alone => unreachable!("a runner-up exists"),
+        };
+        format!("{head}; {margin}: {verdict}.")
+    }
+}
+
+/// Seconds with their unit: `0.0189 s`, `28.5 µs`.
+fn seconds(t: f64) -> String {
+    let s = secs(Some(t));
+    if s.ends_with("µs") {
+        s
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// The answer of every puzzle in `rows` that has a comparison (puzzles alphabetically).
+pub fn answers(rows: &[Record]) -> Vec<Answer> {
+    let mut by_puzzle: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.count <= 1) {
+        by_puzzle.entry(&r.puzzle).or_default().push(r);
+    }
+    by_puzzle
+        .into_iter()
+        .filter_map(|(p, rs)| answer(p, &rs))
+        .collect()
+}
+
+/// An instance of a comparison: its name and its time limit in milliseconds.
+type InstanceKey = (String, Option<u64>);
+
+/// The answer of one puzzle from its rows (none when no configuration ran anything).
+pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
+    let key = |r: &Record| -> InstanceKey {
+        (
+            r.instance.clone(),
+            r.time_limit.map(|t| (t * 1000.0).round() as u64),
+        )
+    };
+    let mut runs: BTreeMap<Config, BTreeMap<InstanceKey, Vec<&Record>>> = BTreeMap::new();
+    for &r in rows {
+        let c = Config {
+            formulation: r.formulation.clone(),
+            engine: r.backend_label(),
+        };
+        runs.entry(c)
+            .or_default()
+            .entry(key(r))
+            .or_default()
+            .push(r);
+    }
+    // The comparison instances: of the configurations' own instance sets, the one that
+    // the configurations running all of it cover best (their count times its size).
+    let sets: BTreeSet<BTreeSet<&InstanceKey>> =
+        runs.values().map(|per| per.keys().collect()).collect();
+    let covering = |set: &BTreeSet<&InstanceKey>| {
+        runs.values()
+            .filter(|per| set.iter().all(|k| per.contains_key(*k)))
+            .count()
+    };
+    let best_set = sets
+        .iter()
+        .max_by_key(|set| (covering(set) * set.len(), covering(set), set.len()))?;
+    let instances: Vec<InstanceKey> = best_set.iter().map(|k| (*k).clone()).collect();
+    let limits: BTreeSet<Option<u64>> = instances.iter().map(|k| k.1).collect();
+    let mut standings: Vec<Standing> = runs
+        .iter()
+        .filter(|(_, per)| instances.iter().all(|k| per.contains_key(k)))
+        .map(|(c, per)| {
+            let times: Vec<Vec<f64>> = instances
+                .iter()
+                .map(|k| per[k].iter().map(|r| charged_seconds(r)).collect())
+                .collect();
+            let solved = instances
+                .iter()
+                .filter(|k| {
+                    let rs = &per[*k];
+                    2 * rs.iter().filter(|r| succeeded(r)).count() > rs.len()
+                })
+                .count();
+            let per_instance: Vec<f64> = times.iter().map(|t| median(t).unwrap_or(0.0)).collect();
+            Standing {
+                config: c.clone(),
+                solved,
+                sgm: shifted_geometric_mean(&per_instance, ANSWER_SHIFT).unwrap_or(0.0),
+                median: median(&per_instance).unwrap_or(0.0),
+                times,
+            }
+        })
+        .collect();
+    standings.sort_by(|a, b| {
+        b.solved
+            .cmp(&a.solved)
+            .then(a.sgm.total_cmp(&b.sgm))
+            .then(a.config.cmp(&b.config))
+    });
+    let repeats = standings
+        .iter()
+        .flat_map(|s| s.times.iter().map(Vec::len))
+        .max()
+        .unwrap_or(0);
+    let names = instances
+        .iter()
+        .map(|(name, limit)| match limit {
+            Some(ms) if limits.len() > 1 => format!("{name} (limit {} s)", *ms as f64 / 1000.0),
+            _ => name.clone(),
+        })
+        .collect();
+    let (ratio, interval, verdict) = match standings.get(1) {
+        None => (None, None, Verdict::Alone),
+        Some(r) => {
+            let b = &standings[0];
+            let ratio = sgm_ratio(&b.times, &r.times, None);
+            let interval = bootstrap(&b.times, &r.times);
+            let verdict = if b.solved > r.solved {
+                Verdict::MoreSolved
+            } else if b.median < TOO_FAST || r.median < TOO_FAST {
+                Verdict::TooFast
+            } else if interval.0 <= 1.0 {
+                Verdict::WithinNoise
+            } else {
+                Verdict::Ahead
+            };
+            (Some(ratio), Some(interval), verdict)
+        }
+    };
+    Some(Answer {
+        puzzle: puzzle.to_string(),
+        instances: names,
+        standings,
+        ratio,
+        interval,
+        verdict,
+        repeats,
+    })
+}
+
+/// One instance drawn by the bootstrap: its index and the repeats drawn for each of the two
+/// configurations.
+type Draw = (usize, Vec<usize>, Vec<usize>);
+
+/// SGM(b) / SGM(a) over the instances `pick` (all when `None`; an instance may be picked
+/// twice), each instance's time the median of its repeats, or of the repeats `draws`
+/// chose.
+fn sgm_ratio(a: &[Vec<f64>], b: &[Vec<f64>], pick: Option<&[Draw]>) -> f64 {
+    let (ta, tb): (Vec<f64>, Vec<f64>) = match pick {
+        None => (0..a.len())
+            .map(|i| (median(&a[i]).unwrap_or(0.0), median(&b[i]).unwrap_or(0.0)))
+            .unzip(),
+        Some(p) => p
+            .iter()
+            .map(|(i, ra, rb)| {
+                let va: Vec<f64> = ra.iter().map(|&j| a[*i][j]).collect();
+                let vb: Vec<f64> = rb.iter().map(|&j| b[*i][j]).collect();
+                (median(&va).unwrap_or(0.0), median(&vb).unwrap_or(0.0))
+            })
+            .unzip(),
+    };
+    let sa = shifted_geometric_mean(&ta, ANSWER_SHIFT).unwrap_or(0.0);
+    let sb = shifted_geometric_mean(&tb, ANSWER_SHIFT).unwrap_or(0.0);
+    sb / sa.max(f64::MIN_POSITIVE)
+}
+
+/// The 95 % percentile bootstrap interval of [`sgm_ratio`]: instances drawn with
+/// replacement, and each drawn instance's repeats drawn with replacement per configuration.
+fn bootstrap(a: &[Vec<f64>], b: &[Vec<f64>]) -> (f64, f64) {
+    let n = a.len();
+    let mut rng = Rng::new(0x005e_ed0f_a115);
+    let mut ratios = Vec::with_capacity(RESAMPLES);
+    for _ in 0..RESAMPLES {
+        let pick: Vec<Draw> = (0..n)
+            .map(|_| {
+                let i = rng.below(n);
+                let ra = (0..a[i].len()).map(|_| rng.below(a[i].len())).collect();
+                let rb = (0..b[i].len()).map(|_| rng.below(b[i].len())).collect();
+                (i, ra, rb)
+            })
+            .collect();
+        ratios.push(sgm_ratio(a, b, Some(&pick)));
+    }
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| ratios[((q * (RESAMPLES - 1) as f64).round() as usize).min(RESAMPLES - 1)];
+    (at(0.025), at(0.975))
+}
+
+/// The answers as a table (stem `answers`), one row per puzzle: the best configuration,
+/// its solved count and SGM, the runner-up, the ratio with its interval and the verdict.
+/// `None` when no puzzle has one.
+pub fn answers_table(answers: &[Answer]) -> Option<Table> {
+    if answers.is_empty() {
+        return None;
+    }
+    let rows = answers
+        .iter()
+        .map(|a| {
+            let b = a.best();
+            let n = a.instances.len();
+            let r = a.runner_up();
+            vec![
+                a.puzzle.clone(),
+                b.config.to_string(),
+                format!("{}/{n}", b.solved),
+                secs(Some(b.sgm)),
+                r.map_or("–".into(), |r| r.config.to_string()),
+                r.map_or("–".into(), |r| format!("{}/{n}", r.solved)),
+                a.ratio.map_or("–".into(), |x| format!("{x:.2}")),
+                a.interval
+                    .map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
+                verdict_word(a).to_string(),
+                format!("{n} × {}", a.repeats),
+            ]
+        })
+        .collect();
+    Some(Table {
+        stem: "answers".into(),
+        title: "The answer: the best configuration of each puzzle on its comparison instances".into(),
+        columns: [
+            "puzzle",
+            "best configuration",
+            "solved",
+            "SGM (s)",
+            "runner-up",
+            "solved",
+            "ratio",
+            "95 % CI",
+            "verdict",
+            "instances × repeats",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        notes: vec![
+            format!("Comparison instances: per puzzle, of the instance sets (with their time limits) that its configurations (formulation on engine with its settings) ran, the one with the most runs over the configurations that ran all of it; those configurations compete, and counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {ANSWER_SHIFT} s of the median time over repeats (failures at their limit)."),
+            format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: a median under {} ms, where timer resolution and noise decide.", TOO_FAST * 1000.0),
+        ],
+    })
+}
+
+/// The verdict in a word or two, for tables.
+pub fn verdict_word(a: &Answer) -> &'static str {
+    match a.verdict {
+        Verdict::Ahead => "ahead",
+        Verdict::WithinNoise => "within noise",
+        Verdict::TooFast => "no verdict (< 1 ms)",
+        Verdict::MoreSolved => "ahead (more solved)",
+        Verdict::Alone => "alone",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(
+        instance: &str,
+        formulation: &str,
+        engine: &str,
+        repeat: u32,
+        seconds: f64,
+        ok: bool,
+    ) -> Record {
+        Record {
+            puzzle: "p".into(),
+            instance: instance.into(),
+            formulation: formulation.into(),
+            backend: engine.into(),
+            repeat,
+            count: 1,
+            status: if ok { "optimal" } else { "time_limit" }.into(),
+            verified: ok.then_some(true),
+            seconds: Some(seconds),
+            time_limit: Some(10.0),
+            ..Record::default()
+        }
+    }
+
+    /// `fast` takes 0.1 s and `slow` a factor longer on each of 8 instances, 3 repeats
+    /// with ±2 % noise.
+    fn rows(factor: f64) -> Vec<Record> {
+        let mut out = Vec::new();
+        for i in 0..8 {
+            for rep in 1..=3u32 {
+                let noise = 1.0 + 0.02 * (rep as f64 - 2.0);
+                let t = 0.1 * (1.0 + i as f64 / 4.0) * noise;
+                out.push(row(&format!("i{i}"), "a", "fast", rep, t, true));
+                out.push(row(&format!("i{i}"), "a", "slow", rep, t * factor, true));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_clear_winner_is_ahead_with_an_interval_around_its_ratio() {
+        let a = &answers(&rows(2.0))[0];
+        assert_eq!(a.best().config.engine, "fast");
+        assert_eq!(a.instances.len(), 8);
+        assert_eq!(a.repeats, 3);
+        let ratio = a.ratio.unwrap();
+        assert!((1.7..2.0).contains(&ratio), "{ratio}");
+        let (lo, hi) = a.interval.unwrap();
+        assert!(lo > 1.0 && lo <= ratio && ratio <= hi, "{lo} {ratio} {hi}");
+        assert_eq!(a.verdict, Verdict::Ahead);
+        assert!(
+            a.sentence().contains("ahead of a on slow"),
+            "{}",
+            a.sentence()
+        );
+    }
+
+    #[test]
+    fn equal_configurations_are_within_noise() {
+        let a = &answers(&rows(1.0))[0];
+        let (lo, hi) = a.interval.unwrap();
+        assert!(lo <= 1.0 && hi >= 1.0, "{lo} {hi}");
+        assert_eq!(a.verdict, Verdict::WithinNoise);
+    }
+
+    #[test]
+    fn more_solved_wins_whatever_the_times_and_tiny_times_get_no_verdict() {
+        let mut rs = rows(1.0);
+        for r in rs
+            .iter_mut()
+            .filter(|r| r.backend == "fast" && r.instance == "i0")
+        {
+            r.status = "time_limit".into();
+            r.verified = None;
+        }
+        let a = &answers(&rs)[0];
+        assert_eq!(a.best().config.engine, "slow");
+        assert_eq!(a.verdict, Verdict::MoreSolved);
+        let mut tiny = rows(1.5);
+        for r in &mut tiny {
+            r.seconds = r.seconds.map(|s| s * 1e-3);
+        }
+        assert_eq!(answers(&tiny)[0].verdict, Verdict::TooFast);
+    }
+
+    #[test]
+    fn only_the_instances_most_configurations_ran_count_and_counting_runs_are_left_out() {
+        let mut rs = rows(2.0);
+        // A third configuration on one instance only, and a counting run.
+        rs.push(row("i0", "b", "fast", 1, 0.01, true));
+        rs.push(Record {
+            count: 10,
+            ..row("i0", "a", "fast", 1, 5.0, true)
+        });
+        let a = &answers(&rs)[0];
+        assert_eq!(a.instances.len(), 8);
+        assert_eq!(a.standings.len(), 2, "{:?}", a.standings);
+        let t = answers_table(std::slice::from_ref(a)).unwrap();
+        assert_eq!(t.rows[0][1], "a on fast");
+        assert_eq!(t.rows[0][8], "ahead");
+        assert_eq!(t.rows[0][9], "8 × 3");
+        assert!(answers_table(&[]).is_none());
+        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)]).unwrap();
+        assert_eq!(alone.verdict, Verdict::Alone);
+        assert!(alone.sentence().contains("only configuration"));
+    }
+}
