@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-deps.sh
 bash scripts/setup-python.sh
+# Debian's chromium for the browser test of the HTML report (tests/html.rs skips, saying
+# why, where it cannot be installed).
+bash scripts/setup-browser.sh || echo "test.sh: no chromium; tests/html.rs skips its browser test" >&2
 # A real single-node SLURM on loopback for tests/slurm.rs (which skips its SLURM test,
 # saying why, where it cannot start: not root, no packages).
 bash scripts/setup-slurm.sh || echo "test.sh: no local SLURM; tests/slurm.rs skips its SLURM test" >&2

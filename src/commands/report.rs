@@ -32,12 +32,16 @@ pub fn write(
     )
     .map_err(failed)?;
     eprintln!(
-        "wrote {} and {} ({} table files, {} plot files)",
+        "wrote {} and {} ({} table files, {} plot files, {} HTML pages)",
         written.index.display(),
         written.paper.display(),
         written.tables.len(),
-        written.plots.len()
+        written.plots.len(),
+        written.html.len()
     );
+    if let Some(index) = written.html.first() {
+        println!("{}", index.display());
+    }
     Ok(())
 }
 

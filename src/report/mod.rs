@@ -9,6 +9,7 @@
 pub mod answer;
 pub mod compare;
 pub mod engines;
+pub mod html;
 pub mod machines;
 pub mod paper;
 pub mod plots;
@@ -34,6 +35,8 @@ pub struct Written {
     pub index: PathBuf,
     /// The LaTeX document of every table and plot.
     pub paper: PathBuf,
+    /// The HTML pages: `index.html` (the overview) first, then one per puzzle.
+    pub html: Vec<PathBuf>,
 }
 
 /// Every table for `rows`: the summary first, then each puzzle's engines side by side
@@ -81,6 +84,9 @@ pub fn write_report(
     if let Some(t) = &answers_table {
         tables.insert(0, t.clone());
     }
+    // The HTML report names the machines once, on its overview; the Markdown and LaTeX
+    // tables, which may be taken one by one into a paper, each name theirs.
+    let plain_tables = tables.clone();
     machines.annotate(&mut tables, rows);
     for t in &tables {
         for (ext, text) in [("md", t.to_markdown()), ("tex", t.to_latex())] {
@@ -117,6 +123,15 @@ pub fn write_report(
         join(&hosts)
     );
     let machine_lines = machines.index_lines(rows);
+    written.html = html::write_html(
+        dir,
+        rows,
+        &answers,
+        &plain_tables,
+        &plots,
+        &machine_lines,
+        preamble,
+    )?;
     if !machine_lines.is_empty() {
         md.push_str("Machines (their records are in the sweep files beside the results files, `<results>.sweeps.jsonl`):\n\n");
         for line in machine_lines {
