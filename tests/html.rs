@@ -108,6 +108,15 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
     for page in &pages {
         let dom = dump_dom(&chromium, page, &profile);
         let name = page.file_name().unwrap().to_string_lossy();
+        if name == "circuit.html" {
+            // Its time against size is inline, each point with the text hovering shows.
+            let marks = dom.matches("data-series=").count();
+            assert!(marks > 20, "circuit.html: {marks} hover marks");
+            assert!(
+                dom.contains("<title>c10x10_1 (size"),
+                "circuit.html: no hover text"
+            );
+        }
         assert_eq!(
             root_attribute(&dom, "data-error"),
             None,

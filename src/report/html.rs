@@ -373,14 +373,17 @@ fn puzzle_page(
     answer: Option<&Answer>,
     rows: &[&Record],
     tables: &[&Table],
-    plots: &[(String, String)],
+    plots: &[(String, String, Option<String>)],
 ) -> String {
     let body = html! {
         h1 { (puzzle) }
         @if let Some(a) = answer {
             p class=(verdict_class(a)) { (a.sentence()) }
             h2 { "Formulation × engine" }
-            p class="note" { "On the " (a.instances.len()) " comparison instances (" (a.instances.join(", ")) "), " (a.repeats) " repeat(s) at most." }
+            details class="note" {
+                summary { "On " (a.instances.len()) " comparison instances, " (a.repeats) " repeat(s) at most (the list)" }
+                p { (a.instances.join(", ")) }
+            }
             (heatmap(a))
             h2 { "Virtual best" }
             (virtual_best(a))
@@ -392,10 +395,15 @@ fn puzzle_page(
         (reach(rows))
         @if !plots.is_empty() {
             h2 { "Figures" }
-            @for (file, title) in plots {
+            @for (file, title, inline) in plots {
                 figure {
-                    img src=(file) alt=(title);
-                    figcaption class="note" { (title) }
+                    @if let Some(svg) = inline {
+                        (PreEscaped(svg))
+                        figcaption class="note" { (title) " (hover a point for its instance, configuration and value; " a href=(file) { "SVG file" } ")" }
+                    } @else {
+                        img src=(file) alt=(title);
+                        figcaption class="note" { (title) }
+                    }
                 }
             }
         }
@@ -443,15 +451,28 @@ pub fn write_html(
             .iter()
             .filter(|t| t.stem.starts_with(&prefix))
             .collect();
-        let own_plots: Vec<(String, String)> = plots
+        // The time against size is inlined, so that hovering its points shows what they
+        // are; the other figures are images.
+        let own_plots: Vec<(String, String, Option<String>)> = plots
             .iter()
             .filter(|f| f.stem.starts_with(&prefix))
             .filter_map(|f| {
                 let svg = f.file(super::plots::FigureFormat::Svg)?;
                 let rel = svg.strip_prefix(dir).ok()?;
-                Some((rel.display().to_string(), f.title.clone()))
+                let inline = if f.stem.ends_with("_time_vs_size") {
+                    let text =
+                        std::fs::read_to_string(svg).map_err(|e| format!("{}: {e}", svg.display()));
+                    Some(text.map(|t| match t.find("<svg") {
+                        Some(i) => t[i..].to_string(),
+                        None => t,
+                    }))
+                } else {
+                    None
+                };
+                Some((rel.display().to_string(), f.title.clone(), inline))
             })
-            .collect();
+            .map(|(file, title, inline)| Ok((file, title, inline.transpose()?)))
+            .collect::<Result<_, String>>()?;
         let answer = answers.iter().find(|a| &a.puzzle == p);
         write(
             format!("{p}.html"),

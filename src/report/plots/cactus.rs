@@ -42,6 +42,7 @@ impl Puzzle<'_> {
                 failed: vec![],
                 line,
                 dashed: false,
+                tips: Vec::new(),
             });
         }
         let (tmin, tmax) = min_max(all.iter().copied())?;

@@ -132,12 +132,16 @@ pub fn write_plots(
         }
         let path = |f: FigureFormat| dir.join(format!("{}.{}", chart.stem, f.extension()));
         let mut svg = String::new();
+        let mut marks = Vec::new();
         if formats.contains(&FigureFormat::Svg) || pdf.is_some() {
-            render(
+            marks = render(
                 SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area(),
                 &chart,
             )?;
         }
+        // The PDF is made from the plain drawing; the SVG file also carries the hover marks.
+        let plain_svg = svg.clone();
+        render::add_hover_marks(&mut svg, &marks);
         let mut files = Vec::new();
         for &format in &formats {
             let file = path(format);
@@ -146,8 +150,9 @@ pub fn write_plots(
                 FigureFormat::Png => render(
                     BitMapBackend::new(&file, (WIDTH, HEIGHT)).into_drawing_area(),
                     &chart,
-                ),
-                FigureFormat::Pdf => pdf.as_ref().map_or(Ok(()), |c| c.write(&svg, &file)),
+                )
+                .map(|_| ()),
+                FigureFormat::Pdf => pdf.as_ref().map_or(Ok(()), |c| c.write(&plain_svg, &file)),
                 FigureFormat::Pgf => {
                     let csv = dir.join(format!("{}.csv", chart.stem));
                     let r = pgf::write(&chart, &file, &csv);
@@ -226,6 +231,9 @@ struct Series {
     /// Polyline through these points (empty: none).
     line: Vec<(f64, f64)>,
     dashed: bool,
+    /// What hovering a point of the SVG shows (instance, configuration, value), one per
+    /// point of `points` then of `failed`; empty for a series without them.
+    tips: Vec<String>,
 }
 
 #[derive(Clone, Debug)]

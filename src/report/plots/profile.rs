@@ -138,6 +138,7 @@ impl Puzzle<'_> {
                     failed: vec![],
                     line,
                     dashed: false,
+                    tips: Vec::new(),
                 }
             })
             .collect();

@@ -96,29 +96,74 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-/// Draws `chart` on `root` and presents it (writes the file).
+/// A point of a chart where hovering shows a text: its series (index), its place in
+/// pixels and the text.
+pub(super) struct Mark {
+    series: usize,
+    x: i32,
+    y: i32,
+    tip: String,
+}
+
+/// Appends to an SVG drawn by [`render`] a transparent square over each of `marks` whose
+/// `<title>` a browser shows on hover (class `hover`, `data-series` its series), so that
+/// the SVG inlined in a page tells the instance, configuration and value of every point.
+pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
+    if marks.is_empty() {
+        return;
+    }
+    let Some(end) = svg.rfind("</svg>") else {
+        return;
+    };
+    let mut g = String::from("<g class=\"hover\">\n");
+    for m in marks {
+        g.push_str(&format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"#000\" fill-opacity=\"0\" data-series=\"{}\"><title>{}</title></rect>\n",
+            m.x - 6,
+            m.y - 6,
+            m.series,
+            crate::puzzles::xml_escape(&m.tip)
+        ));
+    }
+    g.push_str("</g>\n");
+    svg.insert_str(end, &g);
+}
+
+/// Draws `chart` on `root` and presents it (writes the file); returns the hover marks of
+/// the series that have them.
 pub(super) fn render<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     chart: &Chart,
-) -> Result<(), String> {
+) -> Result<Vec<Mark>, String> {
+    let marks = RefCell::new(Vec::new());
     root.fill(&WHITE).map_err(err)?;
     let (x, y) = (&chart.x, &chart.y);
     match (x.scale, y.scale) {
-        (Scale::Linear, Scale::Linear) => draw(&root, chart, x.lo..x.hi, y.lo..y.hi),
-        (Scale::Linear, Scale::Log(by)) => {
-            draw(&root, chart, x.lo..x.hi, (y.lo..y.hi).log_scale().base(by))
-        }
-        (Scale::Log(bx), Scale::Linear) => {
-            draw(&root, chart, (x.lo..x.hi).log_scale().base(bx), y.lo..y.hi)
-        }
+        (Scale::Linear, Scale::Linear) => draw(&root, chart, x.lo..x.hi, y.lo..y.hi, &marks),
+        (Scale::Linear, Scale::Log(by)) => draw(
+            &root,
+            chart,
+            x.lo..x.hi,
+            (y.lo..y.hi).log_scale().base(by),
+            &marks,
+        ),
+        (Scale::Log(bx), Scale::Linear) => draw(
+            &root,
+            chart,
+            (x.lo..x.hi).log_scale().base(bx),
+            y.lo..y.hi,
+            &marks,
+        ),
         (Scale::Log(bx), Scale::Log(by)) => draw(
             &root,
             chart,
             (x.lo..x.hi).log_scale().base(bx),
             (y.lo..y.hi).log_scale().base(by),
+            &marks,
         ),
     }?;
-    root.present().map_err(err)
+    root.present().map_err(err)?;
+    Ok(marks.into_inner())
 }
 
 /// One line of the legend.
@@ -182,7 +227,13 @@ where
     .map_err(err)
 }
 
-fn draw<DB, X, Y>(root: &DrawingArea<DB, Shift>, c: &Chart, xs: X, ys: Y) -> Result<(), String>
+fn draw<DB, X, Y>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+    xs: X,
+    ys: Y,
+    marks: &RefCell<Vec<Mark>>,
+) -> Result<(), String>
 where
     DB: DrawingBackend,
     X: AsRangedCoord<Value = f64>,
@@ -267,7 +318,16 @@ where
             .map_err(err)?;
     }
 
-    for s in &c.series {
+    for (i, s) in c.series.iter().enumerate() {
+        for (p, tip) in s.points.iter().chain(&s.failed).zip(&s.tips) {
+            let (x, y) = chart.backend_coord(p);
+            marks.borrow_mut().push(Mark {
+                series: i,
+                x,
+                y,
+                tip: tip.clone(),
+            });
+        }
         if !s.line.is_empty() {
             let style = s.color.stroke_width(2);
             if s.dashed {

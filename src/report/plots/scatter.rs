@@ -112,6 +112,7 @@ impl Puzzle<'_> {
                     failed: vec![],
                     line: vec![(lo, lo), (hi, hi)],
                     dashed: true,
+                    tips: Vec::new(),
                 },
                 Series {
                     name: "instances".into(),
@@ -121,6 +122,7 @@ impl Puzzle<'_> {
                     failed,
                     line: vec![],
                     dashed: false,
+                    tips: Vec::new(),
                 },
             ],
             failed_label: "a run failed (charged the time limit)".into(),

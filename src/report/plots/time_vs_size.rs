@@ -18,10 +18,10 @@ impl Puzzle<'_> {
     ) -> Option<Chart> {
         let mut series = Vec::new();
         for ((f, b), instances) in self.cells {
-            let pts: Vec<(f64, f64, bool)> = instances
-                .values()
-                .filter_map(|c| Some((c.size?, value(c)?, c.ok)))
-                .filter(|(s, v, _)| s.is_finite() && v.is_finite())
+            let pts: Vec<(f64, f64, bool, &str)> = instances
+                .iter()
+                .filter_map(|(name, c)| Some((c.size?, value(c)?, c.ok, name.as_str())))
+                .filter(|(s, v, _, _)| s.is_finite() && v.is_finite())
                 .collect();
             if !pts.is_empty() {
                 series.push((f, b, pts));
@@ -46,15 +46,31 @@ impl Puzzle<'_> {
             .map(|(f, b, pts)| {
                 let (color, marker) = self.look(f, b);
                 let mut by_size: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
-                for &(s, v, _) in &pts {
+                for &(s, v, _, _) in &pts {
                     by_size.entry(order_key(s)).or_insert((s, vec![])).1.push(v);
                 }
+                let tip = |p: &&(f64, f64, bool, &str)| {
+                    let what = if p.2 { "" } else { ", failed" };
+                    format!(
+                        "{} (size {}): {f} / {b}, {y_label} = {}{what}",
+                        p.3,
+                        crate::table::significant(p.0),
+                        crate::table::significant(p.1)
+                    )
+                };
+                let tips = pts
+                    .iter()
+                    .filter(|p| p.2)
+                    .chain(pts.iter().filter(|p| !p.2))
+                    .map(|p| tip(&p))
+                    .collect();
                 Series {
                     name: format!("{f} / {b}"),
                     color,
                     marker,
                     points: pts.iter().filter(|p| p.2).map(|p| (p.0, p.1)).collect(),
                     failed: pts.iter().filter(|p| !p.2).map(|p| (p.0, p.1)).collect(),
+                    tips,
                     line: by_size
                         .into_values()
                         .filter_map(|(s, vs)| Some((s, median(&vs)?)))
