@@ -261,6 +261,20 @@ impl<'a> SizeFigures<'a> {
     pub fn max_solve(&self) -> String {
         secs(self.solve_seconds.iter().cloned().reduce(f64::max))
     }
+
+    /// The cells every table by size shows, in its order: instances, solved/runs, median
+    /// and longest solve, variables and rows.
+    pub fn cells(self) -> [String; 6] {
+        let (median, max) = (self.median_solve(), self.max_solve());
+        [
+            self.instances.to_string(),
+            self.solved_of_runs(),
+            median,
+            max,
+            self.variables,
+            self.rows,
+        ]
+    }
 }
 
 /// One table row per grid size, formulation and engine, smallest grids first (the
@@ -272,18 +286,8 @@ pub fn size_rows(rows: &[&Record]) -> Vec<(u64, Vec<String>)> {
     size_groups(rows, |_| ())
         .into_iter()
         .map(|((cells, (), label, f, b), rs)| {
-            let g = SizeFigures::of(&rs);
-            let row = vec![
-                label.to_string(),
-                f.to_string(),
-                b,
-                g.instances.to_string(),
-                g.solved_of_runs(),
-                g.median_solve(),
-                g.max_solve(),
-                g.variables,
-                g.rows,
-            ];
+            let mut row = vec![label.to_string(), f.to_string(), b];
+            row.extend(SizeFigures::of(&rs).cells());
             (cells, row)
         })
         .collect()

@@ -252,7 +252,7 @@ pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
         None => (None, None, Verdict::Alone),
         Some(r) => {
             let b = &standings[0];
-            let ratio = sgm_ratio(&b.times, &r.times, None);
+            let ratio = r.sgm / b.sgm.max(f64::MIN_POSITIVE);
             let interval = bootstrap(&b.times, &r.times);
             let verdict = if b.solved > r.solved {
                 Verdict::MoreSolved
@@ -281,23 +281,17 @@ pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
 /// configurations.
 type Draw = (usize, Vec<usize>, Vec<usize>);
 
-/// SGM(b) / SGM(a) over the instances `pick` (all when `None`; an instance may be picked
-/// twice), each instance's time the median of its repeats, or of the repeats `draws`
-/// chose.
-fn sgm_ratio(a: &[Vec<f64>], b: &[Vec<f64>], pick: Option<&[Draw]>) -> f64 {
-    let (ta, tb): (Vec<f64>, Vec<f64>) = match pick {
-        None => (0..a.len())
-            .map(|i| (median(&a[i]).unwrap_or(0.0), median(&b[i]).unwrap_or(0.0)))
-            .unzip(),
-        Some(p) => p
-            .iter()
-            .map(|(i, ra, rb)| {
-                let va: Vec<f64> = ra.iter().map(|&j| a[*i][j]).collect();
-                let vb: Vec<f64> = rb.iter().map(|&j| b[*i][j]).collect();
-                (median(&va).unwrap_or(0.0), median(&vb).unwrap_or(0.0))
-            })
-            .unzip(),
-    };
+/// SGM(b) / SGM(a) over the drawn instances `pick` (an instance may be drawn twice),
+/// each instance's time the median of the repeats drawn for it.
+fn sgm_ratio(a: &[Vec<f64>], b: &[Vec<f64>], pick: &[Draw]) -> f64 {
+    let (ta, tb): (Vec<f64>, Vec<f64>) = pick
+        .iter()
+        .map(|(i, ra, rb)| {
+            let va: Vec<f64> = ra.iter().map(|&j| a[*i][j]).collect();
+            let vb: Vec<f64> = rb.iter().map(|&j| b[*i][j]).collect();
+            (median(&va).unwrap_or(0.0), median(&vb).unwrap_or(0.0))
+        })
+        .unzip();
     let sa = shifted_geometric_mean(&ta, ANSWER_SHIFT).unwrap_or(0.0);
     let sb = shifted_geometric_mean(&tb, ANSWER_SHIFT).unwrap_or(0.0);
     sb / sa.max(f64::MIN_POSITIVE)
@@ -318,7 +312,7 @@ fn bootstrap(a: &[Vec<f64>], b: &[Vec<f64>]) -> (f64, f64) {
                 (i, ra, rb)
             })
             .collect();
-        ratios.push(sgm_ratio(a, b, Some(&pick)));
+        ratios.push(sgm_ratio(a, b, &pick));
     }
     ratios.sort_by(f64::total_cmp);
     let at = |q: f64| ratios[((q * (RESAMPLES - 1) as f64).round() as usize).min(RESAMPLES - 1)];

@@ -45,31 +45,21 @@ fn sizes(rows: &[&Record]) -> Table {
     let body = size_groups(rows, |r| difficulty(&r.instance))
         .into_iter()
         .map(|((_, (_, level), label, f, b), rs)| {
-            let g = SizeFigures::of(&rs);
             let lp = rs.iter().filter(|r| r.lp_bound.is_some()).count();
             let cuts: u64 = rs.iter().filter_map(|r| r.cuts).sum();
-            vec![
-                label.to_string(),
-                level,
-                f.to_string(),
-                b,
-                g.instances.to_string(),
-                g.solved_of_runs(),
-                g.median_solve(),
-                g.max_solve(),
-                g.variables,
-                g.rows,
-                if lp == 0 {
-                    "–".into()
-                } else {
-                    format!("{lp}/{} feasible", rs.len())
-                },
-                if f == "log" {
-                    cuts.to_string()
-                } else {
-                    "–".into()
-                },
-            ]
+            let mut row = vec![label.to_string(), level, f.to_string(), b];
+            row.extend(SizeFigures::of(&rs).cells());
+            row.push(if lp == 0 {
+                "–".into()
+            } else {
+                format!("{lp}/{} feasible", rs.len())
+            });
+            row.push(if f == "log" {
+                cuts.to_string()
+            } else {
+                "–".into()
+            });
+            row
         })
         .collect();
     Table {

@@ -67,19 +67,9 @@ fn variants(rows: &[&Record]) -> Table {
     let body = size_groups(rows, variant)
         .into_iter()
         .map(|((_, v, label, f, b), rs)| {
-            let g = SizeFigures::of(&rs);
-            vec![
-                label.to_string(),
-                v.to_string(),
-                f.to_string(),
-                b,
-                g.instances.to_string(),
-                g.solved_of_runs(),
-                g.median_solve(),
-                g.max_solve(),
-                g.variables,
-                g.rows,
-            ]
+            let mut row = vec![label.to_string(), v.to_string(), f.to_string(), b];
+            row.extend(SizeFigures::of(&rs).cells());
+            row
         })
         .collect();
     Table {
