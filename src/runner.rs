@@ -6,7 +6,7 @@ use crate::engines::{Engine, Kind, Settings, SolveOptions, Status};
 use crate::isolation::{self, Ending, Job, Limits, Placement};
 use crate::puzzles::{Instance, Puzzle, RunResult};
 use crate::record::{run_id, Record, ResultsFile};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -78,6 +78,11 @@ pub struct Plan {
     /// a formulation none of the engines takes (`cm1`), or a formulation on an engine that
     /// refuses its model (`cm2 on sat`).
     pub skipped: Vec<(String, String)>,
+    /// Repeats only where runs are cheap: when set, a run with repeat 2 or more is run
+    /// only if the first repeat of the same configuration is not yet recorded, or
+    /// succeeded within this fraction of its time limit ([`Plan::gate_repeats`];
+    /// `reproduce --quick` sets it on the engine comparison). `None`: every repeat runs.
+    pub repeat_gate: Option<f64>,
 }
 
 /// What to expand into a [`Plan`].
@@ -200,6 +205,7 @@ impl Plan {
             instances,
             runs,
             skipped,
+            repeat_gate: None,
         })
     }
 }
@@ -228,6 +234,47 @@ impl Plan {
             .filter_map(|r| r.settings.threads)
             .max()
             .unwrap_or(1) as usize
+    }
+
+    /// Leaves out the later repeats ([`Plan::repeat_gate`]) whose first repeat is recorded
+    /// in `rows` and failed or took more than the gate's fraction of its time limit
+    /// (charged seconds); returns how many were left out. Runs of repeat 1, and every run
+    /// of a plan without a gate, stay.
+    pub fn gate_repeats(&mut self, rows: &[Record]) -> usize {
+        let Some(fraction) = self.repeat_gate else {
+            return 0;
+        };
+        let first: HashMap<&str, &Record> = rows.iter().map(|r| (r.run_id.as_str(), r)).collect();
+        let keep: Vec<bool> = self
+            .runs
+            .iter()
+            .map(|r| {
+                if r.repeat <= 1 {
+                    return true;
+                }
+                let canonical = self.instances[r.instance].instance.canonical();
+                let id = run_id(
+                    self.puzzle.key(),
+                    &canonical,
+                    &r.formulation,
+                    r.engine,
+                    &r.options,
+                    &r.settings,
+                    1,
+                );
+                match first.get(id.as_str()) {
+                    None => true,
+                    Some(row) => {
+                        let limit = row.time_limit.unwrap_or(f64::INFINITY);
+                        crate::stats::succeeded(row)
+                            && crate::stats::charged_seconds(row) <= fraction * limit
+                    }
+                }
+            })
+            .collect();
+        let before = self.runs.len();
+        self.retain_runs(&keep);
+        before - self.runs.len()
     }
 
     /// Keeps the runs whose flag is true (one flag per run, in plan order).
@@ -596,6 +643,97 @@ mod tests {
     }
 
     const RECORDED: &str = "2c5eaaa754b44061";
+
+    /// A plan of the 9×9 Sudoku of the report on HiGHS, both formulations, three repeats,
+    /// a 10 s limit, its later repeats gated.
+    fn gated_plan() -> Plan {
+        let puzzle = crate::puzzles::puzzle("sudoku").unwrap();
+        let file =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances/sudoku/report_fig3_1.txt");
+        let instances = puzzle
+            .load(&file)
+            .unwrap()
+            .into_iter()
+            .map(|instance| Loaded {
+                file: file.clone(),
+                instance,
+            })
+            .collect();
+        let options = SolveOptions {
+            time_limit: Some(10.0),
+            ..SolveOptions::default()
+        };
+        let mut plan = Plan::new(
+            puzzle,
+            instances,
+            &PlanRequest {
+                formulations: &["binary".to_string(), "values".to_string()],
+                engines: &[HIGHS],
+                repeats: 3,
+                variants: &[options],
+                skip_refused: true,
+            },
+        )
+        .unwrap();
+        plan.repeat_gate = Some(0.1);
+        plan
+    }
+
+    #[test]
+    fn later_repeats_run_only_where_the_first_run_was_cheap() {
+        let mut plan = gated_plan();
+        assert_eq!(plan.runs.len(), 6);
+        let first_of = |plan: &Plan, f: &str| {
+            plan.runs
+                .iter()
+                .find(|r| r.formulation == f && r.repeat == 1)
+                .unwrap()
+                .run_id
+                .clone()
+        };
+        let (binary, values) = (first_of(&plan, "binary"), first_of(&plan, "values"));
+        let row = |id: String, status: &str, seconds: f64| Record {
+            run_id: id,
+            status: status.into(),
+            verified: (status == "optimal").then_some(true),
+            seconds: Some(seconds),
+            time_limit: Some(10.0),
+            count: 1,
+            ..Record::default()
+        };
+        // binary took 0.5 s (cheap: under 1 s), values reached its limit.
+        let rows = vec![
+            row(binary.clone(), "optimal", 0.5),
+            row(values, "time_limit", 10.0),
+        ];
+        assert_eq!(plan.gate_repeats(&rows), 2);
+        let kept: Vec<(&str, u32)> = plan
+            .runs
+            .iter()
+            .map(|r| (r.formulation.as_str(), r.repeat))
+            .collect();
+        assert_eq!(
+            kept,
+            [("binary", 1), ("binary", 2), ("binary", 3), ("values", 1)]
+        );
+        // Solved, but in more than a tenth of the limit: not repeated either; a first run
+        // not recorded (another shard's): its repeats run.
+        let mut plan = gated_plan();
+        let rows = vec![row(binary, "optimal", 2.0)];
+        assert_eq!(plan.gate_repeats(&rows), 2);
+        assert!(
+            plan.runs
+                .iter()
+                .filter(|r| r.formulation == "values")
+                .count()
+                == 3
+        );
+        // No gate: every repeat stays.
+        let mut plan = gated_plan();
+        plan.repeat_gate = None;
+        assert_eq!(plan.gate_repeats(&rows), 0);
+        assert_eq!(plan.runs.len(), 6);
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_order() {

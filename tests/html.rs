@@ -148,6 +148,19 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
         }
     }
     assert!(images > 0, "no page shows a figure");
+    // Clicking a legend line of an inline figure hides its series, a second click shows it
+    // (the page checks this itself when opened with #toggle-test).
+    let page = out.join("circuit.html");
+    let dom = dump_dom(
+        &chromium,
+        Path::new(&format!("{}#toggle-test", page.display())),
+        &profile,
+    );
+    assert_eq!(
+        root_attribute(&dom, "data-toggle"),
+        Some("ok"),
+        "series toggles"
+    );
     // The overview answers first: its first table names a best configuration per puzzle.
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     for p in ["sudoku", "circuit", "hashi", "nonogram"] {

@@ -147,8 +147,11 @@ fn report_rebuilds_tables_and_index_from_a_csv() {
     assert!(index.contains("beside the report's Table 3.1"));
     assert!(index.contains("report (3.1), Gurobi 11.0.3"));
     assert!(dir.path().join("tables/sudoku_table_3_1.tex").exists());
+    // The default formats: SVG and PDF; PNG only when asked for.
     assert!(dir.path().join("plots/sudoku_time_vs_size.svg").exists());
-    assert!(dir.path().join("plots/sudoku_time_vs_size.png").exists());
+    assert!(dir.path().join("plots/sudoku_time_vs_size.pdf").exists());
+    assert!(!dir.path().join("plots/sudoku_time_vs_size.png").exists());
+    assert!(dir.path().join("tables/comparisons.csv").exists());
 }
 
 #[test]
@@ -275,4 +278,53 @@ fn reproduce_leaves_a_clean_clone_clean() {
     assert!(clone.join("results/README.md").exists());
     assert!(clone.join("results/results.csv").exists());
     assert_eq!(git(&["status", "--porcelain", "--ignored=no"], &clone), "");
+}
+
+#[test]
+fn every_suite_compares_its_engines_on_instances_it_says_how_it_chose() {
+    let dir = root().join("instances");
+    for p in puzzlebench::puzzles::PUZZLES.iter().filter(|p| !p.hidden()) {
+        for quick in [true, false] {
+            let parts: Vec<_> = p
+                .suite(quick)
+                .parts
+                .into_iter()
+                .filter(|part| part.every_engine)
+                .collect();
+            assert!(
+                !parts.is_empty(),
+                "{} (quick {quick}): no comparison",
+                p.key()
+            );
+            for part in &parts {
+                assert!(
+                    part.chosen.starts_with("Chosen by difficulty"),
+                    "{}: {}",
+                    p.key(),
+                    part.chosen
+                );
+                assert_eq!(part.repeats, Some(3), "{}", p.key());
+                for file in &part.instances {
+                    let path = dir.join(file);
+                    assert!(path.is_file(), "{}: {file} is no file", p.key());
+                    assert!(!p.load(&path).unwrap().is_empty(), "{file}");
+                }
+            }
+        }
+    }
+    let sets = puzzlebench::puzzles::comparison_instances(&dir);
+    let quick: Vec<&str> = sets.iter().filter(|c| c.quick).map(|c| c.puzzle).collect();
+    assert_eq!(quick.len(), 10, "{quick:?}");
+    let kenken = sets
+        .iter()
+        .find(|c| c.quick && c.puzzle == "kenken")
+        .unwrap();
+    assert_eq!(
+        kenken.names,
+        [
+            ("keen_8dx:2".to_string(), 2.0),
+            ("keen_8dx:3".to_string(), 2.0)
+        ],
+        "the names of the report's rows, at the comparison's limit"
+    );
 }

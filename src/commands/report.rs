@@ -9,11 +9,15 @@ use std::path::{Path, PathBuf};
 
 /// Writes the report of `rows` (read from `csvs`, whose sweep files hold the records of
 /// their machines) into `out`, its plots in each of `figures`, and says where it went.
-/// Rows of different machines are kept apart unless `pool_machines`.
+/// Rows of different machines are kept apart unless `pool_machines`. The suites' engine
+/// comparisons, on which the answer ranks the configurations, are read from
+/// `instances_dir`.
+#[allow(clippy::too_many_arguments)]
 pub fn write(
     rows: &[Record],
     csvs: &[PathBuf],
     pool_machines: bool,
+    instances_dir: &Path,
     out: &Path,
     shift: f64,
     preamble: &str,
@@ -28,6 +32,7 @@ pub fn write(
         &machines,
         &puzzles::table_functions(),
         &puzzles::size_units(),
+        &chosen(instances_dir),
         figures,
     )
     .map_err(failed)?;
@@ -43,6 +48,24 @@ pub fn write(
         println!("{}", index.display());
     }
     Ok(())
+}
+
+/// The suites' comparison instances, as the report takes them, read from `instances_dir`
+/// (none where it is missing: the report then says how it chose the instances instead).
+fn chosen(instances_dir: &Path) -> Vec<crate::report::answer::Chosen> {
+    puzzles::comparison_instances(instances_dir)
+        .into_iter()
+        .map(|c| crate::report::answer::Chosen {
+            puzzle: c.puzzle.to_string(),
+            suite: if c.quick { "quick" } else { "full" }.to_string(),
+            names: c
+                .names
+                .into_iter()
+                .map(|(name, limit)| (name, Some((limit * 1000.0).round() as u64)))
+                .collect(),
+            how: c.chosen,
+        })
+        .collect()
 }
 
 /// Reads every CSV (their rows are pooled, except that rows of different machines are kept
@@ -65,5 +88,14 @@ pub fn report(
         "Rebuilt by `puzzlebench report` from {}.\n",
         names.join(", ")
     );
-    write(&rows, csvs, pool_machines, out, shift, &preamble, figures)
+    write(
+        &rows,
+        csvs,
+        pool_machines,
+        Path::new("instances"),
+        out,
+        shift,
+        &preamble,
+        figures,
+    )
 }

@@ -252,19 +252,38 @@ pub fn plan_suite(
         }
         let formulations: Vec<String> = part.formulations.iter().map(|f| f.to_string()).collect();
         let variants = variants(part, time_limit);
-        let plan = Plan::new(
-            p,
-            instances,
-            &PlanRequest {
-                formulations: &formulations,
-                engines: &engines.for_part(part),
-                repeats: suite.repeats,
-                variants: &variants,
-                skip_refused: true,
-            },
-        )
-        .map_err(bad_input)?;
-        plans.push((label(p.key(), part), plan));
+        let engines = engines.for_part(part);
+        let request = |repeats| PlanRequest {
+            formulations: &formulations,
+            engines: &engines,
+            repeats,
+            variants: &variants,
+            skip_refused: true,
+        };
+        let repeats = part.repeats.unwrap_or(suite.repeats);
+        if part.repeats.is_some() && repeats > 1 {
+            // The first runs, then the repeats of those that were cheap
+            // ([`SuitePart::repeats`]): two plans, run in this order.
+            let mut first = Plan::new(p, instances, &request(1)).map_err(bad_input)?;
+            let mut later =
+                Plan::new(p, load_instances(p, &paths)?, &request(repeats)).map_err(bad_input)?;
+            let keep: Vec<bool> = later.runs.iter().map(|r| r.repeat > 1).collect();
+            later.retain_runs(&keep);
+            later.skipped.clear();
+            later.repeat_gate = Some(puzzles::REPEAT_GATE);
+            first.repeat_gate = None;
+            plans.push((label(p.key(), part), first));
+            plans.push((
+                format!(
+                    "{} (repeats 2-{repeats} of the runs that succeeded within a tenth of the limit)",
+                    label(p.key(), part)
+                ),
+                later,
+            ));
+        } else {
+            let plan = Plan::new(p, instances, &request(repeats)).map_err(bad_input)?;
+            plans.push((label(p.key(), part), plan));
+        }
     }
     Ok(plans)
 }
@@ -361,8 +380,8 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         std::fs::create_dir_all(&pictures)
             .map_err(|e| failed(format!("{}: {e}", pictures.display())))?;
     }
-    for suite in &suites {
-        let (p, plans) = (suite.puzzle, &suite.plans);
+    for suite in &mut suites {
+        let (p, plans) = (suite.puzzle, &mut suite.plans);
         if c.shard.is_none() {
             draw_picture(p, &plans[0].1, &pictures)?;
         }
@@ -370,9 +389,17 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         let bar = progress_bar(total as u64, c.quiet, p.key());
         let on_row = |r: &Record| super::show_row(&bar, r);
         let mut summary = Vec::new();
-        for (label, plan) in plans {
+        for (label, plan) in plans.iter_mut() {
             for (f, reason) in &plan.skipped {
                 summary.push(format!("{label}: {f} not run: {reason}"));
+            }
+            if plan.repeat_gate.is_some() {
+                let rows = record::read_results(&csv).map_err(bad_input)?;
+                let left_out = plan.gate_repeats(&rows);
+                bar.set_length(bar.length().unwrap_or(0).saturating_sub(left_out as u64));
+                summary.push(format!(
+                    "{label}: {left_out} repeats not run: their first run failed or took more than a tenth of its time limit"
+                ));
             }
             let outcome =
                 runner::sweep(plan, &csv, &env, &config, stop, &on_row).map_err(bad_input)?;
@@ -409,7 +436,16 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         engines.describe(&chosen, c.quick),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
-    super::report::write(&rows, &[csv], false, &c.out, c.shift, &preamble, &c.figures)
+    super::report::write(
+        &rows,
+        &[csv],
+        false,
+        &c.instances_dir,
+        &c.out,
+        c.shift,
+        &preamble,
+        &c.figures,
+    )
 }
 
 /// One picture per puzzle: the first run of its first plan, solved in this process

@@ -266,6 +266,15 @@ pub struct SuitePart {
     /// Solutions to count in each run (`--count`; 1: solve only), for parts that count
     /// optimal solutions (n-Queens).
     pub count: u32,
+    /// Repeats of every run of this part, when not the suite's ([`Suite::repeats`]): the
+    /// engine comparison runs three times, so that the report measures the noise of the
+    /// times it ranks. Repeats after the first run only where runs are cheap: when the
+    /// first succeeded within [`REPEAT_GATE`] of the time limit (a run that fails or
+    /// nears the limit would only spend it again).
+    pub repeats: Option<u32>,
+    /// How the instances of an engine comparison were chosen, for the report (one
+    /// sentence; empty for other parts).
+    pub chosen: &'static str,
 }
 
 impl SuitePart {
@@ -284,6 +293,8 @@ impl SuitePart {
             every_engine: false,
             also_on: Vec::new(),
             count: 1,
+            repeats: None,
+            chosen: "",
         }
     }
 
@@ -300,17 +311,80 @@ impl SuitePart {
         }
     }
 
-    /// A part that compares every installed engine ([`SuitePart::every_engine`]).
+    /// A part that compares every installed engine ([`SuitePart::every_engine`]) on
+    /// instance files (not folders, so that the report knows them by name) chosen as
+    /// `chosen` says, each run `repeats` times.
     pub fn engines(
         instances: Vec<&'static str>,
         formulations: Vec<&'static str>,
         time_limit: f64,
+        repeats: u32,
+        chosen: &'static str,
     ) -> SuitePart {
         SuitePart {
             every_engine: true,
+            repeats: Some(repeats),
+            chosen,
             ..SuitePart::new(instances, formulations, time_limit)
         }
     }
+}
+
+/// The fraction of the time limit within which a first run of an engine comparison must
+/// succeed for its repeats to run ([`SuitePart::repeats`]).
+pub const REPEAT_GATE: f64 = 0.1;
+
+/// The instances of one puzzle's engine comparison in one suite, and how they were
+/// chosen: what the report ranks the configurations on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComparisonInstances {
+    /// Puzzle key.
+    pub puzzle: &'static str,
+    /// The quick suite's comparison, or the full one's.
+    pub quick: bool,
+    /// The instances' names, as their rows give them, each with its time limit in
+    /// seconds (that of its part).
+    pub names: Vec<(String, f64)>,
+    /// How they were chosen ([`SuitePart::chosen`] of each comparison part, joined).
+    pub chosen: String,
+}
+
+/// The engine comparisons of every puzzle's quick and full suites, their instances read
+/// from `instances_dir` (files it lacks or that do not read are left out).
+pub fn comparison_instances(instances_dir: &Path) -> Vec<ComparisonInstances> {
+    let mut out = Vec::new();
+    for p in PUZZLES.iter().filter(|p| !p.hidden()) {
+        for quick in [true, false] {
+            let parts: Vec<SuitePart> = p
+                .suite(quick)
+                .parts
+                .into_iter()
+                .filter(|part| part.every_engine)
+                .collect();
+            let names: Vec<(String, f64)> = parts
+                .iter()
+                .flat_map(|part| part.instances.iter().map(|f| (f, part.time_limit)))
+                .filter_map(|(file, limit)| Some((p.load(&instances_dir.join(file)).ok()?, limit)))
+                .flat_map(|(loaded, limit)| {
+                    loaded
+                        .into_iter()
+                        .map(move |i| (i.name().to_string(), limit))
+                })
+                .collect();
+            if names.is_empty() {
+                continue;
+            }
+            let mut chosen: Vec<&str> = parts.iter().map(|part| part.chosen).collect();
+            chosen.dedup();
+            out.push(ComparisonInstances {
+                puzzle: p.key(),
+                quick,
+                names,
+                chosen: chosen.join(" "),
+            });
+        }
+    }
+    out
 }
 
 /// The registry of puzzles. Adding a puzzle: its folder and a line here.

@@ -1,10 +1,12 @@
 //! The answer first: per puzzle, which configuration (formulation × engine with its
 //! settings) wins on the puzzle's comparison instances, by how much, and how sure.
 //!
-//! The comparison instances of a puzzle are, of the instance sets (each instance with its
-//! time limit) that its configurations ran, the one with the most runs over the
-//! configurations that ran all of it (their count times its size); those configurations
-//! compete. Runs that
+//! The comparison instances of a puzzle are those of its suite's engine comparison
+//! ([`Chosen`]: the suite chose them by difficulty and says how), where the rows hold them;
+//! for rows of other instances (a sweep of one's own), of the instance sets (each
+//! instance with its time limit) that its configurations ran, the one with the most runs
+//! over the configurations that ran all of it (their count times its size). Either way
+//! the configurations that ran every comparison instance compete. Runs that
 //! count solutions (`count` above 1) do a different task and are left out. Each
 //! configuration gets one time per instance, the median over its repeats of the charged
 //! seconds ([`charged_seconds`]: a failure at its time limit), and solves the instance when
@@ -74,7 +76,7 @@ pub enum Verdict {
     Ahead,
     /// The interval of the ratio holds 1: the two cannot be told apart.
     WithinNoise,
-    /// A median is under [`TOO_FAST`]: no verdict.
+    /// The runner-up's median (so both) is under [`TOO_FAST`]: no verdict.
     TooFast,
     /// The best solved more instances than the runner-up: ahead whatever the times.
     MoreSolved,
@@ -87,6 +89,8 @@ pub enum Verdict {
 pub struct Answer {
     /// The puzzle.
     pub puzzle: String,
+    /// How the comparison instances were chosen.
+    pub chosen: String,
     /// The comparison instances, as `name` (with ` (limit S s)` when their time limits
     /// differ).
     pub instances: Vec<String>,
@@ -139,7 +143,7 @@ impl Answer {
             Verdict::MoreSolved => {
                 format!("ahead on instances solved ({} vs {})", b.solved, r.solved)
             }
-            Verdict::TooFast => "no verdict: runs under a millisecond".to_string(),
+            Verdict::TooFast => "no verdict: both run under a millisecond".to_string(),
             Verdict::Alone => unreachable!("a runner-up exists"),
         };
         format!("{head}; {margin}: {verdict}.")
@@ -156,23 +160,52 @@ fn seconds(t: f64) -> String {
     }
 }
 
-/// The answer of every puzzle in `rows` that has a comparison (puzzles alphabetically).
-pub fn answers(rows: &[Record]) -> Vec<Answer> {
+/// The instances a suite compares the engines of a puzzle on, and how it chose them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chosen {
+    /// Puzzle key.
+    pub puzzle: String,
+    /// Which suite: `quick` or `full`.
+    pub suite: String,
+    /// The instances: name and time limit in milliseconds (rows at another limit, such
+    /// as those of the report's own parts, are not the comparison's).
+    pub names: BTreeSet<InstanceKey>,
+    /// How they were chosen, one or two sentences.
+    pub how: String,
+}
+
+impl Chosen {
+    /// Whether the instance `key` (name and time limit) is one of these.
+    fn holds(&self, key: &InstanceKey) -> bool {
+        self.names.contains(key)
+    }
+}
+
+/// The answer of every puzzle in `rows` that has a comparison (puzzles alphabetically),
+/// on the comparison instances of `chosen` where the rows hold them.
+pub fn answers(rows: &[Record], chosen: &[Chosen]) -> Vec<Answer> {
     let mut by_puzzle: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.count <= 1) {
         by_puzzle.entry(&r.puzzle).or_default().push(r);
     }
     by_puzzle
         .into_iter()
-        .filter_map(|(p, rs)| answer(p, &rs))
+        .filter_map(|(p, rs)| {
+            let sets: Vec<&Chosen> = chosen.iter().filter(|c| c.puzzle == p).collect();
+            answer(p, &rs, &sets)
+        })
         .collect()
 }
 
 /// An instance of a comparison: its name and its time limit in milliseconds.
-type InstanceKey = (String, Option<u64>);
+pub type InstanceKey = (String, Option<u64>);
 
-/// The answer of one puzzle from its rows (none when no configuration ran anything).
-pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
+/// How comparison instances were taken when the rows hold none of a suite's.
+pub const FALLBACK_CHOICE: &str = "These rows hold none of the suite's comparison instances: the instances are the set that the most configurations ran.";
+
+/// The answer of one puzzle from its rows (none when no configuration ran anything), on
+/// the instances of `sets` (the puzzle's suites' comparisons) where the rows hold them.
+pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer> {
     let key = |r: &Record| -> InstanceKey {
         (
             r.instance.clone(),
@@ -191,10 +224,36 @@ pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
             .or_default()
             .push(r);
     }
-    // The comparison instances: of the configurations' own instance sets, the one that
-    // the configurations running all of it cover best (their count times its size).
-    let sets: BTreeSet<BTreeSet<&InstanceKey>> =
-        runs.values().map(|per| per.keys().collect()).collect();
+    // The suite's comparison instances, where the rows hold them (the set of whichever
+    // suite holds more of the rows' instances).
+    // The suite whose comparison the rows ran most (configurations × instances, at the
+    // comparison's limits), then the one with the fewest instances they lack: the quick
+    // suite's for rows of the quick suite, although a full suite's instances may be among
+    // the report parts' too.
+    let held = |c: &Chosen| {
+        runs.values()
+            .map(|per| per.keys().filter(|k| c.holds(k)).count())
+            .sum::<usize>()
+    };
+    let lacked = |c: &Chosen| {
+        c.names
+            .iter()
+            .filter(|k| !runs.values().any(|per| per.contains_key(*k)))
+            .count()
+    };
+    let suite = sets
+        .iter()
+        .filter(|c| held(c) > 0)
+        .max_by_key(|c| (held(c), std::cmp::Reverse(lacked(c))));
+    let keep = |k: &InstanceKey| suite.is_none_or(|c| c.holds(k));
+    // The comparison instances: of the configurations' own instance sets (within the
+    // suite's comparison), the one that the configurations running all of it cover best
+    // (their count times its size).
+    let sets: BTreeSet<BTreeSet<&InstanceKey>> = runs
+        .values()
+        .map(|per| per.keys().filter(|k| keep(k)).collect::<BTreeSet<_>>())
+        .filter(|set| !set.is_empty())
+        .collect();
     let covering = |set: &BTreeSet<&InstanceKey>| {
         runs.values()
             .filter(|per| set.iter().all(|k| per.contains_key(*k)))
@@ -256,7 +315,7 @@ pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
             let interval = bootstrap(&b.times, &r.times);
             let verdict = if b.solved > r.solved {
                 Verdict::MoreSolved
-            } else if b.median < TOO_FAST || r.median < TOO_FAST {
+            } else if r.median < TOO_FAST {
                 Verdict::TooFast
             } else if interval.0 <= 1.0 {
                 Verdict::WithinNoise
@@ -266,8 +325,12 @@ pub fn answer(puzzle: &str, rows: &[&Record]) -> Option<Answer> {
             (Some(ratio), Some(interval), verdict)
         }
     };
+    let chosen = suite.map_or(FALLBACK_CHOICE.to_string(), |c| {
+        format!("The {} suite's engine comparison. {}", c.suite, c.how)
+    });
     Some(Answer {
         puzzle: puzzle.to_string(),
+        chosen,
         instances: names,
         standings,
         ratio,
@@ -366,8 +429,8 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         .to_vec(),
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, of the instance sets (with their time limits) that its configurations (formulation on engine with its settings) ran, the one with the most runs over the configurations that ran all of it; those configurations compete, and counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {ANSWER_SHIFT} s of the median time over repeats (failures at their limit)."),
-            format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: a median under {} ms, where timer resolution and noise decide.", TOO_FAST * 1000.0),
+            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {ANSWER_SHIFT} s of the median time over repeats (failures at their limit)."),
+            format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     })
 }
@@ -427,7 +490,7 @@ mod tests {
 
     #[test]
     fn a_clear_winner_is_ahead_with_an_interval_around_its_ratio() {
-        let a = &answers(&rows(2.0))[0];
+        let a = &answers(&rows(2.0), &[])[0];
         assert_eq!(a.best().config.engine, "fast");
         assert_eq!(a.instances.len(), 8);
         assert_eq!(a.repeats, 3);
@@ -445,7 +508,7 @@ mod tests {
 
     #[test]
     fn equal_configurations_are_within_noise() {
-        let a = &answers(&rows(1.0))[0];
+        let a = &answers(&rows(1.0), &[])[0];
         let (lo, hi) = a.interval.unwrap();
         assert!(lo <= 1.0 && hi >= 1.0, "{lo} {hi}");
         assert_eq!(a.verdict, Verdict::WithinNoise);
@@ -461,14 +524,21 @@ mod tests {
             r.status = "time_limit".into();
             r.verified = None;
         }
-        let a = &answers(&rs)[0];
+        let a = &answers(&rs, &[])[0];
         assert_eq!(a.best().config.engine, "slow");
         assert_eq!(a.verdict, Verdict::MoreSolved);
         let mut tiny = rows(1.5);
         for r in &mut tiny {
             r.seconds = r.seconds.map(|s| s * 1e-3);
         }
-        assert_eq!(answers(&tiny)[0].verdict, Verdict::TooFast);
+        assert_eq!(answers(&tiny, &[])[0].verdict, Verdict::TooFast);
+        // A best under a millisecond far ahead of a runner-up above it: judged.
+        let mut apart = rows(1.5);
+        for r in apart.iter_mut().filter(|r| r.backend == "fast") {
+            r.seconds = r.seconds.map(|s| s * 1e-3);
+        }
+        let a = &answers(&apart, &[])[0];
+        assert_eq!(a.verdict, Verdict::Ahead, "{}", a.sentence());
     }
 
     #[test]
@@ -480,7 +550,7 @@ mod tests {
             count: 10,
             ..row("i0", "a", "fast", 1, 5.0, true)
         });
-        let a = &answers(&rs)[0];
+        let a = &answers(&rs, &[])[0];
         assert_eq!(a.instances.len(), 8);
         assert_eq!(a.standings.len(), 2, "{:?}", a.standings);
         let t = answers_table(std::slice::from_ref(a)).unwrap();
@@ -488,8 +558,51 @@ mod tests {
         assert_eq!(t.rows[0][8], "ahead");
         assert_eq!(t.rows[0][9], "8 × 3");
         assert!(answers_table(&[]).is_none());
-        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)]).unwrap();
+        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[]).unwrap();
         assert_eq!(alone.verdict, Verdict::Alone);
         assert!(alone.sentence().contains("only configuration"));
+    }
+
+    #[test]
+    fn the_suites_comparison_instances_are_ranked_on_where_the_rows_hold_them() {
+        // Eight instances; the suite compares on i6 and i7, where
+        // `slow` is 2× slower, and a third configuration ran those two only.
+        let mut rs = rows(2.0);
+        for i in ["i6", "i7"] {
+            for rep in 1..=3 {
+                rs.push(row(i, "b", "fast", rep, 0.15, true));
+            }
+        }
+        // The rows' limit is 10 s.
+        let key = |name: &str| (name.to_string(), Some(10_000));
+        let chosen = Chosen {
+            puzzle: "p".into(),
+            suite: "quick".into(),
+            names: [key("i6"), key("i7")].into(),
+            how: "The two largest.".into(),
+        };
+        let other = Chosen {
+            names: [key("nowhere")].into(),
+            ..chosen.clone()
+        };
+        // The full suite's comparison holds the quick one's and more: rows that lack the
+        // rest are the quick suite's.
+        let full = Chosen {
+            suite: "full".into(),
+            names: [key("i6"), key("i7"), key("i99")].into(),
+            ..chosen.clone()
+        };
+        let a = &answers(&rs, &[full, other.clone(), chosen])[0];
+        assert_eq!(a.instances, ["i6", "i7"]);
+        assert_eq!(a.standings.len(), 3, "all three ran both");
+        assert!(
+            a.chosen.contains("quick suite") && a.chosen.contains("two largest"),
+            "{}",
+            a.chosen
+        );
+        // Rows that hold none of them: the set most configurations ran, said so.
+        let a = &answers(&rs, &[other])[0];
+        assert_eq!(a.instances.len(), 8);
+        assert_eq!(a.chosen, FALLBACK_CHOICE);
     }
 }

@@ -69,8 +69,27 @@ pub struct Comparison {
     pub cv_a: Option<f64>,
     /// Repeat variation of B on the common instances (`None`: one repeat).
     pub cv_b: Option<f64>,
+    /// The larger of the two sides' median times over the common instances (seconds):
+    /// under [`SHOWN_FROM`] the pair is too fast to inform.
+    pub slower_median: f64,
     /// The verdict.
     pub verdict: Verdict,
+}
+
+/// Pairs whose slower side's median time is under this (seconds) are left out of the
+/// table (they stay in the CSV): below a millisecond, timer resolution and process noise
+/// decide the order.
+pub const SHOWN_FROM: f64 = 1e-3;
+
+/// Pairs the table shows per puzzle and kind (formulations compared, engines compared),
+/// the largest effects first; the CSV holds every pair.
+pub const SHOWN_PER_KIND: usize = 3;
+
+impl Comparison {
+    /// The size of the effect: |ln(B/A)|, the same for a factor either way.
+    pub fn effect(&self) -> f64 {
+        self.ratio.ln().abs()
+    }
 }
 
 impl Comparison {
@@ -227,8 +246,11 @@ fn compare(
     let mut log_sum = 0.0;
     let (mut cvs_a, mut cvs_b) = (Vec::new(), Vec::new());
     let (mut tally_a, mut tally_b) = ((0, 0), (0, 0));
+    let (mut times_a, mut times_b) = (Vec::new(), Vec::new());
     for k in &common {
         let (ra, rb) = (&runs_a[*k], &runs_b[*k]);
+        times_a.push(ra.time());
+        times_b.push(rb.time());
         if ra.solved > 0 || rb.solved > 0 {
             log_sum += (rb.time() / ra.time()).ln();
         }
@@ -250,6 +272,9 @@ fn compare(
         ratio,
         cv_a,
         cv_b,
+        slower_median: median(&times_a)
+            .unwrap_or(0.0)
+            .max(median(&times_b).unwrap_or(0.0)),
         verdict: verdict(ratio, cv_a, cv_b),
     })
 }
@@ -264,20 +289,92 @@ fn percent(cv: Option<f64>) -> String {
     }
 }
 
-/// The comparisons table (stem `comparisons`): one row per pair of [`comparisons`], with
-/// what the pair holds fixed, the two sides, the common instances, the runs each solved
-/// there, the ratio B/A, the repeat variation of each side and the verdict.
-pub fn comparisons_table(rows: &[Record]) -> Table {
-    let body = comparisons(rows)
+/// The pairs the table shows: per puzzle and kind (formulations compared, engines
+/// compared), the [`SHOWN_PER_KIND`] largest effects among the pairs whose slower side
+/// takes [`SHOWN_FROM`] or more; in the order of [`comparisons`] by puzzle and kind, the
+/// largest effect first within each.
+pub fn shown(all: &[Comparison]) -> Vec<&Comparison> {
+    let kind = |c: &Comparison| matches!(c.varied, Varied::Backend { .. });
+    let mut groups: BTreeMap<(&str, bool), Vec<&Comparison>> = BTreeMap::new();
+    for c in all.iter().filter(|c| c.slower_median >= SHOWN_FROM) {
+        groups.entry((&c.puzzle, kind(c))).or_default().push(c);
+    }
+    groups
+        .into_values()
+        .flat_map(|mut g| {
+            g.sort_by(|x, y| y.effect().total_cmp(&x.effect()));
+            g.truncate(SHOWN_PER_KIND);
+            g
+        })
+        .collect()
+}
+
+/// What a pair holds fixed, as the table and the CSV say it.
+fn fixed(c: &Comparison) -> String {
+    match &c.varied {
+        Varied::Formulation { backend } => format!("backend {backend}"),
+        Varied::Backend { formulation } => format!("formulation {formulation}"),
+    }
+}
+
+/// Writes every pair of [`comparisons`] as CSV to `path`: puzzle, what is held fixed, A,
+/// B, common instances, runs and successes of each side, the ratio B/A, the variations,
+/// the slower side's median and the verdict.
+pub fn write_csv(all: &[Comparison], path: &std::path::Path) -> Result<(), String> {
+    let err = |e: csv::Error| format!("{}: {e}", path.display());
+    let mut w = csv::Writer::from_path(path).map_err(err)?;
+    w.write_record([
+        "puzzle",
+        "held_fixed",
+        "a",
+        "b",
+        "instances",
+        "runs_a",
+        "solved_a",
+        "runs_b",
+        "solved_b",
+        "ratio_b_over_a",
+        "cv_a",
+        "cv_b",
+        "slower_median_seconds",
+        "verdict",
+    ])
+    .map_err(err)?;
+    let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    for c in all {
+        w.write_record([
+            c.puzzle.clone(),
+            fixed(c),
+            c.a_name().to_string(),
+            c.b_name().to_string(),
+            c.instances.to_string(),
+            c.runs_a.0.to_string(),
+            c.runs_a.1.to_string(),
+            c.runs_b.0.to_string(),
+            c.runs_b.1.to_string(),
+            c.ratio.to_string(),
+            opt(c.cv_a),
+            opt(c.cv_b),
+            c.slower_median.to_string(),
+            c.verdict_text(),
+        ])
+        .map_err(err)?;
+    }
+    w.flush().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The comparisons table (stem `comparisons`): the pairs of [`shown`] out of `all`, one
+/// row each, with what the pair holds fixed, the two sides, the common instances, the
+/// runs each solved there, the ratio B/A, the repeat variation of each side and the
+/// verdict.
+pub fn comparisons_table(all: &[Comparison]) -> Table {
+    let shown = shown(all);
+    let body = shown
         .iter()
         .map(|c| {
-            let fixed = match &c.varied {
-                Varied::Formulation { backend } => format!("backend {backend}"),
-                Varied::Backend { formulation } => format!("formulation {formulation}"),
-            };
             vec![
                 c.puzzle.clone(),
-                fixed,
+                fixed(c),
                 c.a_name().to_string(),
                 c.b_name().to_string(),
                 c.instances.to_string(),
@@ -292,6 +389,12 @@ pub fn comparisons_table(rows: &[Record]) -> Table {
             ]
         })
         .collect();
+    let count_note = format!(
+        "{} of {} pairs shown: per puzzle, the {SHOWN_PER_KIND} largest effects (|ln B/A|) among the pairs of formulations and among the pairs of engines whose slower side's median time is {} ms or more. Every pair is in comparisons.csv beside this table.",
+        shown.len(),
+        all.len(),
+        SHOWN_FROM * 1000.0
+    );
     Table {
         stem: "comparisons".into(),
         title: "Pairwise comparisons, with run-to-run noise".into(),
@@ -311,6 +414,7 @@ pub fn comparisons_table(rows: &[Record]) -> Table {
         .to_vec(),
         rows: body,
         notes: vec![
+            count_note,
             "Pairs of configurations of a puzzle that differ in exactly one of formulation and backend (with its settings), over the instances both ran at the same time limit (instances); pairs that differ in both, or share no instance, are left out. solved A; B: runs that succeeded out of runs, on those instances.".into(),
             "B/A: geometric mean over the instances of B's time over A's, each the median over repeats of the charged time: a failed run (time limit, error, solution the verifier refused) counts at the time limit (at its own time when it ran past it); an instance neither side solved in any repeat counts as a tie (ratio 1). Below 1: B faster. It is one factor over all instances; the scatter plots of two formulations show each instance.".into(),
             "CV A, CV B: median over the instances of the coefficient of variation of the charged time across repeats (– with one repeat).".into(),
@@ -370,7 +474,7 @@ mod tests {
         assert!(c.ratio > 1.05 && c.ratio < 1.15, "{}", c.ratio);
         assert!(c.cv_a.unwrap() > 0.15 && c.cv_b.unwrap() > 0.15, "{c:?}");
         assert_eq!(c.verdict, Verdict::WithinNoise);
-        let t = comparisons_table(&rows);
+        let t = comparisons_table(&comparisons(&rows));
         assert_eq!(t.rows[0][9], "within noise");
         assert_eq!(t.rows[0][1], "backend highs");
     }
@@ -387,13 +491,13 @@ mod tests {
         let c = &comparisons(&rows)[0];
         assert!((c.ratio - 2.0).abs() < 1e-9, "{}", c.ratio);
         assert!(matches!(c.verdict, Verdict::AFaster(r) if (r - 2.0).abs() < 1e-9));
-        let t = comparisons_table(&rows);
+        let t = comparisons_table(&comparisons(&rows));
         assert_eq!(t.rows[0][6], "2.00");
         assert_eq!(t.rows[0][9], "binary faster (×2.00)");
         // The other way round, B is named.
         let mut rows = runs("binary", "highs", &[&[4.0, 4.04, 3.96]]);
         rows.extend(runs("values", "highs", &[&[1.0, 1.01, 0.99]]));
-        let t = comparisons_table(&rows);
+        let t = comparisons_table(&comparisons(&rows));
         assert_eq!(t.rows[0][6], "0.250");
         assert_eq!(t.rows[0][9], "values faster (×4.00)");
     }
@@ -416,7 +520,7 @@ mod tests {
         assert_eq!(c.cv_a, None);
         assert_eq!(c.cv_b, Some(0.0));
         assert_eq!(c.verdict, Verdict::NoiseNotMeasured);
-        let t = comparisons_table(&rows);
+        let t = comparisons_table(&comparisons(&rows));
         assert_eq!(
             t.rows[0][2..],
             [
@@ -437,7 +541,7 @@ mod tests {
         let mut rows = runs("binary", "highs", &[&[1.0, 1.1]]);
         rows.extend(runs("values", "cbc", &[&[5.0, 5.5]]));
         assert!(comparisons(&rows).is_empty());
-        assert!(comparisons_table(&rows).rows.is_empty());
+        assert!(comparisons_table(&comparisons(&rows)).rows.is_empty());
         // Nothing to compare: the report has no comparisons table (but the engines side
         // by side).
         let stems: Vec<String> = crate::report::all_tables(&rows, 1.0, &[])
@@ -469,7 +573,7 @@ mod tests {
             r.presolve = Some(false);
         }
         rows.extend(off);
-        let t = comparisons_table(&rows);
+        let t = comparisons_table(&comparisons(&rows));
         assert_eq!(t.rows.len(), 1);
         assert_eq!(t.rows[0][1], "formulation hdc");
         assert_eq!(t.rows[0][9], "highs faster (×3.00)");
@@ -527,5 +631,43 @@ mod tests {
         // An exact tie with no variation at all is not a win.
         assert_eq!(verdict(1.0, Some(0.0), Some(0.0)), Verdict::WithinNoise);
         assert_eq!(verdict(1.0, Some(0.0), None), Verdict::NoiseNotMeasured);
+    }
+
+    #[test]
+    fn the_table_shows_the_largest_effects_above_a_millisecond_and_the_csv_every_pair() {
+        // Five engines of one formulation, each a factor slower than the one before; the
+        // two fastest run in microseconds.
+        let mut rows = Vec::new();
+        for (e, t) in [
+            ("a", 1e-5),
+            ("b", 2e-5),
+            ("c", 0.01),
+            ("d", 0.1),
+            ("e", 2.0),
+        ] {
+            rows.extend(runs("binary", e, &[&[t, t], &[t, t]]));
+        }
+        let all = comparisons(&rows);
+        assert_eq!(all.len(), 10, "every pair of five engines");
+        let shown: Vec<(&str, &str)> = shown(&all)
+            .iter()
+            .map(|c| (c.a_name(), c.b_name()))
+            .collect();
+        // a–b is under a millisecond on both sides: never shown; the three largest effects
+        // of the rest, largest first.
+        assert_eq!(shown, [("a", "e"), ("b", "e"), ("a", "d")]);
+        let t = comparisons_table(&all);
+        assert_eq!(t.rows.len(), 3);
+        assert!(
+            t.notes[0].starts_with("3 of 10 pairs shown"),
+            "{}",
+            t.notes[0]
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("comparisons.csv");
+        write_csv(&all, &path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 11, "a header and every pair");
+        assert!(text.starts_with("puzzle,held_fixed,a,b,instances,"));
     }
 }

@@ -66,6 +66,40 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
     });
   });
 });
+// Inline figures: clicking a legend line hides or shows its series (and the series'
+// hover marks).
+function toggleSeries(svg, entry) {
+  var i = entry.getAttribute('data-series');
+  var off = entry.getAttribute('data-off') !== '1';
+  entry.setAttribute('data-off', off ? '1' : '0');
+  entry.style.opacity = off ? 0.3 : 1;
+  svg.querySelectorAll('g.series[data-series="' + i + '"], g.hover rect[data-series="' + i + '"]').forEach(function (el) {
+    el.style.display = off ? 'none' : '';
+  });
+}
+document.querySelectorAll('figure svg').forEach(function (svg) {
+  svg.querySelectorAll('g.legend-entry').forEach(function (entry) {
+    entry.style.cursor = 'pointer';
+    entry.addEventListener('click', function () { toggleSeries(svg, entry); });
+  });
+});
+// With #toggle-test in the address, the page checks its own toggles (the browser test):
+// data-toggle says ok when a click on the first legend line hid its series and a second
+// click showed it again.
+if (location.hash === '#toggle-test') {
+  var svg = document.querySelector('figure svg');
+  var entry = svg && svg.querySelector('g.legend-entry');
+  var result = 'no legend';
+  if (entry) {
+    var series = svg.querySelector('g.series[data-series="' + entry.getAttribute('data-series') + '"]');
+    entry.dispatchEvent(new MouseEvent('click'));
+    var hidden = series && getComputedStyle(series).display === 'none';
+    entry.dispatchEvent(new MouseEvent('click'));
+    var shown = series && getComputedStyle(series).display !== 'none';
+    result = hidden && shown ? 'ok' : 'failed';
+  }
+  document.documentElement.setAttribute('data-toggle', result);
+}
 document.documentElement.setAttribute('data-ready', '1');
 window.addEventListener('load', function () {
   var broken = 0;
@@ -179,7 +213,7 @@ fn overview(
             }
         }
         p class="note" {
-            "Per puzzle, the comparison instances are the instance set (with time limits) that the configurations running all of it cover with the most runs; those configurations compete. Ranked by instances solved, then by the shifted geometric mean (shift 0.01 s) of the median time over repeats, failures at their time limit. ratio: runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and repeats; within noise: the interval holds 1; no verdict: a median under 1 ms."
+            "Per puzzle, the comparison instances are those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations that ran every comparison instance compete. Ranked by instances solved, then by the shifted geometric mean (shift 0.01 s) of the median time over repeats, failures at their time limit. ratio: runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and repeats; within noise: the interval holds 1; no verdict: both medians under 1 ms."
         }
         h2 { "How the rows were made" }
         div class="note" { (PreEscaped(markdown_lines(preamble))) }
@@ -379,6 +413,7 @@ fn puzzle_page(
         h1 { (puzzle) }
         @if let Some(a) = answer {
             p class=(verdict_class(a)) { (a.sentence()) }
+            p class="note" id="chosen" { "Comparison instances: " (a.chosen) }
             h2 { "Formulation × engine" }
             details class="note" {
                 summary { "On " (a.instances.len()) " comparison instances, " (a.repeats) " repeat(s) at most (the list)" }
@@ -399,7 +434,7 @@ fn puzzle_page(
                 figure {
                     @if let Some(svg) = inline {
                         (PreEscaped(svg))
-                        figcaption class="note" { (title) " (hover a point for its instance, configuration and value; " a href=(file) { "SVG file" } ")" }
+                        figcaption class="note" { (title) " (click a legend line to hide or show its series; hover a point for what it is; " a href=(file) { "SVG file" } ")" }
                     } @else {
                         img src=(file) alt=(title);
                         figcaption class="note" { (title) }
@@ -451,15 +486,16 @@ pub fn write_html(
             .iter()
             .filter(|t| t.stem.starts_with(&prefix))
             .collect();
-        // The time against size is inlined, so that hovering its points shows what they
-        // are; the other figures are images.
+        // The time against size and the cactus plot are inlined, so that clicking a
+        // legend line hides or shows its series and hovering a point of the time against
+        // size shows what it is; the other figures are images.
         let own_plots: Vec<(String, String, Option<String>)> = plots
             .iter()
             .filter(|f| f.stem.starts_with(&prefix))
             .filter_map(|f| {
                 let svg = f.file(super::plots::FigureFormat::Svg)?;
                 let rel = svg.strip_prefix(dir).ok()?;
-                let inline = if f.stem.ends_with("_time_vs_size") {
+                let inline = if f.stem.ends_with("_time_vs_size") || f.stem.ends_with("_cactus") {
                     let text =
                         std::fs::read_to_string(svg).map_err(|e| format!("{}: {e}", svg.display()));
                     Some(text.map(|t| match t.find("<svg") {

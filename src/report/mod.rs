@@ -45,7 +45,7 @@ pub struct Written {
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
     out.extend(engines::engine_tables(rows, shift));
-    let comparisons = compare::comparisons_table(rows);
+    let comparisons = compare::comparisons_table(&compare::comparisons(rows));
     if !comparisons.rows.is_empty() {
         out.push(comparisons);
     }
@@ -61,7 +61,8 @@ pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec
 /// table a note names the machines of its rows, and rows of several machines are kept
 /// apart (`highs@node1`) unless pooled; `puzzle_tables` make the puzzles' own tables;
 /// `size_units` name what each puzzle's instance size counts, (puzzle key, unit), for the
-/// size axis of its plots.
+/// size axis of its plots; `chosen` are the suites' comparison instances, on which the
+/// answer ranks the configurations ([`answer::answers`]).
 #[allow(clippy::too_many_arguments)]
 pub fn write_report(
     rows: &[Record],
@@ -71,6 +72,7 @@ pub fn write_report(
     machines: &Machines,
     puzzle_tables: &[TableFn],
     size_units: &[(&str, &str)],
+    chosen: &[answer::Chosen],
     figures: &[FigureFormat],
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
@@ -78,7 +80,7 @@ pub fn write_report(
     let mut written = Written::default();
     let labelled = machines.label(rows);
     let rows = labelled.as_slice();
-    let answers = answer::answers(rows);
+    let answers = answer::answers(rows, chosen);
     let answers_table = answer::answers_table(&answers);
     let mut tables = all_tables(rows, shift, puzzle_tables);
     if let Some(t) = &answers_table {
@@ -95,6 +97,9 @@ pub fn write_report(
             written.tables.push(p);
         }
     }
+    let pairs = tdir.join("comparisons.csv");
+    compare::write_csv(&compare::comparisons(rows), &pairs)?;
+    written.tables.push(pairs);
     let plots = plots::write_plots(rows, &dir.join("plots"), size_units, figures)?;
     for p in &plots {
         written.plots.extend(p.files.iter().cloned());
@@ -105,7 +110,13 @@ pub fn write_report(
     if !answers.is_empty() {
         md.push_str("## The answer\n\nWhich formulation on which engine wins each puzzle's comparison instances, by how much, and how sure (the table `answers` below says how):\n\n");
         for a in &answers {
-            let _ = writeln!(md, "- **{}** — {}", a.puzzle, a.sentence());
+            let _ = writeln!(
+                md,
+                "- **{}** — {}\n  <br>{}",
+                a.puzzle,
+                a.sentence(),
+                a.chosen
+            );
         }
         md.push('\n');
     }

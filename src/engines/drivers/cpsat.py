@@ -1,4 +1,4 @@
-"""puzzlebench's CP-SAT driver (engine `cpsat`, src/backends/cpsat.rs).
+"""puzzlebench's CP-SAT driver (engine `cpsat`, src/engines/cpsat.rs).
 
 Reads one JSON object on standard input: the model with whole coefficients (puzzlebench
 has scaled it), the run's deadline as Unix seconds and CP-SAT's parameters. Builds the

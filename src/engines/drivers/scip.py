@@ -1,4 +1,4 @@
-"""puzzlebench's SCIP driver (engine `scip`, src/backends/scip.rs).
+"""puzzlebench's SCIP driver (engine `scip`, src/engines/scip.rs).
 
 Reads one JSON object on standard input: the path of the model as free MPS (columns
 named C0, C1, ... by position), the objective's sense, the run's deadline as Unix

@@ -66,9 +66,18 @@ fn suite(quick: bool) -> super::Suite {
                 if quick { 20.0 } else { 300.0 },
             ),
             SuitePart::engines(
-                vec!["battleship/table_4_2/6x6.txt"],
+                if quick {
+                    vec!["battleship/comparison/hard_15x15.txt"]
+                } else {
+                    vec![
+                        "battleship/comparison/hard_15x15.txt",
+                        "battleship/scaling/20x20.txt",
+                    ]
+                },
                 vec!["gbm", "cbm"],
-                if quick { 20.0 } else { 300.0 },
+                if quick { 2.0 } else { 300.0 },
+                3,
+                "Chosen by difficulty: two hard 15×15 boards of Table 4.2's ladder, where HiGHS takes about 15 to 40 ms on gbm and 0.2 to 0.5 s on cbm in the quick suite (6×6 to 10×10 boards take it 1 to 20 ms: too easy to rank engines), at a 2 s limit; the full suite adds the 20×20 boards at 300 s.",
             ),
         ],
         repeats: if quick { 1 } else { 3 },

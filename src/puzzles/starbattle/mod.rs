@@ -83,7 +83,10 @@ fn suite(quick: bool) -> super::Suite {
     let both = vec!["window", "pairwise"];
     let limit = if quick { 20.0 } else { 60.0 };
     let backends = if quick {
-        vec![BACKEND_10[0]]
+        vec![
+            "starbattle/generated/sb_12x12_m2_s1.txt",
+            "starbattle/generated/sb_14x14_m3_s4.txt",
+        ]
     } else {
         (1..=5)
             .flat_map(|s| [BACKEND_10[s - 1], BACKEND_14[s - 1]])
@@ -92,7 +95,13 @@ fn suite(quick: bool) -> super::Suite {
     super::Suite {
         parts: vec![
             SuitePart::new(vec!["starbattle/generated"], both.clone(), limit),
-            SuitePart::engines(backends, both, limit),
+            SuitePart::engines(
+                backends,
+                both,
+                if quick { 2.0 } else { limit },
+                3,
+                "Chosen by difficulty: a 12×12 puzzle with 2 stars and a 14×14 one with 3, where HiGHS takes about 30 to 60 ms in the quick suite (10×10 puzzles take it 3 to 30 ms, most under 10), at a 2 s limit; the full suite compares on five 10×10 and five 14×14 puzzles at 60 s.",
+            ),
         ],
         repeats: if quick { 1 } else { 3 },
     }

@@ -69,7 +69,7 @@ impl FigureFormat {
 }
 
 /// The formats written unless told otherwise, as the command line takes them.
-pub const DEFAULT_FIGURES: &str = "svg,png,pdf";
+pub const DEFAULT_FIGURES: &str = "svg,pdf";
 
 /// One plot written: its file stem, title, and the files.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,7 +137,9 @@ pub fn write_plots(
             marks = render(
                 SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area(),
                 &chart,
+                true,
             )?;
+            render::group_series(&mut svg);
         }
         // The PDF is made from the plain drawing; the SVG file also carries the hover marks.
         let plain_svg = svg.clone();
@@ -150,6 +152,7 @@ pub fn write_plots(
                 FigureFormat::Png => render(
                     BitMapBackend::new(&file, (WIDTH, HEIGHT)).into_drawing_area(),
                     &chart,
+                    false,
                 )
                 .map(|_| ()),
                 FigureFormat::Pdf => pdf.as_ref().map_or(Ok(()), |c| c.write(&plain_svg, &file)),
@@ -426,6 +429,35 @@ impl Puzzle<'_> {
             return Vec::new();
         }
         single
+    }
+
+    /// The engine that ran the most (formulation, instance) cells, the first in key order
+    /// on a tie: the puzzle's main engine, on which its formulations are compared (the
+    /// other engines ran only the engine comparison's few instances).
+    fn main_engine(&self) -> Option<&str> {
+        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+        for ((_, b), per) in self.cells {
+            *count.entry(b.as_str()).or_default() += per.len();
+        }
+        let most = *count.values().max()?;
+        count.into_iter().find(|(_, n)| *n == most).map(|(b, _)| b)
+    }
+
+    /// The formulation that ran on the most engines (then on the most instances, then the
+    /// first in key order), when some formulation ran on two or more: the one whose
+    /// engines a profile compares.
+    fn most_engines_formulation(&self) -> Option<&str> {
+        let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for ((f, _), per) in self.cells {
+            let e = seen.entry(f.as_str()).or_default();
+            e.0 += 1;
+            e.1 += per.len();
+        }
+        let best = *seen.values().max()?;
+        if best.0 < 2 {
+            return None;
+        }
+        seen.into_iter().find(|(_, v)| *v == best).map(|(f, _)| f)
     }
 
     /// The formulations run on `backend`, in key order.

@@ -93,7 +93,9 @@ pub(super) fn write(chart: &Chart, tex: &Path, csv: &Path) -> Result<(), String>
         }
         if !s.name.is_empty() {
             let look = match (s.line.is_empty(), s.points.is_empty()) {
-                (true, _) => mark(s.marker),
+                // Nothing solved: no line and no marker, as in the SVG's legend.
+                (true, true) => "no marks, draw=none".to_string(),
+                (true, false) => mark(s.marker),
                 (false, true) => format!("no marks, {}", line(s)),
                 (false, false) => format!("{}, mark={}", line(s), shape(s.marker)),
             };

@@ -5,13 +5,17 @@ use super::{sanitize, Axis, Cell, Chart, Marker, Puzzle, Scale, Series, MIN_SECO
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Puzzle<'_> {
-    /// Every performance profile of the puzzle: `<p>_profile_<engine>` compares the
-    /// formulations run on one engine, `<p>_profile_<formulation>` the engines that ran one
-    /// formulation, and `<p>_profile_engines` formulations that each ran on one engine of
-    /// their own (no engine ran two of them); only where there are at least two to compare.
+    /// The performance profiles of the puzzle, those that show something the others do
+    /// not: `<p>_profile_<engine>` compares the formulations on the main engine
+    /// ([`Puzzle::main_engine`]), `<p>_profile_<formulation>` the engines that ran the
+    /// formulation run on the most engines (the engine comparison), and
+    /// `<p>_profile_engines` formulations that each ran on one engine of their own (no
+    /// engine ran two of them); only where there are at least two to compare. (Profiles of
+    /// the formulations on the other engines, which ran only the comparison's few
+    /// instances, would repeat the engine profile's data; they are left out.)
     pub(super) fn profiles(&self) -> Vec<Chart> {
-        let backends: BTreeSet<&str> = self.cells.keys().map(|(_, b)| b.as_str()).collect();
-        let formulations: BTreeSet<&str> = self.cells.keys().map(|(f, _)| f.as_str()).collect();
+        let backends: BTreeSet<&str> = self.main_engine().into_iter().collect();
+        let formulations: BTreeSet<&str> = self.most_engines_formulation().into_iter().collect();
         let mut out = Vec::new();
         for b in &backends {
             let fs = self.formulations_on(b);

@@ -129,23 +129,75 @@ pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
     svg.insert_str(end, &g);
 }
 
+/// The text of a placeholder that [`render`] draws, in an SVG only, before each series
+/// and each legend line, and after each: [`group_series`] turns them into groups.
+const PLACEHOLDER: &str = "puzzlebench-group";
+
+/// Draws a placeholder (see [`PLACEHOLDER`]): `open` a group of series `i` (`legend`: of
+/// its legend line), or close the group opened last (`None`).
+fn placeholder<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    what: Option<(&str, usize)>,
+) -> Result<(), String> {
+    let text = match what {
+        Some((class, i)) => format!("{PLACEHOLDER}:{class}:{i}"),
+        None => format!("{PLACEHOLDER}:end"),
+    };
+    root.draw(&Text::new(text, (0, 0), (FONT, 1))).map_err(err)
+}
+
+/// Turns the placeholders that [`render`] drew into an SVG (with `groups`) into groups:
+/// each series' lines and markers into `<g class="series" data-series="i">`, each legend
+/// line into `<g class="legend-entry" data-series="i">`, so that a page can show and hide
+/// a series by clicking its legend line. Nothing else changes.
+pub(super) fn group_series(svg: &mut String) {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg.as_str();
+    while let Some(at) = rest.find(PLACEHOLDER) {
+        let (Some(start), Some(end)) = (
+            rest[..at].rfind("<text"),
+            rest[at..].find("</text>").map(|e| at + e + "</text>".len()),
+        ) else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        let what = &rest[at + PLACEHOLDER.len()..];
+        // plotters writes the text on a line of its own: trim it.
+        let what = what[..what.find('<').unwrap_or(0)].trim();
+        match what.trim_start_matches(':').split_once(':') {
+            Some((class, i)) => {
+                out.push_str(&format!("<g class=\"{class}\" data-series=\"{i}\">"));
+            }
+            None => out.push_str("</g>"),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    *svg = out;
+}
+
 /// Draws `chart` on `root` and presents it (writes the file); returns the hover marks of
-/// the series that have them.
+/// the series that have them. With `groups` (SVG only), each series and each legend line
+/// is drawn between placeholders that [`group_series`] turns into groups.
 pub(super) fn render<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     chart: &Chart,
+    groups: bool,
 ) -> Result<Vec<Mark>, String> {
     let marks = RefCell::new(Vec::new());
     root.fill(&WHITE).map_err(err)?;
     let (x, y) = (&chart.x, &chart.y);
     match (x.scale, y.scale) {
-        (Scale::Linear, Scale::Linear) => draw(&root, chart, x.lo..x.hi, y.lo..y.hi, &marks),
+        (Scale::Linear, Scale::Linear) => {
+            draw(&root, chart, x.lo..x.hi, y.lo..y.hi, &marks, groups)
+        }
         (Scale::Linear, Scale::Log(by)) => draw(
             &root,
             chart,
             x.lo..x.hi,
             (y.lo..y.hi).log_scale().base(by),
             &marks,
+            groups,
         ),
         (Scale::Log(bx), Scale::Linear) => draw(
             &root,
@@ -153,6 +205,7 @@ pub(super) fn render<DB: DrawingBackend>(
             (x.lo..x.hi).log_scale().base(bx),
             y.lo..y.hi,
             &marks,
+            groups,
         ),
         (Scale::Log(bx), Scale::Log(by)) => draw(
             &root,
@@ -160,6 +213,7 @@ pub(super) fn render<DB: DrawingBackend>(
             (x.lo..x.hi).log_scale().base(bx),
             (y.lo..y.hi).log_scale().base(by),
             &marks,
+            groups,
         ),
     }?;
     root.present().map_err(err)?;
@@ -168,6 +222,8 @@ pub(super) fn render<DB: DrawingBackend>(
 
 /// One line of the legend.
 struct Entry {
+    /// The series it names (`None`: the failures' line).
+    series: Option<usize>,
     label: String,
     color: RGBColor,
     marker: Marker,
@@ -179,8 +235,10 @@ fn legend_entries(chart: &Chart) -> Vec<Entry> {
     let mut entries: Vec<Entry> = chart
         .series
         .iter()
-        .filter(|s| !s.name.is_empty())
-        .map(|s| Entry {
+        .enumerate()
+        .filter(|(_, s)| !s.name.is_empty())
+        .map(|(i, s)| Entry {
+            series: Some(i),
             label: s.name.clone(),
             color: s.color,
             marker: if s.points.is_empty() {
@@ -194,6 +252,7 @@ fn legend_entries(chart: &Chart) -> Vec<Entry> {
         .collect();
     if chart.series.iter().any(|s| !s.failed.is_empty()) {
         entries.push(Entry {
+            series: None,
             label: chart.failed_label.clone(),
             color: GREY,
             marker: Marker::Cross,
@@ -233,6 +292,7 @@ fn draw<DB, X, Y>(
     xs: X,
     ys: Y,
     marks: &RefCell<Vec<Mark>>,
+    groups: bool,
 ) -> Result<(), String>
 where
     DB: DrawingBackend,
@@ -301,8 +361,10 @@ where
             .y_label_formatter(&y_fmt)
             .label_style((FONT, 15))
             .axis_desc_style((FONT, 17))
-            .bold_line_style(BLACK.mix(0.15))
-            .light_line_style(BLACK.mix(0.05));
+            // Opaque greys, the colours of 15 % and 5 % black on white: the same look as
+            // translucent black, without a transparency group per line in the PDF.
+            .bold_line_style(RGBColor(217, 217, 217))
+            .light_line_style(RGBColor(242, 242, 242));
         // Minor lines only at 2…9 × the powers of ten of a decimal log axis: plotters
         // spaces those of a base-2 axis unevenly, and on linear axes they crowd the plot.
         mesh.x_max_light_lines(light_lines(&c.x))
@@ -319,6 +381,9 @@ where
     }
 
     for (i, s) in c.series.iter().enumerate() {
+        if groups {
+            placeholder(root, Some(("series", i)))?;
+        }
         for (p, tip) in s.points.iter().chain(&s.failed).zip(&s.tips) {
             let (x, y) = chart.backend_coord(p);
             marks.borrow_mut().push(Mark {
@@ -347,6 +412,9 @@ where
         for &p in &s.failed {
             draw_marker(area, p, Marker::Cross, s.color)?;
         }
+        if groups {
+            placeholder(root, None)?;
+        }
     }
 
     if entries.is_empty() {
@@ -365,6 +433,10 @@ where
     root.draw(&Rectangle::new(corners, BLACK.stroke_width(1)))
         .map_err(err)?;
     for (i, e) in entries.iter().enumerate() {
+        let group = e.series.filter(|_| groups);
+        if let Some(series) = group {
+            placeholder(root, Some(("legend-entry", series)))?;
+        }
         let y = py + 4 + row * i as i32 + row / 2;
         let sample = [(x0 + 8, y), (x0 + 40, y)];
         if e.line && e.dashed {
@@ -382,6 +454,9 @@ where
         draw_marker(root, (x0 + 24, y), e.marker, e.color)?;
         root.draw(&Text::new(e.label.as_str(), (x0 + 48, y), font.clone()))
             .map_err(err)?;
+        if group.is_some() {
+            placeholder(root, None)?;
+        }
     }
     Ok(())
 }

@@ -7,21 +7,31 @@ use super::{
     clamp_note, log_axis, min_max, sanitize, Axis, Chart, Marker, Puzzle, Scale, Series, GREY,
     PALETTE,
 };
-use std::collections::BTreeSet;
 
 impl Puzzle<'_> {
-    /// Every scatter plot of the puzzle: one per engine and pair of formulations run on it
-    /// (in key order), then one per pair of formulations that ran on one engine each, the
-    /// two engines different.
+    /// The scatter plots of the puzzle: on the main engine ([`Puzzle::main_engine`]), the
+    /// two formulations that solved the most instances (then the first in key order; the
+    /// pair in key order), then one per pair of formulations that ran on one engine each,
+    /// the two engines different.
     pub(super) fn scatters(&self) -> Vec<Chart> {
-        let backends: BTreeSet<&str> = self.cells.keys().map(|(_, b)| b.as_str()).collect();
         let mut out = Vec::new();
-        for b in backends {
+        if let Some(b) = self.main_engine() {
             let fs = self.formulations_on(b);
-            for (i, f1) in fs.iter().enumerate() {
-                for f2 in &fs[i + 1..] {
-                    out.extend(self.scatter((f1, b), (f2, b)));
-                }
+            let solved = |f: &str| {
+                self.cells
+                    .get(&(f.to_string(), b.to_string()))
+                    .map_or(0, |per| per.values().filter(|c| c.ok).count())
+            };
+            // The two that solved the most (then the first in key order): one scatter.
+            let mut ranked = fs.clone();
+            ranked.sort_by_key(|f| std::cmp::Reverse(solved(f)));
+            if let [lead, second, ..] = ranked[..] {
+                let (f1, f2) = if lead < second {
+                    (lead, second)
+                } else {
+                    (second, lead)
+                };
+                out.extend(self.scatter((f1, b), (f2, b)));
             }
         }
         let own = self.own_engines();

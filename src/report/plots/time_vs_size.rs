@@ -46,7 +46,9 @@ impl Puzzle<'_> {
             .map(|(f, b, pts)| {
                 let (color, marker) = self.look(f, b);
                 let mut by_size: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
-                for &(s, v, _, _) in &pts {
+                // The line runs through the solved instances only, so that it ends at
+                // the largest size the configuration solves; failures are crosses.
+                for &(s, v, _, _) in pts.iter().filter(|p| p.2) {
                     by_size.entry(order_key(s)).or_insert((s, vec![])).1.push(v);
                 }
                 let tip = |p: &&(f64, f64, bool, &str)| {
@@ -112,7 +114,8 @@ impl Puzzle<'_> {
 
     /// `<p>_time_vs_size`: the solve time of each instance against its size, one series
     /// per `formulation / engine`: a marker per instance solved, a cross per failure (drawn
-    /// at its charged time), and a line through the medians per size. The time axis is
+    /// at its charged time), and a line through the medians per size of the instances
+    /// solved, which ends at the largest size the configuration solves. The time axis is
     /// logarithmic; so is the size axis when the sizes span more than a factor 20. A note
     /// under the axes says when a time was drawn at the axis floor.
     pub(super) fn time_vs_size(&self) -> Option<Chart> {
