@@ -151,7 +151,14 @@ pub fn write_report(
         md.push('\n');
     }
     md.push_str("Every table is also in `tables/` as Markdown and LaTeX (booktabs); every plot in `plots/` as the formats asked for (SVG, PNG, PDF, PGFPlots `.tex` with its data in a `.csv`); `paper.tex` holds them all (`pdflatex paper.tex` in this folder). `puzzlebench report CSV --out DIR --figures svg,png,pdf,pgf` rebuilds all of them from a results CSV.\n\n## Tables\n\n");
-    for t in &tables {
+    // One machine: the index names it once, above, and its tables without the note that
+    // each table file carries; rows of several machines keep each table's own note.
+    let index_tables = if machines.index_lines(rows).len() <= 1 {
+        &plain_tables
+    } else {
+        &tables
+    };
+    for t in index_tables {
         md.push_str(&t.to_markdown());
         let _ = writeln!(md, "\n(LaTeX: [tables/{0}.tex](tables/{0}.tex))\n", t.stem);
     }
