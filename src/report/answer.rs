@@ -151,7 +151,7 @@ impl Answer {
 }
 
 /// Seconds with their unit: `0.0189 s`, `28.5 µs`.
-fn seconds(t: f64) -> String {
+pub fn seconds(t: f64) -> String {
     let s = secs(Some(t));
     if s.ends_with("µs") {
         s

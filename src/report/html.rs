@@ -342,7 +342,7 @@ fn virtual_best(a: &Answer) -> Markup {
     shares.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
     html! {
         p {
-            "The virtual best (the fastest configuration on each instance) has an SGM of " (s(vb_sgm)) " s; the best single configuration, " (a.best().config.to_string()) ", " (s(a.best().sgm)) " s (" (format!("{:.2}", a.best().sgm / vb_sgm.max(1e-12))) "× the virtual best)."
+            "The virtual best (the fastest configuration on each instance) has an SGM of " (super::answer::seconds(vb_sgm)) "; the best single configuration, " (a.best().config.to_string()) ", " (super::answer::seconds(a.best().sgm)) " (" (format!("{:.2}", a.best().sgm / vb_sgm.max(1e-12))) "× the virtual best)."
         }
         table class="sortable" {
             thead { tr { th { "configuration" } th { "fastest on" } th { "share" } } }
