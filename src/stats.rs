@@ -51,6 +51,24 @@ pub fn charged_seconds(r: &Record) -> f64 {
     }
 }
 
+/// The run's PAR-2 score (penalised average runtime, factor 2, as the SAT competitions
+/// rank solvers): its time when it succeeded, else twice its time limit (its own time
+/// when there was no limit).
+pub fn par2_seconds(r: &Record) -> f64 {
+    let t = r.seconds.unwrap_or(0.0);
+    if succeeded(r) {
+        t
+    } else {
+        r.time_limit.map_or(t, |l| 2.0 * l).max(t)
+    }
+}
+
+/// The mean PAR-2 score of `rows` ([`par2_seconds`]); `None` without rows.
+pub fn par2(rows: &[&Record]) -> Option<f64> {
+    (!rows.is_empty())
+        .then(|| rows.iter().map(|r| par2_seconds(r)).sum::<f64>() / rows.len() as f64)
+}
+
 /// A run succeeded when it proved infeasibility or found a solution the verifier accepted.
 pub fn succeeded(r: &Record) -> bool {
     r.status == "infeasible" || (r.solved() && r.verified == Some(true))
@@ -93,5 +111,27 @@ mod tests {
         let cv = coefficient_of_variation(&[1.0, 3.0]).unwrap();
         assert!((cv - 2f64.sqrt() / 2.0).abs() < 1e-12);
         assert_eq!(coefficient_of_variation(&[1.0]), None);
+    }
+
+    #[test]
+    fn par2_charges_a_failure_twice_its_limit() {
+        let run = |status: &str, seconds: f64| Record {
+            status: status.into(),
+            verified: (status == "optimal").then_some(true),
+            seconds: Some(seconds),
+            time_limit: Some(10.0),
+            ..Record::default()
+        };
+        let (ok, failed) = (run("optimal", 1.0), run("time_limit", 10.0));
+        assert_eq!(par2_seconds(&ok), 1.0);
+        assert_eq!(par2_seconds(&failed), 20.0);
+        // A solution the verifier refused is a failure too.
+        let refused = Record {
+            verified: Some(false),
+            ..run("optimal", 3.0)
+        };
+        assert_eq!(par2_seconds(&refused), 20.0);
+        assert_eq!(par2(&[&ok, &failed]), Some(10.5));
+        assert_eq!(par2(&[]), None);
     }
 }

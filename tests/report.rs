@@ -98,7 +98,7 @@ fn presolve_on_and_off_are_not_repeats_of_each_other() {
     let labels: Vec<&str> = summary.rows.iter().map(|r| r[2].as_str()).collect();
     assert_eq!(labels, ["highs", "highs-nopresolve"]);
     assert!(
-        summary.rows.iter().all(|r| r[7] == "–"),
+        summary.rows.iter().all(|r| r[8] == "–"),
         "{:?}",
         summary.rows
     );

@@ -23,7 +23,7 @@
 
 use crate::record::Record;
 use crate::rng::Rng;
-use crate::stats::{charged_seconds, median, shifted_geometric_mean, succeeded};
+use crate::stats::{charged_seconds, median, par2, shifted_geometric_mean, succeeded};
 use crate::table::{secs, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -64,6 +64,9 @@ pub struct Standing {
     pub sgm: f64,
     /// Its median time over the comparison instances.
     pub median: f64,
+    /// Its PAR-2 score over the comparison instances: the mean over its runs of the time,
+    /// a failure counting twice its limit ([`crate::stats::par2`]).
+    pub par2: f64,
     /// Per comparison instance (in the order of [`Answer::instances`]), the charged seconds
     /// of each repeat.
     pub times: Vec<Vec<f64>>,
@@ -285,6 +288,13 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer
                 solved,
                 sgm: shifted_geometric_mean(&per_instance, ANSWER_SHIFT).unwrap_or(0.0),
                 median: median(&per_instance).unwrap_or(0.0),
+                par2: par2(
+                    &instances
+                        .iter()
+                        .flat_map(|k| per[k].iter().copied())
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap_or(0.0),
                 times,
             }
         })
@@ -400,6 +410,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
                 b.config.to_string(),
                 format!("{}/{n}", b.solved),
                 secs(Some(b.sgm)),
+                secs(Some(b.par2)),
                 r.map_or("–".into(), |r| r.config.to_string()),
                 r.map_or("–".into(), |r| format!("{}/{n}", r.solved)),
                 a.ratio.map_or("–".into(), |x| format!("{x:.2}")),
@@ -418,6 +429,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
             "best configuration",
             "solved",
             "SGM (s)",
+            "PAR-2 (s)",
             "runner-up",
             "solved",
             "ratio",
@@ -429,7 +441,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         .to_vec(),
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {ANSWER_SHIFT} s of the median time over repeats (failures at their limit)."),
+            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {ANSWER_SHIFT} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     })
@@ -555,8 +567,8 @@ mod tests {
         assert_eq!(a.standings.len(), 2, "{:?}", a.standings);
         let t = answers_table(std::slice::from_ref(a)).unwrap();
         assert_eq!(t.rows[0][1], "a on fast");
-        assert_eq!(t.rows[0][8], "ahead");
-        assert_eq!(t.rows[0][9], "8 × 3");
+        assert_eq!(t.rows[0][9], "ahead");
+        assert_eq!(t.rows[0][10], "8 × 3");
         assert!(answers_table(&[]).is_none());
         let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[]).unwrap();
         assert_eq!(alone.verdict, Verdict::Alone);

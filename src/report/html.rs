@@ -184,7 +184,7 @@ fn overview(
         table class="sortable" id="answers" {
             thead {
                 tr {
-                    th { "puzzle" } th { "best configuration" } th { "solved" } th { "SGM (s)" }
+                    th { "puzzle" } th { "best configuration" } th { "solved" } th { "SGM (s)" } th { "PAR-2 (s)" }
                     th { "runner-up" } th { "ratio" } th { "95 % CI" } th { "verdict" }
                     th { "instances × repeats" }
                 }
@@ -197,6 +197,7 @@ fn overview(
                             td { (a.best().config.to_string()) }
                             td { (a.best().solved) "/" (a.instances.len()) }
                             td { (s(a.best().sgm)) }
+                            td { (s(a.best().par2)) }
                             td { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
                             td { (a.ratio.map_or("–".into(), |x| format!("{x:.2}"))) }
                             td { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
@@ -213,7 +214,7 @@ fn overview(
             }
         }
         p class="note" {
-            "Per puzzle, the comparison instances are those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations that ran every comparison instance compete. Ranked by instances solved, then by the shifted geometric mean (shift 0.01 s) of the median time over repeats, failures at their time limit. ratio: runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and repeats; within noise: the interval holds 1; no verdict: both medians under 1 ms."
+            "Per puzzle, the comparison instances are those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations that ran every comparison instance compete. Ranked by instances solved, then by the shifted geometric mean (shift 0.01 s) of the median time over repeats, failures at their time limit. PAR-2: the best's mean time over its runs, a failure counting twice its limit (the SAT competitions' score). ratio: runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and repeats; within noise: the interval holds 1; no verdict: both medians under 1 ms."
         }
         h2 { "How the rows were made" }
         div class="note" { (PreEscaped(markdown_lines(preamble))) }
@@ -299,7 +300,7 @@ fn heatmap(a: &Answer) -> Markup {
                                     @let ratio = (st.sgm / best).max(1.0);
                                     @let shade = (ratio.log10() / 3.0).min(1.0);
                                     @let colour = format!("background: hsl({:.0}, 70%, {:.0}%)", 120.0 * (1.0 - shade), 85.0 - 20.0 * shade);
-                                    td style=(colour) title={ (st.config.to_string()) ": " (format!("{ratio:.2}")) "× the best's SGM" } {
+                                    td style=(colour) title={ (st.config.to_string()) ": " (format!("{ratio:.2}")) "× the best's SGM; PAR-2 " (super::answer::seconds(st.par2)) } {
                                         (st.solved) "/" (n) " · " (s(st.sgm))
                                     }
                                 }

@@ -25,6 +25,9 @@ pub struct SummaryRow {
     pub median_seconds: Option<f64>,
     /// Shifted geometric mean of seconds, failures charged at the time limit.
     pub sgm_seconds: Option<f64>,
+    /// Mean PAR-2 score over the runs: a failure counts twice its time limit
+    /// ([`crate::stats::par2_seconds`]).
+    pub par2_seconds: Option<f64>,
 }
 
 /// Groups rows by (puzzle, formulation, engine) and summarises each group.
@@ -48,6 +51,7 @@ pub fn summarise(rows: &[Record], shift: f64) -> Vec<SummaryRow> {
                 solved: rs.iter().filter(|r| succeeded(r)).count(),
                 median_seconds: median(&times),
                 sgm_seconds: shifted_geometric_mean(&times, shift),
+                par2_seconds: crate::stats::par2(&rs),
             }
         })
         .collect()
@@ -127,6 +131,7 @@ mod tests {
             solved: 1,
             median_seconds: Some(t),
             sgm_seconds: Some(t),
+            par2_seconds: Some(t),
         };
         let table = text_table(&[row("propagate-h123", 0.000029), row("highs", 12.5)], 1.0);
         let lines: Vec<&str> = table.lines().collect();
