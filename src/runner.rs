@@ -236,6 +236,20 @@ impl Plan {
             .unwrap_or(1) as usize
     }
 
+    /// Takes the later repeats (2 and on) out of a plan with a [`Plan::repeat_gate`], to be
+    /// put back and gated ([`Plan::gate_repeats`]) once the first ones ran; nothing for a
+    /// plan without a gate.
+    pub fn take_later_repeats(&mut self) -> Vec<RunSpec> {
+        if self.repeat_gate.is_none() {
+            return Vec::new();
+        }
+        let (later, first) = std::mem::take(&mut self.runs)
+            .into_iter()
+            .partition(|r| r.repeat > 1);
+        self.runs = first;
+        later
+    }
+
     /// Leaves out the later repeats ([`Plan::repeat_gate`]) whose first repeat is recorded
     /// in `rows` and failed or took more than the gate's fraction of its time limit
     /// (charged seconds); returns how many were left out. Runs of repeat 1, and every run

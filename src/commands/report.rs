@@ -61,7 +61,7 @@ fn chosen(instances_dir: &Path) -> Vec<crate::report::answer::Chosen> {
             names: c
                 .names
                 .into_iter()
-                .map(|(name, limit)| (name, Some((limit * 1000.0).round() as u64)))
+                .map(|(name, limit)| crate::report::answer::instance_key(&name, Some(limit)))
                 .collect(),
             how: c.chosen,
         })

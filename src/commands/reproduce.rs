@@ -260,30 +260,18 @@ pub fn plan_suite(
             variants: &variants,
             skip_refused: true,
         };
-        let repeats = part.repeats.unwrap_or(suite.repeats);
-        if part.repeats.is_some() && repeats > 1 {
-            // The first runs, then the repeats of those that were cheap
-            // ([`SuitePart::repeats`]): two plans, run in this order.
-            let mut first = Plan::new(p, instances, &request(1)).map_err(bad_input)?;
-            let mut later =
-                Plan::new(p, load_instances(p, &paths)?, &request(repeats)).map_err(bad_input)?;
-            let keep: Vec<bool> = later.runs.iter().map(|r| r.repeat > 1).collect();
-            later.retain_runs(&keep);
-            later.skipped.clear();
-            later.repeat_gate = Some(puzzles::REPEAT_GATE);
-            first.repeat_gate = None;
-            plans.push((label(p.key(), part), first));
-            plans.push((
-                format!(
-                    "{} (repeats 2-{repeats} of the runs that succeeded within a tenth of the limit)",
-                    label(p.key(), part)
-                ),
-                later,
-            ));
-        } else {
-            let plan = Plan::new(p, instances, &request(repeats)).map_err(bad_input)?;
-            plans.push((label(p.key(), part), plan));
+        let mut plan = Plan::new(
+            p,
+            instances,
+            &request(part.repeats.unwrap_or(suite.repeats)),
+        )
+        .map_err(bad_input)?;
+        // The part's own repeats run only where the first run was cheap
+        // ([`SuitePart::repeats`]): `reproduce` runs the first repeats, then gates the rest.
+        if part.repeats.is_some() {
+            plan.repeat_gate = Some(puzzles::REPEAT_GATE);
         }
+        plans.push((label(p.key(), part), plan));
     }
     Ok(plans)
 }
@@ -389,18 +377,8 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         let bar = progress_bar(total as u64, c.quiet, p.key());
         let on_row = |r: &Record| super::show_row(&bar, r);
         let mut summary = Vec::new();
-        for (label, plan) in plans.iter_mut() {
-            for (f, reason) in &plan.skipped {
-                summary.push(format!("{label}: {f} not run: {reason}"));
-            }
-            if plan.repeat_gate.is_some() {
-                let rows = record::read_results(&csv).map_err(bad_input)?;
-                let left_out = plan.gate_repeats(&rows);
-                bar.set_length(bar.length().unwrap_or(0).saturating_sub(left_out as u64));
-                summary.push(format!(
-                    "{label}: {left_out} repeats not run: their first run failed or took more than a tenth of its time limit"
-                ));
-            }
+        // Sweeps `plan`, says what it appended; true when a signal stopped it.
+        let sweep_plan = |plan: &Plan, label: &str, summary: &mut Vec<String>| {
             let outcome =
                 runner::sweep(plan, &csv, &env, &config, stop, &on_row).map_err(bad_input)?;
             summary.push(format!(
@@ -409,7 +387,26 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
                 outcome.skipped,
                 csv.display()
             ));
-            if outcome.stopped {
+            Ok::<bool, Failure>(outcome.stopped)
+        };
+        for (label, plan) in plans.iter_mut() {
+            for (f, reason) in &plan.skipped {
+                summary.push(format!("{label}: {f} not run: {reason}"));
+            }
+            // A gated plan runs its first repeats, then the later ones that the first runs
+            // left cheap ([`Plan::repeat_gate`]); any other plan runs once, whole.
+            let later = plan.take_later_repeats();
+            let mut stopped = sweep_plan(plan, label, &mut summary)?;
+            if !stopped && !later.is_empty() {
+                plan.runs = later;
+                let left_out = plan.gate_repeats(&record::read_results(&csv).map_err(bad_input)?);
+                bar.set_length(bar.length().unwrap_or(0).saturating_sub(left_out as u64));
+                summary.push(format!(
+                    "{label}: {left_out} repeats not run: their first run failed or took more than a tenth of its time limit"
+                ));
+                stopped = sweep_plan(plan, label, &mut summary)?;
+            }
+            if stopped {
                 bar.finish_and_clear();
                 return Err(Failure::new(
                     130,

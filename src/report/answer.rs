@@ -203,18 +203,20 @@ pub fn answers(rows: &[Record], chosen: &[Chosen]) -> Vec<Answer> {
 /// An instance of a comparison: its name and its time limit in milliseconds.
 pub type InstanceKey = (String, Option<u64>);
 
+/// The key of instance `name` run at `time_limit` seconds.
+pub fn instance_key(name: &str, time_limit: Option<f64>) -> InstanceKey {
+    (
+        name.to_string(),
+        time_limit.map(|t| (t * 1000.0).round() as u64),
+    )
+}
+
 /// How comparison instances were taken when the rows hold none of a suite's.
 pub const FALLBACK_CHOICE: &str = "These rows hold none of the suite's comparison instances: the instances are the set that the most configurations ran.";
 
 /// The answer of one puzzle from its rows (none when no configuration ran anything), on
 /// the instances of `sets` (the puzzle's suites' comparisons) where the rows hold them.
 pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer> {
-    let key = |r: &Record| -> InstanceKey {
-        (
-            r.instance.clone(),
-            r.time_limit.map(|t| (t * 1000.0).round() as u64),
-        )
-    };
     let mut runs: BTreeMap<Config, BTreeMap<InstanceKey, Vec<&Record>>> = BTreeMap::new();
     for &r in rows {
         let c = Config {
@@ -223,7 +225,7 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer
         };
         runs.entry(c)
             .or_default()
-            .entry(key(r))
+            .entry(instance_key(&r.instance, r.time_limit))
             .or_default()
             .push(r);
     }

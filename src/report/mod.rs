@@ -43,9 +43,19 @@ pub struct Written {
 /// ([`engines::engine_tables`]), then the pairwise comparisons (when any two
 /// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {
+    tables_of(rows, shift, puzzle_tables, &compare::comparisons(rows))
+}
+
+/// [`all_tables`] with the pairs of [`compare::comparisons`] already made.
+fn tables_of(
+    rows: &[Record],
+    shift: f64,
+    puzzle_tables: &[TableFn],
+    pairs: &[compare::Comparison],
+) -> Vec<Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
     out.extend(engines::engine_tables(rows, shift));
-    let comparisons = compare::comparisons_table(&compare::comparisons(rows));
+    let comparisons = compare::comparisons_table(pairs);
     if !comparisons.rows.is_empty() {
         out.push(comparisons);
     }
@@ -82,7 +92,8 @@ pub fn write_report(
     let rows = labelled.as_slice();
     let answers = answer::answers(rows, chosen);
     let answers_table = answer::answers_table(&answers);
-    let mut tables = all_tables(rows, shift, puzzle_tables);
+    let pairs = compare::comparisons(rows);
+    let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
     if let Some(t) = &answers_table {
         tables.insert(0, t.clone());
     }
@@ -97,9 +108,9 @@ pub fn write_report(
             written.tables.push(p);
         }
     }
-    let pairs = tdir.join("comparisons.csv");
-    compare::write_csv(&compare::comparisons(rows), &pairs)?;
-    written.tables.push(pairs);
+    let pairs_csv = tdir.join("comparisons.csv");
+    compare::write_csv(&pairs, &pairs_csv)?;
+    written.tables.push(pairs_csv);
     let plots = plots::write_plots(rows, &dir.join("plots"), size_units, figures)?;
     for p in &plots {
         written.plots.extend(p.files.iter().cloned());
@@ -134,6 +145,7 @@ pub fn write_report(
         join(&hosts)
     );
     let machine_lines = machines.index_lines(rows);
+    let one_machine = machine_lines.len() <= 1;
     written.html = html::write_html(
         dir,
         rows,
@@ -153,11 +165,7 @@ pub fn write_report(
     md.push_str("Every table is also in `tables/` as Markdown and LaTeX (booktabs); every plot in `plots/` as the formats asked for (SVG, PNG, PDF, PGFPlots `.tex` with its data in a `.csv`); `paper.tex` holds them all (`pdflatex paper.tex` in this folder). `puzzlebench report CSV --out DIR --figures svg,png,pdf,pgf` rebuilds all of them from a results CSV.\n\n## Tables\n\n");
     // One machine: the index names it once, above, and its tables without the note that
     // each table file carries; rows of several machines keep each table's own note.
-    let index_tables = if machines.index_lines(rows).len() <= 1 {
-        &plain_tables
-    } else {
-        &tables
-    };
+    let index_tables = if one_machine { &plain_tables } else { &tables };
     for t in index_tables {
         md.push_str(&t.to_markdown());
         let _ = writeln!(md, "\n(LaTeX: [tables/{0}.tex](tables/{0}.tex))\n", t.stem);

@@ -133,8 +133,9 @@ pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
 /// and each legend line, and after each: [`group_series`] turns them into groups.
 const PLACEHOLDER: &str = "puzzlebench-group";
 
-/// Draws a placeholder (see [`PLACEHOLDER`]): `open` a group of series `i` (`legend`: of
-/// its legend line), or close the group opened last (`None`).
+/// Draws a placeholder (see [`PLACEHOLDER`]): `Some((class, i))` opens a group of class
+/// `class` (`series` or `legend-entry`) for series `i`; `None` closes the group opened
+/// last.
 fn placeholder<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     what: Option<(&str, usize)>,
