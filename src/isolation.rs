@@ -44,6 +44,9 @@ pub struct Job {
     pub options: SolveOptions,
     /// The run id written on the row.
     pub run_id: String,
+    /// The timelines file the run streams its incumbents and bounds to, as they come.
+    #[serde(default)]
+    pub timelines: Option<PathBuf>,
 }
 
 /// A puzzle as its key in a [`Job`].

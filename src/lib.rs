@@ -38,3 +38,4 @@ pub mod runner;
 pub mod shard;
 pub mod stats;
 pub mod table;
+pub mod timeline;

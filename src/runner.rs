@@ -361,6 +361,18 @@ pub fn to_record(
             r.cuts = o.cuts;
             r.separator_seconds = o.separator_seconds;
             r.fixings = rep.fixings;
+            if spec.engine.capabilities().timeline {
+                if let (Some(trace), Some(end)) = (&rep.trace, rep.run_seconds) {
+                    // The reference of the primal integral is known now only where the
+                    // run proved its own optimum; the report fills the others.
+                    let proved = o.status == Status::Optimal && o.gap.is_some_and(|g| g <= 1e-9);
+                    let m = trace.measures(o.objective.filter(|_| proved), end);
+                    r.first_solution_seconds = m.first_solution_seconds;
+                    r.best_solution_seconds = m.best_solution_seconds;
+                    r.primal_integral = m.primal_integral;
+                    r.primal_dual_integral = m.primal_dual_integral;
+                }
+            }
             r.inferences = o.inferences;
             r.conflicts = o.conflicts;
             r.clauses = o.clauses;
@@ -382,16 +394,30 @@ pub fn to_record(
     r
 }
 
-/// Runs one spec in this process.
+/// Runs one spec in this process, streaming its timeline to `timelines` when given (a
+/// file that cannot be opened loses the timeline, not the run: the row says so).
 pub fn run_in_process(
     puzzle: &str,
     instance: &dyn Instance,
     spec: &RunSpec,
     env: &RunEnv,
+    timelines: Option<&Path>,
 ) -> Record {
+    let mut sink_error = None;
+    if let Some(path) = timelines {
+        match crate::timeline::Sink::open(path, &spec.run_id) {
+            Ok(sink) => crate::timeline::stream_next_run(sink),
+            Err(e) => sink_error = Some(format!("timeline not kept: {e}")),
+        }
+    }
     let result = instance.solve(&spec.formulation, spec.engine, &spec.options);
+    // A run refused before it started took no sink; the next run must not inherit it.
+    drop(crate::timeline::take_sink());
     let mut r = to_record(puzzle, instance, spec, env, result);
     r.cores = crate::cores::cpu_list(&crate::cores::allowed_cpus());
+    if let Some(e) = sink_error {
+        r.error = Some(r.error.map_or(e.clone(), |x| format!("{x}; {e}")));
+    }
     r
 }
 
@@ -482,8 +508,8 @@ pub fn hard_limit(options: &SolveOptions, grace: f64) -> Option<f64> {
     options.time_limit.map(|t| t + grace)
 }
 
-/// Runs one spec in a worker process pinned to `cpus` and turns what happened into a
-/// record.
+/// Runs one spec in a worker process pinned to `cpus`, its timeline streamed to
+/// `timelines`, and turns what happened into a record.
 pub fn run_isolated(
     plan: &Plan,
     spec: &RunSpec,
@@ -491,6 +517,7 @@ pub fn run_isolated(
     config: &SweepConfig,
     cpus: &[usize],
     stop: &AtomicBool,
+    timelines: &Path,
 ) -> Option<Record> {
     let loaded = &plan.instances[spec.instance];
     let instance = loaded.instance.as_ref();
@@ -504,6 +531,7 @@ pub fn run_isolated(
         repeat: spec.repeat,
         options: spec.options.clone(),
         run_id: spec.run_id.clone(),
+        timelines: Some(timelines.to_path_buf()),
     };
     let limits = Limits {
         hard_seconds: hard_limit(&spec.options, config.grace_seconds),
@@ -567,7 +595,8 @@ pub fn run_isolated(
     Some(rec)
 }
 
-/// Runs a whole plan, appending each row to `out` as it ends; `on_row` sees every row
+/// Runs a whole plan, appending each row to `out` as it ends and each run's timeline to
+/// `<out>.timelines.jsonl` as it goes; `on_row` sees every row
 /// (for progress). With `config.resume`, runs already in `out` are skipped. When `stop`
 /// turns true, running workers are killed and no partial row is written.
 pub fn sweep(
@@ -579,6 +608,7 @@ pub fn sweep(
     on_row: &(dyn Fn(&Record) + Sync),
 ) -> Result<SweepOutcome, String> {
     let (file, existing) = ResultsFile::open(out)?;
+    let timelines = &crate::timeline::path_beside(out);
     let done: HashSet<String> = if config.resume {
         existing.rows.iter().map(|r| r.run_id.clone()).collect()
     } else {
@@ -607,9 +637,9 @@ pub fn sweep(
                 let Some(spec) = todo.get(i) else { return };
                 let rec = if config.in_process {
                     let instance = plan.instances[spec.instance].instance.as_ref();
-                    Some(run_in_process(puzzle, instance, spec, env))
+                    Some(run_in_process(puzzle, instance, spec, env, Some(timelines)))
                 } else {
-                    run_isolated(plan, spec, env, config, cpus, stop)
+                    run_isolated(plan, spec, env, config, cpus, stop, timelines)
                 };
                 let Some(rec) = rec else { return };
                 if stop.load(Ordering::SeqCst) && rec.status == Status::Error.key() {

@@ -52,7 +52,13 @@ pub fn serve(input: &str) -> Result<String, Failure> {
         repeat: job.repeat,
         run_id,
     };
-    let rec = runner::run_in_process(p.key(), inst.as_ref(), &spec, &RunEnv::detect());
+    let rec = runner::run_in_process(
+        p.key(),
+        inst.as_ref(),
+        &spec,
+        &RunEnv::detect(),
+        job.timelines.as_deref(),
+    );
     Ok(serde_json::to_string(&rec).expect("record serialises"))
 }
 

@@ -3,23 +3,101 @@
 //! generation, each node, LP and probe of a search, and each counting solve. Engines give
 //! their solver what is [`Budget::left`] at the moment they call it, so no part can spend
 //! time another part already used, and the runner's hard kill follows from the same limit.
+//!
+//! A run's budget also carries its [`Timeline`]: engines report each incumbent and bound
+//! through [`Budget::incumbent`] and [`Budget::bound`] as their search goes, on the
+//! budget's clock.
 
+use crate::model::Sense;
+use crate::timeline::{Sink, Timeline, Trace};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A wall-clock budget: a start and an optional limit in seconds.
-#[derive(Clone, Copy, Debug)]
+/// A wall-clock budget: a start and an optional limit in seconds, and the run's timeline
+/// where one is recorded.
+#[derive(Clone, Debug)]
 pub struct Budget {
     start: Instant,
     limit: Option<f64>,
+    timeline: Option<Arc<Timeline>>,
+    /// Incumbents found under this budget are not solutions of the whole problem (a round
+    /// of row generation solves a model without the rows still to come): only their
+    /// bounds are recorded.
+    relaxed: bool,
 }
 
 impl Budget {
-    /// A budget of `limit` seconds (`None`: no limit) from now.
+    /// A budget of `limit` seconds (`None`: no limit) from now, recording no timeline.
     pub fn new(limit: Option<f64>) -> Budget {
         Budget {
             start: Instant::now(),
             limit,
+            timeline: None,
+            relaxed: false,
         }
+    }
+
+    /// A budget of `limit` seconds from now that records the run's timeline, streaming it
+    /// to `sink` when given.
+    pub fn recording(limit: Option<f64>, sink: Option<Sink>) -> Budget {
+        let start = Instant::now();
+        Budget {
+            start,
+            limit,
+            timeline: Some(Arc::new(Timeline::new(start, sink))),
+            relaxed: false,
+        }
+    }
+
+    /// The same budget for a solve whose incumbents are not solutions of the whole problem
+    /// (a round of row generation): its bounds are still recorded.
+    pub fn relaxed(&self) -> Budget {
+        Budget {
+            relaxed: true,
+            ..self.clone()
+        }
+    }
+
+    /// The same budget recording nothing (the LP relaxation solved for the `lp_bound`
+    /// column, which is no part of the engine's search).
+    pub fn unrecorded(&self) -> Budget {
+        Budget {
+            timeline: None,
+            ..self.clone()
+        }
+    }
+
+    /// True when a timeline is recorded and incumbents count: engines whose reporting
+    /// costs something check this first.
+    pub fn records(&self) -> bool {
+        self.timeline.is_some()
+    }
+
+    /// Sets the sense of the objective, by which improvements are told.
+    pub fn set_sense(&self, sense: Sense) {
+        if let Some(t) = &self.timeline {
+            t.set_sense(sense);
+        }
+    }
+
+    /// Reports an incumbent's objective (kept when it improves; ignored in a relaxed
+    /// solve).
+    pub fn incumbent(&self, objective: f64) {
+        if let Some(t) = self.timeline.as_ref().filter(|_| !self.relaxed) {
+            t.record(true, objective);
+        }
+    }
+
+    /// Reports a proven bound on the objective (kept when it improves).
+    pub fn bound(&self, bound: f64) {
+        if let Some(t) = &self.timeline {
+            t.record(false, bound);
+        }
+    }
+
+    /// The timeline recorded so far, where one is recorded.
+    pub fn trace(&self) -> Option<Trace> {
+        self.timeline.as_ref().map(|t| t.trace())
     }
 
     /// A budget without limit.

@@ -54,6 +54,11 @@ pub struct Capabilities {
     /// ([`hitset`]: unit-cost set covering): plans leave the pairs it refuses out, and
     /// [`in_process_engines_for`] leaves it out.
     pub general: bool,
+    /// It reports each improving incumbent (and, where it has them, its bounds) as its
+    /// search finds them, so that the run's timeline and its anytime columns
+    /// (`first_solution_seconds`, the primal integral) say when solutions came; an engine
+    /// without it is known only by how its solve ended, and those columns stay empty.
+    pub timeline: bool,
 }
 
 impl Capabilities {
@@ -77,6 +82,7 @@ impl Capabilities {
         clausal: false,
         external: false,
         general: true,
+        timeline: true,
     };
 
     /// One line for `list`: what it takes and which settings it applies.
@@ -102,13 +108,14 @@ impl Capabilities {
             vars.push("continuous");
         }
         format!(
-            "takes {}; variables {}{}; settings {}; LP relaxation {}; incumbent at the limit {}; {} clock",
+            "takes {}; variables {}{}; settings {}; LP relaxation {}; incumbent at the limit {}; timeline {}; {} clock",
             kinds.join(", "),
             vars.join(", "),
             if self.fractional_coefficients { "" } else { " (integer coefficients)" },
             if settings.is_empty() { "none".to_string() } else { settings.join(", ") },
             if self.lp_relaxation { "yes" } else { "no" },
             if self.incumbent_at_limit { "kept" } else { "lost" },
+            if self.timeline { "reported" } else { "none" },
             match self.clock {
                 Clock::Wall => "wall",
                 Clock::Cpu => "cpu",

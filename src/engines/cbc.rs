@@ -68,6 +68,7 @@ static DECLARATION: Declaration = Declaration {
         "COIN-OR CBC, system library, serialised in process; lazy rows through its cut callback",
     capabilities: Capabilities {
         kinds: &[Kind::Mip, Kind::RowGeneration, Kind::LazyRows],
+        timeline: false,
         ..Capabilities::MIP
     },
 };
@@ -102,8 +103,8 @@ impl EngineImpl for Cbc {
         settings: &Settings,
         budget: &Budget,
     ) -> Outcome {
-        row_generation::solve(model, separator, budget, |m, sep| {
-            solve_with_cut_callback(m, settings, budget, &mut |x| {
+        row_generation::solve(model, separator, budget, |m, sep, round| {
+            solve_with_cut_callback(m, settings, round, &mut |x| {
                 let integral = x.iter().all(|v| (v - v.round()).abs() < 1e-6);
                 sep.separate(x, integral)
             })

@@ -42,6 +42,7 @@ static DECLARATION: Declaration = Declaration {
         lp_relaxation: false,
         external: true,
         general: true,
+        timeline: false,
         ..Capabilities::MIP
     },
 };

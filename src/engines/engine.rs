@@ -155,13 +155,32 @@ impl Engine {
         if let Some(reason) = model_reason {
             return Outcome::error(reason, 0.0);
         }
+        let sense = match &problem {
+            Problem::Mip(m) => Some(m.sense),
+            Problem::RowGeneration(m, _) | Problem::LazyRows(m, _, _) => Some(m.sense),
+            Problem::Cp(_) => None,
+        };
+        if let Some(sense) = sense {
+            budget.set_sense(sense);
+        }
         let (outcome, integer) = match problem {
             Problem::Mip(m) => (self.0.solve_mip(m, settings, budget), m.has_integers()),
             Problem::RowGeneration(m, s) => (self.0.solve_rows(m, s, settings, budget), true),
             Problem::LazyRows(m, s, h) => (self.0.solve_lazy(m, s, h, settings, budget), true),
             Problem::Cp(m) => (self.0.solve_cp(m, settings, budget), true),
         };
-        finish(outcome, integer, settings)
+        let outcome = finish(outcome, integer, settings);
+        // What the engine ended with belongs to its timeline, in case it did not report
+        // it as it went (recorded only where it improves on what was reported).
+        if outcome.values.is_some() {
+            if let Some(z) = outcome.objective {
+                budget.incumbent(z);
+            }
+        }
+        if let Some(b) = outcome.best_bound {
+            budget.bound(b);
+        }
+        outcome
     }
 
     /// Solves one integer program (or LP) with the `options` asked for, its time limit as
@@ -188,7 +207,8 @@ impl Engine {
         }
         let relaxed = model.relax();
         Some(finish(
-            self.0.solve_relaxation(&relaxed, settings, budget),
+            self.0
+                .solve_relaxation(&relaxed, settings, &budget.unrecorded()),
             false,
             settings,
         ))

@@ -44,6 +44,7 @@ static DECLARATION: Declaration = Declaration {
         seed: false,
         external: true,
         general: true,
+        timeline: false,
         ..Capabilities::MIP
     },
 };

@@ -135,13 +135,19 @@ pub fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
             return Outcome::error(format!("HiGHS option solver: {e:?}"), 0.0);
         }
     }
-    if model.has_integers() && progress::watching() {
-        // SAFETY: the pointer is a live Highs instance; the callback reads only the data
-        // HiGHS hands it and needs no user data.
+    let watch = Watch {
+        budget,
+        progress: progress::watching(),
+    };
+    if model.has_integers() && (watch.progress || budget.records()) {
+        // SAFETY: the pointer is a live Highs instance; `watch` outlives the solve, and
+        // the callback only reads it and the data HiGHS hands it.
         unsafe {
             let ptr = hm.as_mut_ptr();
-            highs_sys::Highs_setCallback(ptr, Some(report_progress), std::ptr::null_mut());
+            let data = &watch as *const Watch as *mut std::os::raw::c_void;
+            highs_sys::Highs_setCallback(ptr, Some(report_progress), data);
             highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt);
+            highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipImprovingSolution);
         }
     }
     let start = Instant::now();
@@ -200,17 +206,37 @@ pub fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
     }
 }
 
-/// HiGHS's MIP callback, called often during the search: hands incumbent, bound and node
-/// count to [`progress`] for `solve`'s progress line.
+/// What HiGHS's MIP callback reports to: the run's timeline (in its budget) and, when
+/// someone watches, [`progress`].
+struct Watch<'a> {
+    budget: &'a Budget,
+    progress: bool,
+}
+
+/// HiGHS's MIP callback: on each improving solution (its objective) and at each check of
+/// its limits during the search (the dual bound, often), hands incumbent and bound to the
+/// run's timeline, which keeps the improvements, and to [`progress`] for `solve`'s
+/// progress line when someone watches.
 unsafe extern "C" fn report_progress(
-    _kind: std::os::raw::c_int,
+    kind: std::os::raw::c_int,
     _message: *const std::os::raw::c_char,
     out: *const highs_sys::HighsCallbackDataOut,
     _input: *mut highs_sys::HighsCallbackDataIn,
-    _data: *mut std::os::raw::c_void,
+    data: *mut std::os::raw::c_void,
 ) {
-    // SAFETY: HiGHS passes a valid pointer (or null) for the duration of the call.
-    if let Some(out) = unsafe { out.as_ref() } {
+    // SAFETY: HiGHS passes valid pointers (or null) for the duration of the call; `data`
+    // is the `Watch` set with the callback, alive until the solve returns.
+    let (Some(out), Some(watch)) = (unsafe { out.as_ref() }, unsafe {
+        (data as *const Watch).as_ref()
+    }) else {
+        return;
+    };
+    if kind == highs_sys::kHighsCallbackMipImprovingSolution as std::os::raw::c_int {
+        watch.budget.incumbent(out.objective_function_value);
+    } else {
+        watch.budget.bound(out.mip_dual_bound);
+    }
+    if watch.progress {
         progress::report(
             Some(out.mip_primal_bound),
             Some(out.mip_dual_bound),

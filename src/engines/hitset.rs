@@ -58,6 +58,7 @@ static DECLARATION: Declaration = Declaration {
         clausal: false,
         external: false,
         general: false,
+        timeline: true,
     },
 };
 
@@ -443,6 +444,8 @@ fn search<'a>(
         if budget.expired() {
             break Err(Stop::Deadline);
         }
+        // Every smaller k has been ruled out: k bounds the optimum.
+        budget.bound(k as f64);
         match s.dfs(&mut Bits::default(), &mut forbidden, k, 0, &[], 0) {
             Ok(Some(x)) => break Ok(Some(x)),
             Ok(None) => k += 1,
@@ -452,6 +455,7 @@ fn search<'a>(
     let seconds = start.elapsed().as_secs_f64();
     let mut o = match ending {
         Ok(Some(x)) => {
+            budget.incumbent(x.len() as f64);
             let values = x.values(columns);
             Outcome {
                 objective: Some(x.len() as f64),

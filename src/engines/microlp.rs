@@ -22,6 +22,7 @@ static DECLARATION: Declaration = Declaration {
         presolve: false,
         seed: false,
         threads: false,
+        timeline: false,
         ..Capabilities::MIP
     },
 };

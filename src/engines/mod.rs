@@ -128,8 +128,8 @@ pub trait EngineImpl: Sync {
         settings: &Settings,
         budget: &Budget,
     ) -> Outcome {
-        row_generation::solve(model, separator, budget, |m, _| {
-            self.solve_mip(m, settings, budget)
+        row_generation::solve(model, separator, budget, |m, _, round| {
+            self.solve_mip(m, settings, round)
         })
     }
     /// Lazy rows through the engine's own search. Rows it adds for good may be appended to

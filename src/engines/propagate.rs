@@ -245,6 +245,7 @@ pub fn solve(model: &CpModel, heuristics: Heuristics, count: u32, budget: &Budge
         found: 0,
         want: count.max(1) as u64,
         first: None,
+        budget,
         deadline: budget.deadline(),
         timed_out: false,
     };
@@ -290,6 +291,9 @@ struct Search<'a> {
     found: u64,
     want: u64,
     first: Option<Vec<u64>>,
+    /// The run's budget, whose timeline gets the first solution (a constraint program has
+    /// no objective: it is recorded as 0).
+    budget: &'a Budget,
     deadline: Option<Instant>,
     timed_out: bool,
 }
@@ -544,6 +548,7 @@ impl Search<'_> {
         let Some(x) = pick else {
             self.found += 1;
             if self.first.is_none() {
+                self.budget.incumbent(0.0);
                 self.first = Some(d.to_vec());
             }
             return;

@@ -10,6 +10,11 @@
 //! the limit ends the run as `time_limit` with the round's bound (the round's model lacks
 //! rows, so its bound is valid for the whole problem) and its incumbent only when the
 //! separator accepts it (an incumbent that breaks rows not yet added is no solution).
+//!
+//! The timeline: each round solves under a relaxed budget ([`Budget::relaxed`]), so the
+//! engine's incumbents within a round (solutions of a model that lacks rows) are not
+//! recorded, but its bounds are; the loop records each round's bound and the solution the
+//! separator accepts.
 
 use super::budget::Budget;
 use super::problem::{Outcome, Status};
@@ -17,8 +22,8 @@ use crate::lazy::Separator;
 use crate::model::{Model, Name};
 
 /// Runs the loop on `model`, adding rows named `row[ROUND,I]` to it; `solve_round` solves
-/// the model as it stands (it may itself call the separator, as a callback, and report
-/// the rows it added there in its outcome's `cuts`). The outcome's `seconds` is the whole
+/// the model as it stands within the budget it is given (it may itself call the
+/// separator, as a callback, and report the rows it added there in its outcome's `cuts`). The outcome's `seconds` is the whole
 /// loop (solves and separation), `nodes` the sum over the rounds, `rounds` the solves,
 /// `cuts` every row added, `separator_seconds` the separator's share of `seconds`,
 /// `values` those of the accepted solution. When the rounds run in
@@ -29,7 +34,7 @@ pub fn solve(
     model: &mut Model,
     separator: &mut dyn Separator,
     budget: &Budget,
-    mut solve_round: impl FnMut(&Model, &mut dyn Separator) -> Outcome,
+    mut solve_round: impl FnMut(&Model, &mut dyn Separator, &Budget) -> Outcome,
 ) -> Outcome {
     let start = std::time::Instant::now();
     let (mut rounds, mut cuts) = (0u64, 0u64);
@@ -37,6 +42,7 @@ pub fn solve(
     let mut last_bound = None;
     let mut overhead: Option<f64> = None;
     let mut separating = 0.0;
+    let round_budget = budget.relaxed();
     let outcome = loop {
         if budget.expired() {
             break Outcome {
@@ -45,7 +51,7 @@ pub fn solve(
             };
         }
         rounds += 1;
-        let mut o = solve_round(model, separator);
+        let mut o = solve_round(model, separator, &round_budget);
         if let Some(call) = o.call_seconds {
             *overhead.get_or_insert(0.0) += (call - o.seconds).max(0.0);
         }
@@ -54,6 +60,9 @@ pub fn solve(
         }
         cuts += o.cuts.unwrap_or(0);
         last_bound = o.best_bound.or(last_bound);
+        if let Some(b) = o.best_bound {
+            budget.bound(b);
+        }
         match o.status {
             Status::Infeasible | Status::Error => break o,
             Status::TimeLimit => {
@@ -64,6 +73,8 @@ pub fn solve(
                 if !accepted {
                     o.values = None;
                     o.objective = None;
+                } else if let Some(z) = o.objective {
+                    budget.incumbent(z);
                 }
                 break o;
             }
@@ -79,6 +90,9 @@ pub fn solve(
         let rows = separator.separate(values, true);
         separating += asked.elapsed().as_secs_f64();
         if rows.is_empty() {
+            if let Some(z) = o.objective {
+                budget.incumbent(z);
+            }
             break o;
         }
         if rows.iter().any(|r| r.is_contradiction()) {

@@ -69,6 +69,7 @@ static DECLARATION: Declaration = Declaration {
         clausal: true,
         external: false,
         general: true,
+        timeline: true,
     },
 };
 
@@ -371,6 +372,7 @@ fn search(
             );
         }
         let cost = goal.as_ref().map(|g| g.cost(&x));
+        budget.incumbent(model.objective_value(&x));
         best = Some(x);
         match (cost, bound.as_mut()) {
             (Some(c), Some(b)) if c > 0 => {

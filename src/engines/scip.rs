@@ -36,6 +36,7 @@ static DECLARATION: Declaration = Declaration {
         threads: false,
         external: true,
         general: true,
+        timeline: false,
         ..Capabilities::MIP
     },
 };

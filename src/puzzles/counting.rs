@@ -87,6 +87,7 @@ impl Run<'_> {
             },
         };
         let optimising = model.vars.iter().any(|v| v.objective != 0.0);
+        let offset = model.objective_offset;
         let mut first_phase = None;
         if optimising {
             if self.options.mip_gap > 0.0 {
@@ -134,11 +135,15 @@ impl Run<'_> {
                 nogood: nogood_of,
                 key: answer_key,
                 inner: &mut sep,
+                timeline: (!optimising).then_some((&self.budget, offset)),
             };
+            // The rounds after the first solution search for others, under no-good rows
+            // (and with the objective fixed as a row): their incumbents and bounds are no
+            // part of the run's timeline, which the counter keeps instead.
             let o = self.engine.solve(
                 shape.counting().problem(&mut model, &mut counter),
                 &self.settings,
-                &self.budget,
+                &self.budget.unrecorded(),
             );
             (counter.found, counter.first, o)
         };
@@ -311,6 +316,10 @@ where
     nogood: N,
     key: K,
     inner: &'s mut dyn Separator,
+    /// Where the first solution of a feasibility model is recorded as the run's
+    /// incumbent (with the model's constant objective); `None` for an optimisation model,
+    /// whose first phase recorded its optimum.
+    timeline: Option<(&'s crate::engines::Budget, f64)>,
 }
 
 impl<N, K> Separator for Counter<'_, N, K>
@@ -331,6 +340,9 @@ where
             self.found += 1;
             if self.first.is_none() {
                 self.first = Some(x.to_vec());
+                if let Some((budget, objective)) = self.timeline {
+                    budget.incumbent(objective);
+                }
             }
         }
         if self.found >= self.want {

@@ -10,6 +10,7 @@ use crate::cp_model::CpModel;
 use crate::engines::{Budget, Engine, Kind, Outcome, Problem, Settings, SolveOptions, Status};
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::{Counts, Model, VarId};
+use crate::timeline::Trace;
 use std::time::Instant;
 
 /// A decoded and checked answer.
@@ -72,6 +73,11 @@ pub struct RunResult {
     pub answer: Option<Answer>,
     /// Variables fixed by deductions before solving (formulations that make them).
     pub fixings: Option<u64>,
+    /// The incumbents and bounds the engine reported as it went, on the run's clock.
+    pub trace: Option<Trace>,
+    /// Seconds from the start of the run to its end, on the clock of its budget (model
+    /// building, LP relaxation and solve): the horizon of its anytime measures.
+    pub run_seconds: Option<f64>,
 }
 
 impl RunResult {
@@ -84,6 +90,8 @@ impl RunResult {
             counts: Counts::default(),
             answer: None,
             fixings: None,
+            trace: None,
+            run_seconds: None,
         }
     }
 
@@ -116,13 +124,14 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    /// A run of a formulation of `kind` on `engine`; its budget starts now.
+    /// A run of a formulation of `kind` on `engine`; its budget starts now and records the
+    /// run's timeline (streamed to the sink this thread was given, [`crate::timeline::stream_next_run`]).
     pub fn new(engine: Engine, kind: Kind, options: &'a SolveOptions) -> Run<'a> {
         Run {
             engine,
             options,
             settings: engine.settings(kind, options),
-            budget: Budget::new(options.time_limit),
+            budget: Budget::recording(options.time_limit, crate::timeline::take_sink()),
         }
     }
 
@@ -173,6 +182,8 @@ impl<'a> Run<'a> {
             counts,
             answer,
             fixings: None,
+            trace: None,
+            run_seconds: None,
         }
     }
 
@@ -281,6 +292,8 @@ impl<'a> Run<'a> {
             counts: model.counts(),
             answer,
             fixings: None,
+            trace: None,
+            run_seconds: None,
         }
     }
 }

@@ -121,7 +121,10 @@ impl<P: Instance + 'static> PuzzleDef<P> {
             )));
         }
         let run = Run::new(engine, f.kind, options);
-        Ok((f.solve)(p, &run))
+        let mut r = (f.solve)(p, &run);
+        r.trace = run.budget.trace();
+        r.run_seconds = Some(run.budget.elapsed());
+        Ok(r)
     }
 }
 

@@ -107,6 +107,24 @@ pub struct Record {
     pub best_bound: Option<f64>,
     /// |objective − best_bound| / max(|objective|, 1e-10).
     pub gap: Option<f64>,
+    /// Seconds from the start of the run (its time limit's clock: model building and LP
+    /// relaxation included) to the first solution the engine reported; empty where the
+    /// engine reports no timeline (its `timeline` capability) or found none. The
+    /// timeline itself is in `<results>.timelines.jsonl`.
+    pub first_solution_seconds: Option<f64>,
+    /// Seconds from the start of the run to the last improvement of its best solution;
+    /// empty as `first_solution_seconds`.
+    pub best_solution_seconds: Option<f64>,
+    /// Berthold's primal integral in seconds: the primal gap to the reference objective,
+    /// integrated over the run (1 while no solution is held). Written where the reference
+    /// is known when the row is: the optimum the run itself proved; the report fills the
+    /// rest from the timelines, with the best objective of the instance in the results
+    /// file as reference.
+    pub primal_integral: Option<f64>,
+    /// Berthold's primal–dual integral in seconds: the gap between incumbent and bound as
+    /// they stood, integrated over the run (1 while either is missing); empty where the
+    /// engine reported no bound.
+    pub primal_dual_integral: Option<f64>,
     /// Optimum of the LP relaxation of the same model on the same engine (or the LP solver
     /// under it: HiGHS for `bc`); empty for engines without LPs.
     pub lp_bound: Option<f64>,
