@@ -102,10 +102,16 @@ impl Timeline {
     /// Records `value` as an incumbent (`true`) or a bound, when finite and better than the
     /// last of its kind.
     pub fn record(&self, incumbent: bool, value: f64) {
+        self.record_at(incumbent, value, Instant::now());
+    }
+
+    /// As [`Timeline::record`], for a figure that came at `at` (a solver's log line read
+    /// after the fact, stamped when it arrived). Figures must come in time order.
+    pub fn record_at(&self, incumbent: bool, value: f64, at: Instant) {
         if !value.is_finite() {
             return;
         }
-        let t = self.start.elapsed().as_secs_f64();
+        let t = at.saturating_duration_since(self.start).as_secs_f64();
         let mut s = self.lock();
         let sense = s.sense;
         let list = if incumbent {

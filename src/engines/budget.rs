@@ -95,6 +95,18 @@ impl Budget {
         }
     }
 
+    /// As [`Budget::incumbent`] and [`Budget::bound`] (`incumbent` false), for a figure
+    /// that came at `at`: a solver's log line or driver message, stamped when it arrived.
+    pub fn record_at(&self, incumbent: bool, value: f64, at: Instant) {
+        if let Some(t) = self
+            .timeline
+            .as_ref()
+            .filter(|_| !(incumbent && self.relaxed))
+        {
+            t.record_at(incumbent, value, at);
+        }
+    }
+
     /// The timeline recorded so far, where one is recorded.
     pub fn trace(&self) -> Option<Trace> {
         self.timeline.as_ref().map(|t| t.trace())
