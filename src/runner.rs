@@ -499,6 +499,8 @@ pub struct SweepOutcome {
     pub stopped: bool,
     /// Bytes of an incomplete last line cut off the results file.
     pub repaired_bytes: usize,
+    /// The results file had the columns of an older version and was rewritten in today's.
+    pub upgraded_columns: bool,
 }
 
 /// The hard wall-clock limit of one worker: the run's one time limit (model building, LP
@@ -667,6 +669,7 @@ pub fn sweep(
         rows,
         skipped,
         repaired_bytes: existing.repaired_bytes,
+        upgraded_columns: existing.upgraded_columns,
     })
 }
 

@@ -192,6 +192,16 @@ pub fn take_sink() -> Option<Sink> {
     NEXT_SINK.with(|s| s.borrow_mut().take())
 }
 
+/// The environment variable that turns timelines off when set to `off`: runs then record
+/// nothing and engines install no callback for them. It exists to measure what recording
+/// costs (docs/measurement.md); rows of such runs have empty anytime columns.
+pub const SWITCH_VAR: &str = "PUZZLEBENCH_TIMELINES";
+
+/// False when [`SWITCH_VAR`] is `off`.
+pub fn enabled() -> bool {
+    std::env::var(SWITCH_VAR).map_or(true, |v| v != "off")
+}
+
 /// One line of a timelines file.
 #[derive(Serialize, Deserialize)]
 struct Line {

@@ -265,3 +265,85 @@ fn a_foreign_csv_is_refused() {
     assert!(stderr(&o).contains("header"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "a,b,c\n1,2,3\n");
 }
+
+/// `rows` of the CSV `text` without the columns named in `drop`.
+fn without_columns(text: &str, drop: &[&str]) -> String {
+    let mut rd = csv::Reader::from_reader(text.as_bytes());
+    let header = rd.headers().unwrap().clone();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !drop.contains(&&header[i]))
+        .collect();
+    let mut w = csv::Writer::from_writer(vec![]);
+    w.write_record(keep.iter().map(|&i| &header[i])).unwrap();
+    for r in rd.records() {
+        let r = r.unwrap();
+        w.write_record(keep.iter().map(|&i| &r[i])).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
+#[test]
+fn a_file_of_an_older_version_is_rewritten_in_todays_columns_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("old.csv");
+    let o = sudoku_sweep(&out, &[]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = results(&out);
+    // Every optimal HiGHS run has its solution in the timelines file.
+    let timelines =
+        puzzlebench::timeline::read(&dir.path().join("old.csv.timelines.jsonl")).unwrap();
+    for r in rows(&out)
+        .iter()
+        .filter(|r| r.backend == "highs" && r.status == "optimal")
+    {
+        let t = &timelines[&r.run_id];
+        assert_eq!(
+            t.incumbents.last().map(|p| p.value),
+            r.objective,
+            "{}",
+            r.run_id
+        );
+        assert_eq!(r.first_solution_seconds, t.incumbents.first().map(|p| p.t));
+    }
+    // The file as an older version wrote it: without the anytime columns, and without its
+    // last ten rows.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let old = without_columns(
+        &text,
+        &[
+            "first_solution_seconds",
+            "best_solution_seconds",
+            "primal_integral",
+            "primal_dual_integral",
+        ],
+    );
+    let lines: Vec<&str> = old.lines().collect();
+    std::fs::write(&out, lines[..lines.len() - 10].join("\n") + "\n").unwrap();
+    let o = sudoku_sweep(&out, &["--resume"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("older version"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("10 runs appended"), "{}", stderr(&o));
+    assert_eq!(results(&out), want);
+    let header = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(header.lines().next().unwrap(), Record::header().join(","));
+    // A column this version does not know (a newer version's file) is refused, untouched.
+    let newer = text.replacen("run_id,", "run_id,from_the_future,", 1);
+    let newer = newer
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                l.to_string()
+            } else {
+                l.replacen(',', ",x,", 1)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    std::fs::write(&out, &newer).unwrap();
+    let o = sudoku_sweep(&out, &["--resume"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("from_the_future"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), newer);
+}

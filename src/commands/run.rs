@@ -151,6 +151,12 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
             outcome.repaired_bytes
         );
     }
+    if outcome.upgraded_columns {
+        eprintln!(
+            "{}: written by an older version; rewritten with today's columns (every value kept, the new columns empty for its rows)",
+            c.out.display()
+        );
+    }
     if outcome.skipped > 0 {
         eprintln!(
             "{} runs already in {} were skipped (--resume)",

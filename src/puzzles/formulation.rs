@@ -131,7 +131,10 @@ impl<'a> Run<'a> {
             engine,
             options,
             settings: engine.settings(kind, options),
-            budget: Budget::recording(options.time_limit, crate::timeline::take_sink()),
+            budget: match crate::timeline::take_sink() {
+                _ if !crate::timeline::enabled() => Budget::new(options.time_limit),
+                sink => Budget::recording(options.time_limit, sink),
+            },
         }
     }
 

@@ -20,6 +20,9 @@ pub struct Existing {
     pub rows: Vec<Record>,
     /// Bytes of an incomplete last line that were cut off (a killed writer).
     pub repaired_bytes: usize,
+    /// The file had the columns of an older version and was rewritten in today's (every
+    /// value kept, the new columns empty).
+    pub upgraded_columns: bool,
 }
 
 impl ResultsFile {
@@ -54,6 +57,23 @@ impl ResultsFile {
             ));
         }
         check_results_file(path)?;
+        let header_line = text.lines().next().unwrap_or("");
+        if header_line.trim_end_matches('\r') != header {
+            // A file of an older version: rewritten whole in today's columns, through a
+            // file beside it renamed over it, so that no row is lost on the way.
+            let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+            let new_text = upgraded(path, complete)?;
+            let beside = path.with_extension("csv.upgrading");
+            std::fs::write(&beside, &new_text)
+                .and_then(|_| File::open(&beside)?.sync_all())
+                .and_then(|_| std::fs::rename(&beside, path))
+                .map_err(|e| format!("{shown}: cannot rewrite in today's columns: {e}"))?;
+            drop(file);
+            let (f, mut e) = ResultsFile::open(path)?;
+            e.upgraded_columns = true;
+            e.repaired_bytes += text.len().saturating_sub(complete.len());
+            return Ok((f, e));
+        }
         // Keep only complete lines.
         let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
         let body = &text[..keep];
@@ -137,11 +157,48 @@ pub fn check_results_file(path: &Path) -> Result<(), String> {
     if first.is_empty() || first == Record::header().join(",") {
         return Ok(());
     }
-    let why = header_problem(first).unwrap_or_else(|| "columns in another order".into());
-    Err(format!(
-        "{}:1: the header is not puzzlebench's ({why}: an older version, or another file); write to a new file",
-        path.display()
-    ))
+    if let Some(why) = header_problem(first) {
+        return Err(format!(
+            "{}:1: the header is not puzzlebench's ({why}: another file); write to a new file",
+            path.display()
+        ));
+    }
+    if let Some(c) = unknown_column(first) {
+        return Err(format!(
+            "{}:1: column {c} is unknown to this version of puzzlebench (a file of a newer version?); write to a new file",
+            path.display()
+        ));
+    }
+    // The columns of an older version: [`ResultsFile::open`] rewrites it in today's layout.
+    Ok(())
+}
+
+/// The first column of a header line that no field of [`Record`] reads, if any.
+fn unknown_column(line: &str) -> Option<String> {
+    let known = Record::header();
+    line.split(',')
+        .map(|c| c.trim_matches('"'))
+        .find(|c| !known.iter().any(|k| k == c) && !Record::OLD_NAMES.contains(c))
+        .map(String::from)
+}
+
+/// Rewrites the complete rows of `body` (a results file whose header is that of an older
+/// version) in today's columns, as the whole new text of the file: every value the old
+/// columns held is kept, and the new columns are empty.
+fn upgraded(path: &Path, body: &str) -> Result<String, String> {
+    let mut rd = csv::ReaderBuilder::new().from_reader(body.as_bytes());
+    let mut w = csv::Writer::from_writer(vec![]);
+    for (i, rec) in rd.deserialize::<Record>().enumerate() {
+        let r = rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+        w.serialize(&r).map_err(|e| e.to_string())?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+    if text.is_empty() {
+        Ok(Record::header().join(",") + "\n")
+    } else {
+        Ok(text)
+    }
 }
 
 /// Reads every row of a results CSV.

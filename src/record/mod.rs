@@ -288,6 +288,9 @@ impl Record {
         "timestamp",
     ];
 
+    /// Columns of older versions that a field reads under another name today.
+    pub const OLD_NAMES: [&'static str; 1] = ["peak_rss_mb"];
+
     /// The CSV header, in column order.
     pub fn header() -> Vec<String> {
         let mut w = csv::Writer::from_writer(vec![]);
