@@ -11,7 +11,8 @@
 //! * **Kept beside the results.** A sweep streams each event as one JSON line to
 //!   `<results>.timelines.jsonl` while the run goes ([`Sink`]), so a run killed at its hard
 //!   limit keeps what it had. Each line names the run id and the attempt (a run stopped and
-//!   resumed runs again under a new attempt; [`read`] keeps the last).
+//!   resumed runs again under a new attempt; [`read`] keeps the last); a run that ended in
+//!   its worker writes a last line with `"end": true` at the moment it ended.
 //! * **Measures** ([`Measures`]): the time of the first solution, the time of the best
 //!   (its last improvement), and the primal and primal–dual integrals of Berthold
 //!   (*Measuring the impact of primal heuristics*, Operations Research Letters 41, 2013):
@@ -44,6 +45,9 @@ pub struct Trace {
     pub incumbents: Vec<Point>,
     /// Improved bounds.
     pub bounds: Vec<Point>,
+    /// Seconds from the start of the run to its end, when it ended in its worker (a run
+    /// killed at its hard limit has none).
+    pub end: Option<f64>,
 }
 
 /// The recorder of one run, shared by every part of it.
@@ -135,6 +139,23 @@ impl Timeline {
     pub fn trace(&self) -> Trace {
         self.lock().trace.clone()
     }
+
+    /// Marks the end of the run, now: the trace's `end`, and a last line in the sink.
+    pub fn finish(&self) {
+        let t = self.start.elapsed().as_secs_f64();
+        let mut s = self.lock();
+        s.trace.end = Some(t);
+        if let Some(sink) = &mut s.sink {
+            sink.write_line(Line {
+                run_id: sink.run_id.clone(),
+                attempt: sink.attempt,
+                t,
+                incumbent: None,
+                bound: None,
+                end: Some(true),
+            });
+        }
+    }
 }
 
 /// Where a run streams its events: the timelines file, this run's id and attempt.
@@ -164,14 +185,18 @@ impl Sink {
     }
 
     fn write(&mut self, incumbent: bool, t: f64, value: f64) {
-        let line = serde_json::to_string(&Line {
+        self.write_line(Line {
             run_id: self.run_id.clone(),
             attempt: self.attempt,
             t,
             incumbent: incumbent.then_some(value),
             bound: (!incumbent).then_some(value),
-        })
-        .expect("a timeline line serialises");
+            end: None,
+        });
+    }
+
+    fn write_line(&mut self, line: Line) {
+        let line = serde_json::to_string(&line).expect("a timeline line serialises");
         // One write per line: appends of whole lines from runs side by side do not mix.
         // A failed write loses a figure of the timeline, never a row, so it is ignored.
         let _ = self.file.write_all(format!("{line}\n").as_bytes());
@@ -212,6 +237,9 @@ struct Line {
     incumbent: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     bound: Option<f64>,
+    /// Present (true) on the last line of a run that ended in its worker, at `t`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    end: Option<bool>,
 }
 
 /// The timelines file beside a results file: `<results>.timelines.jsonl`.
@@ -249,6 +277,9 @@ pub fn read(path: &Path) -> Result<HashMap<String, Trace>, String> {
         }
         if let Some(v) = l.bound {
             entry.1.bounds.push(Point { t: l.t, value: v });
+        }
+        if l.end == Some(true) {
+            entry.1.end = Some(l.t);
         }
     }
     Ok(runs.into_iter().map(|(k, (_, t))| (k, t)).collect())
@@ -352,6 +383,7 @@ mod tests {
         Trace {
             incumbents: pts(inc),
             bounds: pts(bounds),
+            end: None,
         }
     }
 
@@ -413,6 +445,14 @@ mod tests {
         let mut b = Sink::open(&path, "run1").unwrap();
         b.write(true, 0.7, 5.0);
         b.write(false, 0.8, 5.0);
+        b.write_line(Line {
+            run_id: "run1".into(),
+            attempt: b.attempt,
+            t: 0.9,
+            incumbent: None,
+            bound: None,
+            end: Some(true),
+        });
         let mut c = Sink::open(&path, "run2").unwrap();
         c.write(true, 0.1, 1.0);
         std::fs::OpenOptions::new()
@@ -423,7 +463,9 @@ mod tests {
             .unwrap();
         let runs = read(&path).unwrap();
         assert_eq!(runs.len(), 2);
-        assert_eq!(runs["run1"], trace(&[(0.7, 5.0)], &[(0.8, 5.0)]));
+        let mut want = trace(&[(0.7, 5.0)], &[(0.8, 5.0)]);
+        want.end = Some(0.9);
+        assert_eq!(runs["run1"], want);
         assert_eq!(runs["run2"].incumbents.len(), 1);
         assert!(read(&dir.path().join("none")).unwrap().is_empty());
     }

@@ -3,12 +3,14 @@
 use super::{bad_input, failed, Failure};
 use crate::puzzles;
 use crate::record::{self, Record};
+use crate::report::anytime::Timelines;
 use crate::report::machines::Machines;
 use crate::report::plots::FigureFormat;
 use std::path::{Path, PathBuf};
 
 /// Writes the report of `rows` (read from `csvs`, whose sweep files hold the records of
-/// their machines) into `out`, its plots in each of `figures`, and says where it went.
+/// their machines and whose timelines files fill the primal integrals the rows lack,
+/// [`crate::report::anytime`]) into `out`, its plots in each of `figures`, and says where it went.
 /// Rows of different machines are kept apart unless `pool_machines`. The suites' engine
 /// comparisons, on which the answer ranks the configurations, are read from
 /// `instances_dir`.
@@ -24,8 +26,11 @@ pub fn write(
     figures: &[FigureFormat],
 ) -> Result<(), Failure> {
     let machines = Machines::read(csvs, pool_machines).map_err(bad_input)?;
+    let timelines = Timelines::read(csvs).map_err(bad_input)?;
+    let mut rows = rows.to_vec();
+    crate::report::anytime::fill(&mut rows, &timelines);
     let written = crate::report::write_report(
-        rows,
+        &rows,
         out,
         shift,
         preamble,
@@ -34,6 +39,7 @@ pub fn write(
         &puzzles::size_units(),
         &chosen(instances_dir),
         figures,
+        &timelines,
     )
     .map_err(failed)?;
     eprintln!(

@@ -107,6 +107,13 @@ impl Budget {
         }
     }
 
+    /// Marks the end of the run on its timeline (see [`Timeline::finish`]).
+    pub fn finish(&self) {
+        if let Some(t) = &self.timeline {
+            t.finish();
+        }
+    }
+
     /// The timeline recorded so far, where one is recorded.
     pub fn trace(&self) -> Option<Trace> {
         self.timeline.as_ref().map(|t| t.trace())

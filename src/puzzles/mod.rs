@@ -122,6 +122,7 @@ impl<P: Instance + 'static> PuzzleDef<P> {
         }
         let run = Run::new(engine, f.kind, options);
         let mut r = (f.solve)(p, &run);
+        run.budget.finish();
         r.trace = run.budget.trace();
         r.run_seconds = Some(run.budget.elapsed());
         Ok(r)

@@ -7,6 +7,7 @@
 //! unless pooled ([`machines`]).
 
 pub mod answer;
+pub mod anytime;
 pub mod compare;
 pub mod engines;
 pub mod html;
@@ -62,6 +63,13 @@ fn tables_of(
     for f in puzzle_tables {
         out.extend(f(rows));
     }
+    let mut by_puzzle: std::collections::BTreeMap<&str, Vec<&Record>> = Default::default();
+    for r in rows {
+        by_puzzle.entry(r.puzzle.as_str()).or_default().push(r);
+    }
+    for (p, rs) in by_puzzle {
+        out.extend(anytime::anytime_table(p, &rs));
+    }
     out
 }
 
@@ -72,7 +80,8 @@ fn tables_of(
 /// apart (`highs@node1`) unless pooled; `puzzle_tables` make the puzzles' own tables;
 /// `size_units` name what each puzzle's instance size counts, (puzzle key, unit), for the
 /// size axis of its plots; `chosen` are the suites' comparison instances, on which the
-/// answer ranks the configurations ([`answer::answers`]).
+/// answer ranks the configurations ([`answer::answers`]); `timelines` are the runs'
+/// timelines, for the primal gap plots.
 #[allow(clippy::too_many_arguments)]
 pub fn write_report(
     rows: &[Record],
@@ -84,6 +93,7 @@ pub fn write_report(
     size_units: &[(&str, &str)],
     chosen: &[answer::Chosen],
     figures: &[FigureFormat],
+    timelines: &anytime::Timelines,
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
@@ -111,7 +121,13 @@ pub fn write_report(
     let pairs_csv = tdir.join("comparisons.csv");
     compare::write_csv(&pairs, &pairs_csv)?;
     written.tables.push(pairs_csv);
-    let plots = plots::write_plots(rows, &dir.join("plots"), size_units, figures)?;
+    let plots = plots::write_plots_with_timelines(
+        rows,
+        timelines,
+        &dir.join("plots"),
+        size_units,
+        figures,
+    )?;
     for p in &plots {
         written.plots.extend(p.files.iter().cloned());
     }

@@ -12,7 +12,10 @@
 //!   profiles comparing the formulations on one engine, or the engines on one formulation;
 //! * `<p>_cactus`: instances solved against time;
 //! * `<p>_scatter_<engine>_<f1>_vs_<f2>`: time of one formulation against another's, per
-//!   instance, with the diagonal.
+//!   instance, with the diagonal;
+//! * `<p>_primal_gap` and `<p>_primal_gap_one`: for an optimisation puzzle whose runs have
+//!   timelines, the primal gap over time, the mean over each configuration's runs and the
+//!   runs on one instance (`primal_gap`).
 //!
 //! Runs are first reduced to one value per (instance, formulation, engine): the median of
 //! the charged seconds over the repeats ([`charged_seconds`]); the instance counts as solved
@@ -31,12 +34,14 @@ mod cactus;
 mod lp_ratio;
 mod pdf;
 mod pgf;
+mod primal_gap;
 mod profile;
 mod render;
 mod scatter;
 mod time_vs_size;
 
 use crate::record::Record;
+use crate::report::anytime::Timelines;
 use crate::stats::{charged_seconds, median, succeeded};
 use plotters::prelude::*;
 use render::{render, HEIGHT, WIDTH};
@@ -105,7 +110,19 @@ pub fn write_plots(
     size_units: &[(&str, &str)],
     formats: &[FigureFormat],
 ) -> Result<Vec<PlotFile>, String> {
-    let charts = charts(rows, size_units);
+    write_plots_with_timelines(rows, &Timelines::default(), dir, size_units, formats)
+}
+
+/// [`write_plots`], and the primal gap over time of the optimisation puzzles from the runs'
+/// `timelines` (`<p>_primal_gap`, `<p>_primal_gap_one`).
+pub fn write_plots_with_timelines(
+    rows: &[Record],
+    timelines: &Timelines,
+    dir: &Path,
+    size_units: &[(&str, &str)],
+    formats: &[FigureFormat],
+) -> Result<Vec<PlotFile>, String> {
+    let charts = charts(rows, size_units, timelines);
     if charts.is_empty() {
         return Ok(Vec::new());
     }
@@ -340,7 +357,7 @@ fn cells(rows: &[&Record]) -> Cells {
 }
 
 /// Every chart the rows support, per puzzle in key order.
-fn charts(rows: &[Record], size_units: &[(&str, &str)]) -> Vec<Chart> {
+fn charts(rows: &[Record], size_units: &[(&str, &str)], timelines: &Timelines) -> Vec<Chart> {
     let mut puzzles: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         puzzles.entry(r.puzzle.as_str()).or_default().push(r);
@@ -363,6 +380,7 @@ fn charts(rows: &[Record], size_units: &[(&str, &str)]) -> Vec<Chart> {
         out.extend(p.profiles());
         out.extend(p.cactus());
         out.extend(p.scatters());
+        out.extend(p.primal_gap(&rs, timelines));
     }
     out
 }
