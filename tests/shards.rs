@@ -113,6 +113,15 @@ fn merged_shards_have_exactly_the_rows_of_the_whole_sweep_for_every_n() {
         let o = merge(&files, &merged, &["--require-complete"]);
         assert!(o.status.success(), "N={n}: {}", stderr(&o));
         assert_eq!(outcomes(&merged), expected, "N={n}");
+        // The timelines beside the shards go beside the merged file.
+        let beside =
+            |f: &Path| puzzlebench::timeline::read(&puzzlebench::timeline::path_beside(f)).unwrap();
+        let mut kept = std::collections::HashMap::new();
+        for f in &files {
+            kept.extend(beside(f));
+        }
+        assert!(!kept.is_empty(), "N={n}: the shards kept timelines");
+        assert_eq!(beside(&merged), kept, "N={n}");
     }
 }
 

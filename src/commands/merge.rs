@@ -2,6 +2,7 @@
 //! one, checked: the shards must come from one plan split one way and one build, a run
 //! recorded twice must be recorded alike (exact duplicates are dropped, differing rows are
 //! conflicts and fail the merge), and the runs of the plan that no file holds are named.
+//! The sweep records and the timelines beside the inputs go beside the merged file.
 
 use super::{failed, Failure};
 use crate::machine::{read_sweeps, sweeps_path, SweepRecord};
@@ -435,6 +436,23 @@ fn write_merged(out: &Path, rows: &[Record], inputs: &[Input]) -> Result<(), Fai
         lines.push('\n');
     }
     replace(&sweeps_path(out), lines.as_bytes())?;
+    // The timelines of every input (and of the file merged into), each line once: a reader
+    // keeps each run's last attempt, so lines of runs merged from several files agree.
+    let mut timelines = String::new();
+    let mut seen = std::collections::HashSet::new();
+    for p in std::iter::once(out).chain(inputs.iter().map(|i| i.path.as_path())) {
+        if let Ok(text) = std::fs::read_to_string(crate::timeline::path_beside(p)) {
+            for line in text.lines().filter(|l| !l.is_empty()) {
+                if seen.insert(line.to_string()) {
+                    timelines.push_str(line);
+                    timelines.push('\n');
+                }
+            }
+        }
+    }
+    if !timelines.is_empty() {
+        replace(&crate::timeline::path_beside(out), timelines.as_bytes())?;
+    }
     replace(out, &bytes)
 }
 
