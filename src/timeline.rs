@@ -217,6 +217,23 @@ pub fn take_sink() -> Option<Sink> {
     NEXT_SINK.with(|s| s.borrow_mut().take())
 }
 
+thread_local! {
+    static NEXT_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes the next run started on this thread record no timeline (as [`SWITCH_VAR`] does for
+/// a whole process): for measuring what recording costs, run by run.
+pub fn skip_next_run() {
+    NEXT_OFF.with(|c| c.set(true));
+}
+
+/// True when this run records a timeline: [`SWITCH_VAR`] is not `off` and
+/// [`skip_next_run`] was not called for it (the call is used up).
+pub fn recording_this_run() -> bool {
+    let skipped = NEXT_OFF.with(|c| c.replace(false));
+    !skipped && enabled()
+}
+
 /// The environment variable that turns timelines off when set to `off`: runs then record
 /// nothing and engines install no callback for them. It exists to measure what recording
 /// costs (docs/measurement.md); rows of such runs have empty anytime columns.

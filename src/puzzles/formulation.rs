@@ -132,7 +132,7 @@ impl<'a> Run<'a> {
             options,
             settings: engine.settings(kind, options),
             budget: match crate::timeline::take_sink() {
-                _ if !crate::timeline::enabled() => Budget::new(options.time_limit),
+                _ if !crate::timeline::recording_this_run() => Budget::new(options.time_limit),
                 sink => Budget::recording(options.time_limit, sink),
             },
         }

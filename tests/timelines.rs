@@ -1,0 +1,194 @@
+//! Timelines end to end (issue 39): sweeps stream each run's improving incumbents and
+//! bounds beside the results file, the rows' anytime columns agree with them, and the
+//! report's primal integrals order runs by how soon they found good solutions.
+
+use puzzlebench::record::Record;
+use puzzlebench::report::anytime::{self, Timelines};
+use puzzlebench::timeline::{self, Trace};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::{pb, rows, stderr};
+
+/// The first puzzle of an instance file, written to a file of its own in `dir`.
+fn first_board(dir: &Path, file: &str, name: &str) -> PathBuf {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("instances")
+            .join(file),
+    )
+    .unwrap();
+    let second = text
+        .match_indices("\npuzzle ")
+        .nth(1)
+        .map_or(text.len(), |(i, _)| i + 1);
+    let path = dir.join(name);
+    std::fs::write(&path, &text[..second]).unwrap();
+    path
+}
+
+/// Runs `formulation` on `engine` on the board with `limit`, appending to `out`.
+fn sweep(
+    board: &Path,
+    formulation: &str,
+    engine: &str,
+    limit: &str,
+    out: &Path,
+) -> std::process::Child {
+    pb().args([
+        "run",
+        "--puzzle",
+        "circuit",
+        "--formulation",
+        formulation,
+        "--backend",
+        engine,
+    ])
+    .args([
+        "--instances",
+        board.to_str().unwrap(),
+        "--time-limit",
+        limit,
+        "--quiet",
+    ])
+    .args(["--out", out.to_str().unwrap()])
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap()
+}
+
+fn python_engines_installed() -> bool {
+    puzzlebench::engines::Engine::by_key("cpsat").is_ok_and(|e| e.installed())
+        && puzzlebench::engines::Engine::by_key("scip").is_ok_and(|e| e.installed())
+}
+
+/// Checks that `t` holds improvements in time order within the run, and that its last
+/// incumbent is the row's objective (none where the row holds no solution).
+fn check(row: &Record, t: &Trace) {
+    let what = format!(
+        "{} on {}: {:?} {:?}",
+        row.formulation, row.backend, row.status, t
+    );
+    for w in t.incumbents.windows(2) {
+        assert!(w[0].t <= w[1].t && w[1].value < w[0].value, "{what}");
+    }
+    let end = t.end.expect("a run that ended in its worker marks its end");
+    assert!(
+        t.incumbents.iter().chain(&t.bounds).all(|p| p.t <= end),
+        "{what}"
+    );
+    let last = t.incumbents.last().map(|p| p.value);
+    if row.verified.is_some() {
+        assert_eq!(last, row.objective, "{what}");
+    } else {
+        assert_eq!(last, None, "{what}");
+    }
+    let reports = puzzlebench::engines::Engine::by_key(&row.backend)
+        .unwrap()
+        .capabilities()
+        .timeline;
+    if reports {
+        assert_eq!(
+            row.first_solution_seconds,
+            t.incumbents.first().map(|p| p.t),
+            "{what}"
+        );
+        assert_eq!(
+            row.best_solution_seconds,
+            t.incumbents.last().map(|p| p.t),
+            "{what}"
+        );
+    }
+}
+
+/// On a 20×20 board with a 30 s limit, each engine's timeline ends at its row's objective.
+#[test]
+fn on_a_20x20_board_each_engines_timeline_ends_at_its_rows_objective() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = first_board(dir.path(), "circuit/scaling/20x20.txt", "c20.txt");
+    let mut runs = vec![
+        ("cm1", "bc"),
+        ("cm2", "highs"),
+        ("cm1", "sat"),
+        ("cm2", "cbc"),
+    ];
+    if python_engines_installed() {
+        runs.extend([("cm1-rowgen", "cpsat"), ("cm2", "scip")]);
+    } else {
+        eprintln!("cpsat and scip skipped: the project's Python environment is missing");
+    }
+    // Each engine to a file of its own, all at once: the rows' times do not matter here.
+    let children: Vec<(PathBuf, std::process::Child)> = runs
+        .iter()
+        .map(|(f, e)| {
+            let out = dir.path().join(format!("{e}.csv"));
+            let c = sweep(&board, f, e, "30", &out);
+            (out, c)
+        })
+        .collect();
+    for ((f, e), (out, child)) in runs.iter().zip(children) {
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            o.status.code().is_some_and(|c| c <= 1),
+            "{f} on {e}: {}",
+            stderr(&o)
+        );
+        let timelines = timeline::read(&timeline::path_beside(&out)).unwrap();
+        let rs = rows(&out);
+        assert_eq!(rs.len(), 1, "{f} on {e}");
+        let row = &rs[0];
+        assert_ne!(row.status, "error", "{f} on {e}: {:?}", row.error);
+        check(row, &timelines[&row.run_id]);
+    }
+}
+
+/// Two runs on one 10×10 board whose order is known by far: the branch and cut on the
+/// spanning-tree model proves the optimum in well under a second, the flow model on HiGHS
+/// takes seconds to its first solutions. The sooner run has the smaller primal integral, its
+/// own (its row holds it: it proved its optimum) and the one the report fills for the other
+/// from its timeline, against that optimum.
+#[test]
+fn the_run_that_finds_the_optimum_sooner_has_the_smaller_primal_integral() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = first_board(dir.path(), "circuit/table_a_1/10x10.txt", "c10.txt");
+    let out = dir.path().join("r.csv");
+    for (f, e) in [("cm1", "bc"), ("cm2", "highs")] {
+        let o = sweep(&board, f, e, "10", &out).wait_with_output().unwrap();
+        assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+    }
+    let mut rs = rows(&out);
+    let timelines = Timelines::read(std::slice::from_ref(&out)).unwrap();
+    let by: HashMap<String, Record> = rs.iter().map(|r| (r.backend.clone(), r.clone())).collect();
+    let (bc, highs) = (&by["bc"], &by["highs"]);
+    assert_eq!(bc.status, "optimal");
+    assert!(
+        bc.primal_integral.is_some(),
+        "a proven optimum is its own reference"
+    );
+    check(bc, &timelines.0[&bc.run_id]);
+    check(highs, &timelines.0[&highs.run_id]);
+    let highs_found = highs.best_solution_seconds.unwrap_or(f64::INFINITY);
+    assert!(
+        bc.best_solution_seconds.unwrap() < highs_found,
+        "{bc:?}\n{highs:?}"
+    );
+    anytime::fill(&mut rs, &timelines);
+    let pi = |b: &str| {
+        rs.iter()
+            .find(|r| r.backend == b)
+            .unwrap()
+            .primal_integral
+            .unwrap()
+    };
+    assert!(
+        pi("bc") < pi("highs"),
+        "bc {} against highs {}",
+        pi("bc"),
+        pi("highs")
+    );
+    // Against the optimum, a run scores at least the time before its first solution.
+    let first = highs.first_solution_seconds.unwrap_or(10.0);
+    assert!(pi("highs") >= first - 1e-9);
+}
