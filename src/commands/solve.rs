@@ -348,6 +348,16 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
     if let Some(f) = r.fixings {
         extra.push(format!("{f} fixings"));
     }
+    // When solutions came: worth saying where the best came later than the first.
+    if let (Some(first), Some(best)) = (r.first_solution_seconds, r.best_solution_seconds) {
+        if best > first {
+            extra.push(format!(
+                "first solution after {}, best after {}",
+                secs(Some(first)),
+                secs(Some(best))
+            ));
+        }
+    }
     if let Some(n) = r.solutions.filter(|_| r.count > 1) {
         let what = match (n, n >= u64::from(r.count), r.status == "optimal") {
             (n, true, _) => format!("{n} solutions found (stopped at --count {})", r.count),
