@@ -489,20 +489,15 @@ impl Session {
         self.alive = false;
         self.stdin = None;
         if matches!(self.child.try_wait(), Ok(None)) {
-            // Its output ended: it is exiting; a stuck one is killed.
-            let _ = self
-                .child
-                .wait_timeout(Duration::from_secs(1))
-                .ok()
-                .flatten()
-                .is_none()
-                .then(|| {
-                    // SAFETY: as in `kill`.
-                    unsafe {
-                        libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
-                    }
-                    let _ = self.child.kill();
-                });
+            // Its output ended: it is exiting; one still there after a second is killed.
+            let exited = matches!(self.child.wait_timeout(Duration::from_secs(1)), Ok(Some(_)));
+            if !exited {
+                // SAFETY: as in `kill`.
+                unsafe {
+                    libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+                }
+                let _ = self.child.kill();
+            }
         }
         let _ = self.child.wait();
         self.stderr
