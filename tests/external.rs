@@ -4,11 +4,16 @@
 //! and constant of the objective, and records both times; CP-SAT's exact scaling of
 //! fractional rows; and the paths where a solver is absent ("not installed", tested by
 //! pointing an engine at a missing interpreter or program) or outlives its limit (killed).
+//! For the Python drivers (cpsat, scip): a row-generation run starts one driver process
+//! and ends within its limit and the grace; the incumbents and bounds the drivers report
+//! are in the model's units and a run's timeline ends at its objective; a driver killed
+//! or failing keeps the version it reported.
 
 mod common;
 use common::first;
 use puzzlebench::engines::{
     cpsat::{self, CPSAT},
+    external,
     glpk::{self, GLPK},
     highs::HIGHS,
     scip::{self, SCIP},
@@ -273,4 +278,175 @@ fn external_engines_declare_what_they_apply() {
     for e in [CPSAT, SCIP, GLPK] {
         assert!(e.capabilities().external && !e.takes(Kind::LazyRows), "{e}");
     }
+}
+
+fn python_engines() -> Vec<Engine> {
+    [CPSAT, SCIP]
+        .into_iter()
+        .filter(|e| {
+            let ok = e.installed();
+            if !ok {
+                eprintln!("skipped {e}: {}", e.version());
+            }
+            ok
+        })
+        .collect()
+}
+
+#[test]
+fn a_row_generation_run_starts_one_driver_process() {
+    // Circuit Board 6x6 cm1-rowgen takes both engines 10 to 30 rounds.
+    let inst = first("circuit", "circuit/table_a_1/6x6.txt");
+    for e in python_engines() {
+        let options = SolveOptions {
+            lp_relaxation: false,
+            ..limit(120.0)
+        };
+        let before = external::driver_starts();
+        let r = inst.solve("cm1-rowgen", e, &options).unwrap();
+        let started = external::driver_starts() - before;
+        let o = &r.outcome;
+        assert_eq!(o.status, Status::Optimal, "{e}: {o:?}");
+        assert_eq!(r.verified(), Some(true), "{e}");
+        assert!(o.rounds.unwrap() >= 3, "{e}: {o:?}");
+        assert_eq!(started, 1, "{e}: {} rounds", o.rounds.unwrap());
+        let call = o.call_seconds.unwrap();
+        assert!(call >= o.seconds, "{e}: {o:?}");
+    }
+}
+
+#[test]
+fn a_row_generation_run_on_a_driver_ends_within_its_limit_and_grace() {
+    // Circuit Board 10x10 cm1-rowgen takes both engines well over a minute.
+    let inst = first("circuit", "circuit/table_a_1/10x10.txt");
+    for e in python_engines() {
+        let start = Instant::now();
+        let r = inst.solve("cm1-rowgen", e, &limit(2.0)).unwrap();
+        let took = start.elapsed().as_secs_f64();
+        let o = &r.outcome;
+        assert_eq!(o.status, Status::TimeLimit, "{e}: {o:?}");
+        assert!(took < 2.0 + external::GRACE + 1.0, "{e}: {took} s");
+        let version = o.version.as_deref().unwrap_or("");
+        assert!(
+            version.starts_with("CP-SAT") || version.starts_with("SCIP"),
+            "{e}: the driver's version reaches the row: {o:?}"
+        );
+    }
+}
+
+/// max 4a + 5.5b + 3c + 2d + 2.5 s.t. 5a + 7b + 4c + 3d <= 14, binary: optimum 13 (b, c,
+/// d), with a coefficient CP-SAT scales by 2.
+fn halved_knapsack() -> Model {
+    let mut m = knapsack_with_constant();
+    for v in &mut m.vars {
+        v.objective /= 2.0;
+    }
+    m
+}
+
+#[test]
+fn the_drivers_report_incumbents_and_bounds_in_the_models_units() {
+    let python = match external::python() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            return;
+        }
+    };
+    let m = halved_knapsack();
+    let mut min = halved_knapsack();
+    min.sense = Sense::Minimize;
+    min.rows[0].lower = 8.0;
+    min.rows[0].upper = f64::INFINITY;
+    // min 4a + 5.5b + 3c + 2d + 2.5 s.t. 5a + 7b + 4c + 3d >= 8: a and d, 6 + 2.5.
+    let min_optimum = 8.5;
+    for e in python_engines() {
+        for (model, optimum) in [(&m, 13.0), (&min, min_optimum)] {
+            let budget = Budget::recording(None, None);
+            budget.set_sense(model.sense);
+            // The engine's own solve, not Engine::solve, which would record the outcome.
+            let o = if e == CPSAT {
+                cpsat::solve_with(&python, model, &Settings::default(), &budget)
+            } else {
+                scip::solve_with(&python, model, &Settings::default(), &budget)
+            };
+            assert_eq!(o.status, Status::Optimal, "{e}: {o:?}");
+            assert!((o.objective.unwrap() - optimum).abs() < 1e-9, "{e}: {o:?}");
+            let trace = budget.trace().unwrap();
+            let last = trace
+                .incumbents
+                .last()
+                .expect("the driver reported incumbents");
+            assert!((last.value - optimum).abs() < 1e-6, "{e}: {trace:?}");
+            for p in &trace.incumbents {
+                let feasible_side = match model.sense {
+                    Sense::Maximize => p.value <= optimum + 1e-6,
+                    Sense::Minimize => p.value >= optimum - 1e-6,
+                };
+                assert!(feasible_side, "{e}: incumbent {p:?} beyond the optimum");
+            }
+            for p in &trace.bounds {
+                let valid = match model.sense {
+                    Sense::Maximize => p.value >= optimum - 1e-6,
+                    Sense::Minimize => p.value <= optimum + 1e-6,
+                };
+                assert!(valid, "{e}: bound {p:?} cuts off the optimum");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_circuit_run_records_a_timeline_ending_at_its_objective() {
+    // cm2 has continuous flows, which CP-SAT refuses: it runs cm1-rowgen.
+    let inst = first("circuit", "circuit/table_a_1/6x6.txt");
+    for e in python_engines() {
+        let f = if e == CPSAT { "cm1-rowgen" } else { "cm2" };
+        assert_eq!(
+            e.model_refusal(&inst.build("cm2").unwrap()).is_some(),
+            e == CPSAT
+        );
+        let r = inst.solve(f, e, &limit(120.0)).unwrap();
+        let o = &r.outcome;
+        assert_eq!(o.status, Status::Optimal, "{e} {f}: {o:?}");
+        assert_eq!(r.verified(), Some(true), "{e} {f}");
+        let trace = r.trace.as_ref().expect("a run records its timeline");
+        let last = trace.incumbents.last().expect("an incumbent");
+        assert_eq!(last.value, o.objective.unwrap(), "{e} {f}: {trace:?}");
+        assert!(e.capabilities().timeline, "{e}");
+    }
+}
+
+/// A stand-in for the drivers' interpreter: a shell script that says hello as `version`
+/// and then runs `rest`.
+fn fake_python(dir: &Path, version: &str, rest: &str) -> PathBuf {
+    let fake = dir.join("python");
+    std::fs::write(
+        &fake,
+        format!("#!/bin/sh\necho '{{\"kind\": \"hello\", \"version\": \"{version}\"}}'\n{rest}\n"),
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    fake
+}
+
+#[test]
+fn a_driver_that_outlives_its_limit_is_killed_and_its_version_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = knapsack_with_constant();
+    let s = Settings::default();
+    let fake = fake_python(dir.path(), "Fake CP-SAT 0.1", "sleep 60");
+    let start = Instant::now();
+    let o = cpsat::solve_with(&fake, &m, &s, &Budget::new(Some(0.5)));
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(o.status, Status::TimeLimit, "{o:?}");
+    assert!(o.message.as_deref().unwrap().contains("killed"), "{o:?}");
+    assert!(o.values.is_none());
+    assert_eq!(o.version.as_deref(), Some("Fake CP-SAT 0.1"));
+    assert!(took < 0.5 + external::GRACE + 2.0, "{took}");
+    let fake = fake_python(dir.path(), "Fake SCIP 0.2", "echo 'it broke' >&2; exit 1");
+    let o = scip::solve_with(&fake, &m, &s, &Budget::new(Some(30.0)));
+    assert_eq!(o.status, Status::Error, "{o:?}");
+    assert_eq!(o.message.as_deref(), Some("driver failed: it broke"));
+    assert_eq!(o.version.as_deref(), Some("Fake SCIP 0.2"));
 }

@@ -1,7 +1,8 @@
 //! `cpsat`: OR-Tools' CP-SAT solver, in a child process: the project's Python environment
 //! runs the driver `drivers/cpsat.py` (part of this binary), which reads the model as
 //! JSON on its standard input, builds CP-SAT's model proto directly and prints its answer
-//! as JSON ([`super::external`]).
+//! as JSON ([`super::external`]: one driver process serves a solve, or all the rounds of
+//! a row-generation run).
 //!
 //! * **Whole coefficients**: CP-SAT takes integer coefficients only. Each row is scaled by
 //!   the least common multiple of its coefficients' denominators, each coefficient read
@@ -17,15 +18,23 @@
 //!   (`cp_model_presolve`). `seconds` is CP-SAT's own wall time, `call_seconds` the whole
 //!   call; `nodes` holds its branches, `conflicts` its conflicts. CP-SAT solves no LP
 //!   relaxation of the model that puzzlebench could report: `lp_bound` stays empty.
-//! * **Row generation**: each round a new call with the rows added so far (the shared
-//!   loop of [`super::row_generation`]).
+//! * **Timeline**: with a timeline recorded, a solution callback reports each improving
+//!   incumbent with the best bound, and the bound callback each better bound, as CP-SAT
+//!   finds them; they are unscaled here (divided by the objective's factor, the constant
+//!   added).
+//! * **Row generation**: the shared loop of [`super::row_generation`] on one driver
+//!   process for the whole run: the model goes over at the first round, each later round
+//!   sends only the rows added since, and the driver solves the model as it stands with a
+//!   fresh `CpSolver` (no state is kept from one round to the next but the model), its
+//!   limit what is left of the run's budget.
 
-use super::external::{self, Answer};
+use super::external::{self, Session};
+use super::row_generation;
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings};
-use crate::model::{Model, Sense};
+use crate::lazy::Separator;
+use crate::model::{Model, Row, Sense};
 use serde::Serialize;
 use std::path::Path;
-use std::time::Instant;
 
 /// The engine.
 pub const CPSAT: Engine = Engine::new(&CpSat);
@@ -42,7 +51,7 @@ static DECLARATION: Declaration = Declaration {
         lp_relaxation: false,
         external: true,
         general: true,
-        timeline: false,
+        timeline: true,
         ..Capabilities::MIP
     },
 };
@@ -56,7 +65,7 @@ impl EngineImpl for CpSat {
     }
 
     fn refuses(&self, model: &Model) -> Option<String> {
-        job(model, &Settings::default(), &Budget::new(None)).err()
+        convert(model).err()
     }
 
     fn version(&self) -> String {
@@ -70,20 +79,51 @@ impl EngineImpl for CpSat {
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         external::with_python(|python| solve_with(python, model, settings, budget))
     }
+
+    fn solve_rows(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        external::with_python(|python| {
+            let mut driver = Driver::new(python);
+            let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
+                driver.solve(m, settings, round)
+            });
+            driver.finish(outcome)
+        })
+    }
 }
 
 /// A row as the driver reads it: columns, whole coefficients, lower and upper side (None:
 /// none).
 type JobRow = (Vec<usize>, Vec<i64>, Option<i64>, Option<i64>);
 
-/// The model as the driver reads it.
+/// The model as the driver reads it (message `model`).
 #[derive(Serialize)]
-struct Job {
+struct ModelMessage {
+    op: &'static str,
     vars: Vec<(i64, i64)>,
     rows: Vec<JobRow>,
     objective: Option<Objective>,
+}
+
+/// Rows added to the model the driver holds (message `rows`).
+#[derive(Serialize)]
+struct RowsMessage {
+    op: &'static str,
+    rows: Vec<JobRow>,
+}
+
+/// A solve of the model as it stands (message `solve`).
+#[derive(Serialize)]
+struct SolveMessage {
+    op: &'static str,
     deadline: Option<f64>,
     params: Params,
+    timeline: bool,
 }
 
 #[derive(Serialize)]
@@ -103,25 +143,141 @@ struct Params {
 }
 
 /// Solves `model` with the driver on the interpreter `python` (a missing interpreter is
-/// "not installed").
+/// "not installed"): one driver process for this one solve.
 pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-    let started = Instant::now();
-    let (job, objective_scale) = match job(model, settings, budget) {
-        Ok(j) => j,
-        Err(why) => return Outcome::error(format!("unsupported by cpsat: {why}"), 0.0),
-    };
-    let input = serde_json::to_vec(&job).expect("the job serialises");
-    let (answer, call): (Answer, f64) =
-        match external::run_driver(python, DRIVER, input, budget, started) {
-            Ok(a) => a,
-            Err(o) => return *o,
-        };
-    let offset = model.objective_offset;
-    external::outcome(model, answer, call, |b| b / objective_scale + offset)
+    let mut driver = Driver::new(python);
+    let outcome = driver.solve(model, settings, budget);
+    driver.finish(outcome)
 }
 
-/// The driver's job, and the factor the objective was multiplied by.
-fn job(model: &Model, settings: &Settings, budget: &Budget) -> Result<(Job, f64), String> {
+/// One driver process serving the solves of one model as rows are added to it: the
+/// model goes over at the first solve, later only the rows added since. A session that
+/// ended (killed at the deadline, failed) is started again, with the whole model, at the
+/// next solve.
+struct Driver<'p> {
+    python: &'p Path,
+    session: Option<Session>,
+    /// Rows of the model the driver holds.
+    rows_sent: usize,
+    /// The factor the objective was multiplied by.
+    scale: f64,
+    /// The version the last session reported.
+    version: Option<String>,
+}
+
+impl<'p> Driver<'p> {
+    fn new(python: &'p Path) -> Driver<'p> {
+        Driver {
+            python,
+            session: None,
+            rows_sent: 0,
+            scale: 1.0,
+            version: None,
+        }
+    }
+
+    /// Solves `model` as it stands within `budget`.
+    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        let unsupported = |why: String| Outcome::error(format!("unsupported by cpsat: {why}"), 0.0);
+        match self.session.as_mut().filter(|s| s.alive()) {
+            Some(session) => {
+                if model.rows.len() > self.rows_sent {
+                    let rows = match model.rows[self.rows_sent..]
+                        .iter()
+                        .map(job_row)
+                        .collect::<Result<Vec<_>, _>>()
+                    {
+                        Ok(r) => r,
+                        Err(why) => return unsupported(why),
+                    };
+                    session.send(&RowsMessage { op: "rows", rows });
+                    self.rows_sent = model.rows.len();
+                }
+            }
+            None => {
+                let (message, scale) = match convert(model) {
+                    Ok(m) => m,
+                    Err(why) => return unsupported(why),
+                };
+                self.session = None;
+                let mut session = match Session::start(self.python, DRIVER) {
+                    Ok(s) => s,
+                    Err(o) => return *o,
+                };
+                session.send(&message);
+                self.session = Some(session);
+                self.rows_sent = model.rows.len();
+                self.scale = scale;
+            }
+        }
+        let session = self.session.as_mut().expect("a session was started");
+        let message = SolveMessage {
+            op: "solve",
+            deadline: external::deadline_unix(budget),
+            params: params(settings),
+            timeline: budget.records(),
+        };
+        let (scale, offset) = (self.scale, model.objective_offset);
+        let unscale = move |v: f64| v / scale + offset;
+        let result = session.solve(&message, budget, unscale);
+        if let Some(v) = session.version() {
+            self.version = Some(v);
+        }
+        match result {
+            Ok((answer, call)) => external::outcome(model, answer, call, unscale),
+            Err(o) => *o,
+        }
+    }
+
+    /// `outcome` with the version the driver reported in this run, where it has none;
+    /// the driver process ends here.
+    fn finish(mut self, mut outcome: Outcome) -> Outcome {
+        self.session = None;
+        if outcome.version.is_none() {
+            outcome.version = self.version.take();
+        }
+        outcome
+    }
+}
+
+fn params(settings: &Settings) -> Params {
+    Params {
+        num_workers: settings.threads.unwrap_or(1),
+        random_seed: (settings.seed.unwrap_or(0) % (i32::MAX as u64)) as i64,
+        relative_gap_limit: settings.mip_gap.unwrap_or(0.0),
+        cp_model_presolve: settings.presolve.unwrap_or(true),
+    }
+}
+
+/// A row with its coefficients and sides scaled to whole numbers.
+fn job_row(r: &Row) -> Result<JobRow, String> {
+    let coefs: Vec<f64> = r.terms.iter().map(|t| t.1).collect();
+    let (m, scaled) = scale(&coefs).ok_or_else(|| {
+        format!(
+            "row {} has coefficients that no integer factor up to 10^9 makes whole",
+            r.name
+        )
+    })?;
+    let side = |x: f64, lower: bool| -> Result<Option<i64>, String> {
+        if !x.is_finite() {
+            return Ok(None);
+        }
+        let s = x * m;
+        if s.abs() > MAX_WHOLE {
+            return Err(format!("row {} has a side too large once scaled", r.name));
+        }
+        Ok(Some(inward(s, lower)))
+    };
+    Ok((
+        r.terms.iter().map(|t| t.0 .0).collect(),
+        scaled,
+        side(r.lower, true)?,
+        side(r.upper, false)?,
+    ))
+}
+
+/// The model in the driver's terms, and the factor the objective was multiplied by.
+fn convert(model: &Model) -> Result<(ModelMessage, f64), String> {
     let mut vars = Vec::with_capacity(model.vars.len());
     for v in &model.vars {
         if !v.lower.is_finite() || !v.upper.is_finite() {
@@ -132,32 +288,7 @@ fn job(model: &Model, settings: &Settings, budget: &Budget) -> Result<(Job, f64)
         }
         vars.push((inward(v.lower, true), inward(v.upper, false)));
     }
-    let mut rows = Vec::with_capacity(model.rows.len());
-    for r in &model.rows {
-        let coefs: Vec<f64> = r.terms.iter().map(|t| t.1).collect();
-        let (m, scaled) = scale(&coefs).ok_or_else(|| {
-            format!(
-                "row {} has coefficients that no integer factor up to 10^9 makes whole",
-                r.name
-            )
-        })?;
-        let side = |x: f64, lower: bool| -> Result<Option<i64>, String> {
-            if !x.is_finite() {
-                return Ok(None);
-            }
-            let s = x * m;
-            if s.abs() > MAX_WHOLE {
-                return Err(format!("row {} has a side too large once scaled", r.name));
-            }
-            Ok(Some(inward(s, lower)))
-        };
-        rows.push((
-            r.terms.iter().map(|t| t.0 .0).collect(),
-            scaled,
-            side(r.lower, true)?,
-            side(r.upper, false)?,
-        ));
-    }
+    let rows = model.rows.iter().map(job_row).collect::<Result<_, _>>()?;
     let terms: Vec<(usize, f64)> = model
         .vars
         .iter()
@@ -174,20 +305,13 @@ fn job(model: &Model, settings: &Settings, budget: &Budget) -> Result<(Job, f64)
         vars: terms.iter().map(|t| t.0).collect(),
         coefs: scaled,
     });
-    let params = Params {
-        num_workers: settings.threads.unwrap_or(1),
-        random_seed: (settings.seed.unwrap_or(0) % (i32::MAX as u64)) as i64,
-        relative_gap_limit: settings.mip_gap.unwrap_or(0.0),
-        cp_model_presolve: settings.presolve.unwrap_or(true),
-    };
-    let job = Job {
+    let message = ModelMessage {
+        op: "model",
         vars,
         rows,
         objective,
-        deadline: external::deadline_unix(budget),
-        params,
     };
-    Ok((job, scale_obj))
+    Ok((message, scale_obj))
 }
 
 /// Scaled numbers beyond this are refused (integers are exact in f64 up to 2^53).

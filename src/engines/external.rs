@@ -1,30 +1,42 @@
 //! What the engines that run a solver in a child process share ([`super::cpsat`],
 //! [`super::scip`], [`super::glpk`]): finding the program (the project's Python
-//! environment, or `glpsol`), starting it with the model on its standard input or in a
-//! file, killing it when it outlives the run's budget, and reading the JSON answer the
-//! Python drivers print.
+//! environment, or `glpsol`), starting it, killing it when it outlives the run's budget,
+//! and talking to the Python drivers.
 //!
 //! * **Where the solvers are**: the Python drivers run on `PUZZLEBENCH_PYTHON` when it is
 //!   set, else on `.venv/bin/python` in the current folder or in a folder above the
 //!   puzzlebench executable (the project's environment, made by
 //!   `scripts/setup-python.sh`); `glpsol` is `PUZZLEBENCH_GLPSOL` when set, else found on
 //!   the `PATH`. A solver that is absent gives status `error` with "not installed: …".
+//! * **One driver process per run's solves**: a Python driver runs as a [`Session`]: it
+//!   says hello with its solver's version, then reads messages (a model, rows to add, a
+//!   solve) as lines of JSON on its standard input and answers each solve with a line of
+//!   JSON, after the incumbents and bounds it found on the way, each a line of its own. A
+//!   row-generation run keeps one session through all its rounds (the model goes over
+//!   once, then only the added rows); [`driver_starts`] counts the processes started.
+//!   `glpsol` runs once per solve ([`run`]), its model in a file.
 //! * **Two times**: the solver's own solve time (as it reports it) becomes `seconds`, and
-//!   the wall-clock time of the whole call (writing the model, process start, loading the
-//!   model, the solve, reading the answer) `call_seconds`, so that start-up costs are
-//!   never taken for solver speed.
+//!   the wall-clock time of the whole call (process start for a session's first solve,
+//!   sending the model, loading it, the solve, reading the answer) `call_seconds`, so
+//!   that start-up costs are never taken for solver speed.
 //! * **The budget**: a driver gets the run's deadline as a Unix time and sets the solver's
 //!   limit to what is left when it starts solving, so its own start-up is charged to the
-//!   run; a child still alive [`GRACE`] seconds after the deadline is killed and the run
-//!   ends as `time_limit` without a solution.
+//!   run; a child still at work [`GRACE`] seconds after the deadline is killed and the
+//!   solve ends as `time_limit` without a solution.
+//! * **Timelines**: a session passes each incumbent and bound a driver reports to the
+//!   run's budget as the line arrives ([`Budget::record_at`]), mapped into the model's
+//!   objective units by the engine (CP-SAT's scaling, the objective's constant).
+//! * **Versions**: each outcome carries the version the driver reported in that run
+//!   ([`Outcome::version`]), so a changed solver shows in the row.
 
 use super::{Budget, Outcome, Status};
 use crate::model::Model;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use wait_timeout::ChildExt;
 
@@ -107,33 +119,12 @@ pub struct Finished {
 /// when the call began (before the model was written), for [`Finished::seconds`]. A
 /// program that cannot be started because it does not exist is "not installed".
 pub fn run(
-    mut command: Command,
+    command: Command,
     input: Vec<u8>,
     budget: &Budget,
     started: Instant,
 ) -> Result<Finished, String> {
-    let program = command.get_program().to_string_lossy().to_string();
-    // The child leads a process group of its own, so that killing it reaches whatever it
-    // started (a shell's children hold its pipes open), and dies with this process.
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setpgid(0, 0);
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                format!("not installed: {program}: {e}")
-            }
-            _ => format!("cannot start {program}: {e}"),
-        })?;
+    let mut child = spawn(command)?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     // A child that dies early closes its end; its stderr then says why.
     let writer = std::thread::spawn(move || {
@@ -196,6 +187,33 @@ pub fn run(
     })
 }
 
+/// Starts `command` with its standard streams piped, leading a process group of its own
+/// (so that killing the group reaches whatever it started: a shell's children hold its
+/// pipes open) and killed when the thread that started it ends. A program that cannot be
+/// started because it does not exist is "not installed".
+fn spawn(mut command: Command) -> Result<Child, String> {
+    let program = command.get_program().to_string_lossy().to_string();
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setpgid(0, 0);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                format!("not installed: {program}: {e}")
+            }
+            _ => format!("cannot start {program}: {e}"),
+        })
+}
+
 /// The run's deadline as Unix seconds, for a driver (None: no limit).
 pub fn deadline_unix(budget: &Budget) -> Option<f64> {
     let left = budget.left()?;
@@ -206,7 +224,7 @@ pub fn deadline_unix(budget: &Budget) -> Option<f64> {
     Some(now + left.max(0.0))
 }
 
-/// The answer a Python driver prints as one JSON object.
+/// The answer a Python driver prints for a solve, as one JSON object (`kind` "answer").
 #[derive(Debug, Deserialize)]
 pub struct Answer {
     /// `optimal`, `feasible`, `infeasible`, `time_limit` or `error` (the driver maps its
@@ -230,54 +248,268 @@ pub struct Answer {
     /// Values of the columns in model order, where the solver holds a solution.
     #[serde(default)]
     pub values: Option<Vec<f64>>,
-    /// The solver's name and version.
+    /// The solver's name and version (empty when the driver could not import it).
+    #[serde(default)]
     pub version: String,
     /// Why it failed, for status `error`.
     #[serde(default)]
     pub message: Option<String>,
 }
 
-/// Runs a Python driver: `source` as the program, `input` (JSON) on its standard input.
-pub fn run_driver(
-    python: &Path,
-    source: &str,
-    input: Vec<u8>,
-    budget: &Budget,
-    started: Instant,
-) -> Result<(Answer, f64), Box<Outcome>> {
-    let python = existing(python)
-        .map_err(|e| Box::new(Outcome::error(format!("not installed: {e}"), 0.0)))?;
-    let mut command = Command::new(python);
-    // -I: ignore PYTHONPATH and the user's site folder, so only the environment's
-    // pinned packages are seen.
-    command.arg("-I").arg("-c").arg(source);
-    let finished =
-        run(command, input, budget, started).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
-    if finished.killed {
-        return Err(Box::new(Outcome {
-            message: Some(format!(
-                "killed {GRACE} s after the run's deadline (the solver did not stop at its limit)"
-            )),
-            call_seconds: Some(finished.seconds),
-            ..Outcome::time_limit(finished.seconds)
-        }));
+/// What a Python driver prints, one JSON object a line, told apart by `kind`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Message {
+    /// First, once its solver is imported: the solver's name and version.
+    Hello { version: String },
+    /// An improving incumbent, in the driver's objective units.
+    Incumbent { value: f64 },
+    /// A proven bound, in the driver's objective units.
+    Bound { value: f64 },
+    /// The end of a solve.
+    Answer(Answer),
+}
+
+thread_local! {
+    static DRIVER_STARTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many driver processes [`Session::start`] has started on the calling thread so far.
+/// A run's solves happen on the thread that runs it, so the difference across a run is
+/// the number of driver processes the run started (tests check that a row-generation
+/// run of many rounds starts one).
+pub fn driver_starts() -> u64 {
+    DRIVER_STARTS.with(|c| c.get())
+}
+
+/// A Python driver kept alive through a run's solves: one process that reads its
+/// messages (a model, rows to add, a solve) as lines of JSON on its standard input and
+/// answers each solve on its standard output, with the incumbents and bounds it finds on
+/// the way.
+///
+/// The child leads a process group of its own (killing it reaches whatever it started)
+/// and is killed when the thread that started it ends (`PR_SET_PDEATHSIG`); it stays in
+/// the run's process tree and cgroup. A reader thread stamps each line of its output as
+/// it arrives; [`Session::solve`] passes incumbents and bounds to the budget as they
+/// come, so a run killed later keeps them. A solve still running [`GRACE`] seconds after
+/// the budget's deadline has its child killed, which ends the session. Dropping the
+/// session kills the child.
+pub struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<(Instant, String)>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+    /// The version the driver reported (its hello, or an answer).
+    version: Option<String>,
+    /// False once the child was killed or its output ended.
+    alive: bool,
+    /// When the session was asked for, charged to its first solve's call time.
+    started: Option<Instant>,
+}
+
+impl Session {
+    /// Starts `source` on the interpreter `python` (`python -I -c source`; -I ignores
+    /// PYTHONPATH and the user's site folder, so only the environment's pinned packages
+    /// are seen). A missing interpreter is an `error` outcome "not installed: …".
+    pub fn start(python: &Path, source: &str) -> Result<Session, Box<Outcome>> {
+        let started = Instant::now();
+        let python = existing(python)
+            .map_err(|e| Box::new(Outcome::error(format!("not installed: {e}"), 0.0)))?;
+        let mut command = Command::new(python);
+        command.arg("-I").arg("-c").arg(source);
+        let mut child = spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+        DRIVER_STARTS.with(|c| c.set(c.get() + 1));
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send((Instant::now(), l)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let stderr = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stderr.read_to_end(&mut buf);
+            String::from_utf8_lossy(&buf).into_owned()
+        });
+        Ok(Session {
+            child,
+            stdin,
+            lines,
+            stderr: Some(stderr),
+            version: None,
+            alive: true,
+            started: Some(started),
+        })
     }
-    let last = finished.stdout.lines().rev().find(|l| !l.trim().is_empty());
-    match last.map(serde_json::from_str::<Answer>) {
-        Some(Ok(a)) => Ok((a, finished.seconds)),
-        _ => {
-            let why = finished
-                .stderr
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("no answer")
-                .to_string();
-            Err(Box::new(Outcome {
-                call_seconds: Some(finished.seconds),
-                ..Outcome::error(format!("driver failed: {why}"), finished.seconds)
-            }))
+
+    /// True while the child may still answer (not killed, its output not ended).
+    pub fn alive(&self) -> bool {
+        self.alive
+    }
+
+    /// The solver's name and version as the driver reported it in this session.
+    pub fn version(&self) -> Option<String> {
+        self.version.clone()
+    }
+
+    /// Sends `message` as one line of JSON. A child that has ended is no error here: the
+    /// next [`Session::solve`] reads what it said before it ended.
+    pub fn send(&mut self, message: &impl Serialize) {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return;
+        };
+        let mut line = serde_json::to_vec(message).expect("a driver message serialises");
+        line.push(b'\n');
+        if stdin.write_all(&line).and_then(|_| stdin.flush()).is_err() {
+            self.stdin = None;
         }
+    }
+
+    /// Sends the solve request `message` and waits for the answer, passing each
+    /// incumbent and bound the driver reports on the way to `budget` (mapped by `value`
+    /// into the model's objective units) at the instant it arrived. Returns the answer
+    /// and the call's wall-clock seconds (from the request, or from the session's start
+    /// for its first solve, to the answer). Past the deadline plus [`GRACE`] the child is
+    /// killed and the outcome is `time_limit` without a solution; a child whose output
+    /// ends without an answer is an `error` with the last line of its standard error.
+    pub fn solve(
+        &mut self,
+        message: &impl Serialize,
+        budget: &Budget,
+        value: impl Fn(f64) -> f64,
+    ) -> Result<(Answer, f64), Box<Outcome>> {
+        let started = self.started.take().unwrap_or_else(Instant::now);
+        let fail = |o: Outcome, version: &Option<String>| {
+            Box::new(Outcome {
+                call_seconds: Some(started.elapsed().as_secs_f64()),
+                version: version.clone(),
+                ..o
+            })
+        };
+        if !self.alive {
+            return Err(fail(
+                Outcome::error("driver failed: its process has ended".to_string(), 0.0),
+                &self.version,
+            ));
+        }
+        self.send(message);
+        let kill_at = budget
+            .deadline()
+            .map(|d| d + Duration::from_secs_f64(GRACE));
+        loop {
+            let next = match kill_at {
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+                Some(at) => self
+                    .lines
+                    .recv_timeout(at.saturating_duration_since(Instant::now())),
+            };
+            match next {
+                Ok((at, line)) => match serde_json::from_str::<Message>(&line) {
+                    Ok(Message::Hello { version }) => self.note_version(version),
+                    Ok(Message::Incumbent { value: v }) => budget.record_at(true, value(v), at),
+                    Ok(Message::Bound { value: v }) => {
+                        if v.is_finite() {
+                            budget.record_at(false, value(v), at)
+                        }
+                    }
+                    Ok(Message::Answer(a)) => {
+                        self.note_version(a.version.clone());
+                        let mut a = a;
+                        if a.version.is_empty() {
+                            a.version = self.version.clone().unwrap_or_default();
+                        }
+                        return Ok((a, started.elapsed().as_secs_f64()));
+                    }
+                    // Anything else the solver printed is not the driver's.
+                    Err(_) => {}
+                },
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    let seconds = started.elapsed().as_secs_f64();
+                    return Err(fail(
+                        Outcome {
+                            message: Some(format!(
+                                "killed {GRACE} s after the run's deadline (the solver did not stop at its limit)"
+                            )),
+                            ..Outcome::time_limit(seconds)
+                        },
+                        &self.version,
+                    ));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let stderr = self.end();
+                    let why = stderr
+                        .lines()
+                        .rev()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("no answer")
+                        .to_string();
+                    let seconds = started.elapsed().as_secs_f64();
+                    return Err(fail(
+                        Outcome::error(format!("driver failed: {why}"), seconds),
+                        &self.version,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn note_version(&mut self, version: String) {
+        if !version.is_empty() {
+            self.version = Some(version);
+        }
+    }
+
+    /// Kills the child's process group, reaps the child, and returns its standard error.
+    fn kill(&mut self) -> String {
+        if self.alive && matches!(self.child.try_wait(), Ok(None)) {
+            // SAFETY: a plain kill(2) of the child's own process group, not yet reaped.
+            unsafe {
+                libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+            }
+            let _ = self.child.kill();
+        }
+        self.end()
+    }
+
+    /// Marks the session ended, reaps the child and returns its standard error.
+    fn end(&mut self) -> String {
+        self.alive = false;
+        self.stdin = None;
+        if matches!(self.child.try_wait(), Ok(None)) {
+            // Its output ended: it is exiting; one still there after a second is killed.
+            let exited = matches!(self.child.wait_timeout(Duration::from_secs(1)), Ok(Some(_)));
+            if !exited {
+                // SAFETY: as in `kill`.
+                unsafe {
+                    libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+                }
+                let _ = self.child.kill();
+            }
+        }
+        let _ = self.child.wait();
+        self.stderr
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 

@@ -3,7 +3,8 @@
 //! PySCIPOpt, which bundles SCIP. The model goes over as a temporary free MPS file
 //! ([`Model::to_mps_plain`]: columns named by position, the sense handed over on its own,
 //! the objective's constant added back here); the answer comes back as JSON
-//! ([`super::external`]).
+//! ([`super::external`]: one driver process serves a solve, or all the rounds of a
+//! row-generation run).
 //!
 //! * **Settings**: the time limit (`limits/time`, set by the driver to what is left of the
 //!   run's budget when it starts solving), the gap (`limits/gap`), the seed
@@ -12,15 +13,23 @@
 //!   applied. `seconds` is SCIP's solving time (reading the file not included),
 //!   `call_seconds` the whole call; `nodes` holds its nodes, `best_bound` its dual bound.
 //! * **LP relaxation**: the relaxed model, solved by SCIP the same way (`lp_bound`).
-//! * **Row generation**: each round a new call with the rows added so far (the shared
-//!   loop of [`super::row_generation`]).
+//! * **Timeline**: with a timeline recorded, an event handler in the driver reports each
+//!   best solution found and the dual bound as it improves (at most every 20 ms, and with
+//!   each solution); the objective's constant is added here.
+//! * **Row generation**: the shared loop of [`super::row_generation`] on one driver
+//!   process for the whole run: the MPS file goes over at the first round, each later
+//!   round sends only the rows added since, and the driver solves the model as it stands
+//!   with a fresh SCIP (the file read again, the added rows added: nothing is kept from
+//!   one round to the next), its limit what is left of the run's budget. The LP
+//!   relaxation is a driver process of its own.
 
-use super::external::{self, Answer};
+use super::external::{self, Session};
+use super::row_generation;
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings};
+use crate::lazy::Separator;
 use crate::model::{Model, Sense};
 use serde::Serialize;
 use std::path::Path;
-use std::time::Instant;
 
 /// The engine.
 pub const SCIP: Engine = Engine::new(&Scip);
@@ -36,7 +45,7 @@ static DECLARATION: Declaration = Declaration {
         threads: false,
         external: true,
         general: true,
-        timeline: false,
+        timeline: true,
         ..Capabilities::MIP
     },
 };
@@ -61,41 +70,155 @@ impl EngineImpl for Scip {
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         external::with_python(|python| solve_with(python, model, settings, budget))
     }
+
+    fn solve_rows(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        external::with_python(|python| {
+            let mut driver = Driver::new(python);
+            let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
+                driver.solve(m, settings, round)
+            });
+            driver.finish(outcome)
+        })
+    }
 }
 
-/// What the driver reads on its standard input.
+/// The model the driver holds from now on (message `model`).
 #[derive(Serialize)]
-struct Job<'a> {
+struct ModelMessage<'a> {
+    op: &'static str,
     mps: &'a Path,
     maximize: bool,
+}
+
+/// A row as the driver reads it: columns, coefficients, lower and upper side (None: none).
+type JobRow = (Vec<usize>, Vec<f64>, Option<f64>, Option<f64>);
+
+/// Rows added to the model the driver holds (message `rows`).
+#[derive(Serialize)]
+struct RowsMessage {
+    op: &'static str,
+    rows: Vec<JobRow>,
+}
+
+/// A solve of the model as it stands (message `solve`).
+#[derive(Serialize)]
+struct SolveMessage {
+    op: &'static str,
     deadline: Option<f64>,
     gap: f64,
     seed: Option<u64>,
     presolve: bool,
+    timeline: bool,
 }
 
 /// Solves `model` with the driver on the interpreter `python` (a missing interpreter is
-/// "not installed").
+/// "not installed"): one driver process for this one solve.
 pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-    let started = Instant::now();
-    let file = match external::temp_file(&model.to_mps_plain(), ".mps") {
-        Ok(f) => f,
-        Err(e) => return Outcome::error(e, 0.0),
-    };
-    let job = Job {
-        mps: &file,
-        maximize: model.sense == Sense::Maximize,
-        deadline: external::deadline_unix(budget),
-        gap: settings.mip_gap.unwrap_or(0.0),
-        seed: settings.seed.map(|s| s % (i32::MAX as u64)),
-        presolve: settings.presolve.unwrap_or(true),
-    };
-    let input = serde_json::to_vec(&job).expect("the job serialises");
-    let (answer, call): (Answer, f64) =
-        match external::run_driver(python, DRIVER, input, budget, started) {
-            Ok(a) => a,
-            Err(o) => return *o,
+    let mut driver = Driver::new(python);
+    let outcome = driver.solve(model, settings, budget);
+    driver.finish(outcome)
+}
+
+/// One driver process serving the solves of one model as rows are added to it: the
+/// model goes over as an MPS file at the first solve, later only the rows added since
+/// (each solve is a fresh SCIP on the file and those rows). A session that ended (killed
+/// at the deadline, failed) is started again, with the whole model, at the next solve.
+struct Driver<'p> {
+    python: &'p Path,
+    session: Option<Session>,
+    /// The MPS file the driver reads, kept while it may read it.
+    file: Option<tempfile::TempPath>,
+    /// Rows of the model the driver holds.
+    rows_sent: usize,
+    /// The version the last session reported.
+    version: Option<String>,
+}
+
+impl<'p> Driver<'p> {
+    fn new(python: &'p Path) -> Driver<'p> {
+        Driver {
+            python,
+            session: None,
+            file: None,
+            rows_sent: 0,
+            version: None,
+        }
+    }
+
+    /// Solves `model` as it stands within `budget`.
+    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        match self.session.as_mut().filter(|s| s.alive()) {
+            Some(session) => {
+                if model.rows.len() > self.rows_sent {
+                    let finite = |x: f64| x.is_finite().then_some(x);
+                    let rows = model.rows[self.rows_sent..]
+                        .iter()
+                        .map(|r| {
+                            (
+                                r.terms.iter().map(|t| t.0 .0).collect(),
+                                r.terms.iter().map(|t| t.1).collect(),
+                                finite(r.lower),
+                                finite(r.upper),
+                            )
+                        })
+                        .collect();
+                    session.send(&RowsMessage { op: "rows", rows });
+                    self.rows_sent = model.rows.len();
+                }
+            }
+            None => {
+                self.session = None;
+                let file = match external::temp_file(&model.to_mps_plain(), ".mps") {
+                    Ok(f) => f,
+                    Err(e) => return Outcome::error(e, 0.0),
+                };
+                let mut session = match Session::start(self.python, DRIVER) {
+                    Ok(s) => s,
+                    Err(o) => return *o,
+                };
+                session.send(&ModelMessage {
+                    op: "model",
+                    mps: &file,
+                    maximize: model.sense == Sense::Maximize,
+                });
+                self.file = Some(file);
+                self.session = Some(session);
+                self.rows_sent = model.rows.len();
+            }
+        }
+        let session = self.session.as_mut().expect("a session was started");
+        let message = SolveMessage {
+            op: "solve",
+            deadline: external::deadline_unix(budget),
+            gap: settings.mip_gap.unwrap_or(0.0),
+            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
+            presolve: settings.presolve.unwrap_or(true),
+            timeline: budget.records(),
         };
-    let offset = model.objective_offset;
-    external::outcome(model, answer, call, |b| b + offset)
+        let offset = model.objective_offset;
+        let result = session.solve(&message, budget, |v| v + offset);
+        if let Some(v) = session.version() {
+            self.version = Some(v);
+        }
+        match result {
+            Ok((answer, call)) => external::outcome(model, answer, call, |b| b + offset),
+            Err(o) => *o,
+        }
+    }
+
+    /// `outcome` with the version the driver reported in this run, where it has none;
+    /// the driver process ends here.
+    fn finish(mut self, mut outcome: Outcome) -> Outcome {
+        self.session = None;
+        if outcome.version.is_none() {
+            outcome.version = self.version.take();
+        }
+        outcome
+    }
 }

@@ -1,46 +1,92 @@
 """puzzlebench's CP-SAT driver (engine `cpsat`, src/engines/cpsat.rs).
 
-Reads one JSON object on standard input: the model with whole coefficients (puzzlebench
-has scaled it), the run's deadline as Unix seconds and CP-SAT's parameters. Builds the
-CpModelProto directly, solves, and prints one JSON object on standard output: status (in
-puzzlebench's words), CP-SAT's status, its own wall time, the bound on the (scaled)
-objective, branches, conflicts, the values of the columns, and the version.
+One process serves a run's solves. It prints {"kind": "hello", "version": ...} once
+OR-Tools is imported, then reads messages, one JSON object a line, on standard input:
+
+* {"op": "model", "vars": ..., "rows": ..., "objective": ...}: the model with whole
+  coefficients (puzzlebench has scaled it); it replaces the model held;
+* {"op": "rows", "rows": ...}: rows added to the model held (row generation);
+* {"op": "solve", "deadline": ..., "params": ..., "timeline": ...}: solves the model as
+  it stands with a fresh CpSolver, the time limit being what is left until the deadline
+  (Unix seconds). With "timeline" true, a solution callback prints each improving
+  incumbent ({"kind": "incumbent", "value": ...}) and the best bound with it
+  ({"kind": "bound", ...}), and the bound callback each better bound, on the scaled
+  objective. The answer is one line {"kind": "answer", ...}: status (in puzzlebench's
+  words), CP-SAT's status, its own wall time, the bound on the (scaled) objective,
+  branches, conflicts, the values of the columns, and the version.
+
+It ends when its standard input ends.
 """
 import json
 import math
 import sys
 import time
 
+
+def emit(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
 try:
     import ortools
     from ortools.sat.python import cp_model
 except ImportError as e:
-    print(json.dumps({"status": "error", "seconds": 0.0, "version": "",
-                      "message": f"not installed: ortools ({e}); run scripts/setup-python.sh"}))
+    emit({"kind": "answer", "status": "error", "seconds": 0.0, "version": "",
+          "message": f"not installed: ortools ({e}); run scripts/setup-python.sh"})
     sys.exit(0)
 
 VERSION = f"CP-SAT (OR-Tools {ortools.__version__})"
 INT_MIN, INT_MAX = cp_model.INT_MIN, cp_model.INT_MAX
 
 
-def main():
-    job = json.load(sys.stdin)
-    model = cp_model.CpModel()
-    proto = model.Proto()
-    for lo, hi in job["vars"]:
-        proto.variables.add().domain.extend([lo, hi])
-    for idx, coefs, lo, hi in job["rows"]:
-        lin = proto.constraints.add().linear
-        lin.vars.extend(idx)
-        lin.coeffs.extend(coefs)
-        lin.domain.extend([INT_MIN if lo is None else lo, INT_MAX if hi is None else hi])
-    obj = job["objective"]
-    if obj is not None and obj["vars"]:
-        sign = -1 if obj["maximize"] else 1
-        proto.objective.vars.extend(obj["vars"])
-        proto.objective.coeffs.extend(sign * c for c in obj["coefs"])
-        proto.objective.scaling_factor = sign
-    invalid = model.Validate()
+class Held:
+    """The model as it stands: built from a model message, rows added later."""
+
+    def __init__(self, job):
+        self.model = cp_model.CpModel()
+        self.proto = self.model.Proto()
+        for lo, hi in job["vars"]:
+            self.proto.variables.add().domain.extend([lo, hi])
+        self.add_rows(job["rows"])
+        self.obj = job["objective"]
+        obj = self.obj
+        if obj is not None and obj["vars"]:
+            sign = -1 if obj["maximize"] else 1
+            self.proto.objective.vars.extend(obj["vars"])
+            self.proto.objective.coeffs.extend(sign * c for c in obj["coefs"])
+            self.proto.objective.scaling_factor = sign
+
+    def add_rows(self, rows):
+        for idx, coefs, lo, hi in rows:
+            lin = self.proto.constraints.add().linear
+            lin.vars.extend(idx)
+            lin.coeffs.extend(coefs)
+            lin.domain.extend([INT_MIN if lo is None else lo, INT_MAX if hi is None else hi])
+
+    def objective(self):
+        return self.obj is not None and bool(self.obj["vars"])
+
+
+class Progress(cp_model.CpSolverSolutionCallback):
+    """Prints each incumbent (CP-SAT calls it for improving ones only) and the bound."""
+
+    def __init__(self, objective):
+        super().__init__()
+        self.objective = objective
+
+    def on_solution_callback(self):
+        if self.objective:
+            emit({"kind": "incumbent", "value": self.ObjectiveValue()})
+            bound = self.BestObjectiveBound()
+            if math.isfinite(bound):
+                emit({"kind": "bound", "value": bound})
+        else:
+            emit({"kind": "incumbent", "value": 0.0})
+
+
+def solve(held, job):
+    invalid = held.model.Validate()
     if invalid:
         return {"status": "error", "solver_status": "MODEL_INVALID", "seconds": 0.0,
                 "message": f"CP-SAT refused the model: {invalid}"}
@@ -53,7 +99,12 @@ def main():
         if left <= 0:
             return {"status": "time_limit", "solver_status": "not started", "seconds": 0.0}
         solver.parameters.max_time_in_seconds = left
-    status = solver.Solve(model)
+    progress = None
+    if job.get("timeline"):
+        progress = Progress(held.objective())
+        if held.objective():
+            solver.best_bound_callback = lambda b: emit({"kind": "bound", "value": b})
+    status = solver.Solve(held.model, progress)
     name = solver.StatusName(status)
     answer = {"solver_status": name, "seconds": solver.WallTime(),
               "nodes": solver.NumBranches(), "conflicts": solver.NumConflicts()}
@@ -65,17 +116,39 @@ def main():
         answer["status"] = "infeasible"
     elif status == cp_model.MODEL_INVALID:
         answer["status"] = "error"
-        answer["message"] = f"CP-SAT refused the model: {model.Validate()}"
+        answer["message"] = f"CP-SAT refused the model: {held.model.Validate()}"
     else:
         # FEASIBLE or UNKNOWN: CP-SAT stopped before a proof, at its time limit.
         answer["status"] = "time_limit"
-    if obj is not None and obj["vars"] and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if held.objective() and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = solver.BestObjectiveBound()
         if math.isfinite(bound):
             answer["bound"] = bound
     return answer
 
 
-answer = main()
-answer["version"] = VERSION
-print(json.dumps(answer))
+def main():
+    emit({"kind": "hello", "version": VERSION})
+    held = None
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        job = json.loads(line)
+        op = job["op"]
+        if op == "model":
+            held = Held(job)
+        elif op == "rows":
+            held.add_rows(job["rows"])
+        elif op == "solve":
+            try:
+                answer = solve(held, job)
+            except Exception as e:  # a bug here must not pass for the solver's answer
+                answer = {"status": "error", "seconds": 0.0,
+                          "message": f"driver failed: {type(e).__name__}: {e}"}
+            answer["kind"] = "answer"
+            answer["version"] = VERSION
+            emit(answer)
+
+
+main()

@@ -1,31 +1,108 @@
 """puzzlebench's SCIP driver (engine `scip`, src/engines/scip.rs).
 
-Reads one JSON object on standard input: the path of the model as free MPS (columns
-named C0, C1, ... by position), the objective's sense, the run's deadline as Unix
-seconds, and the settings (gap, seed, presolve). Solves with SCIP through PySCIPOpt and
-prints one JSON object on standard output: status (in puzzlebench's words), SCIP's
-status, its solving time, dual bound, nodes, the values of the columns, and the version.
+One process serves a run's solves. It prints {"kind": "hello", "version": ...} once
+PySCIPOpt is imported, then reads messages, one JSON object a line, on standard input:
+
+* {"op": "model", "mps": ..., "maximize": ...}: the path of the model as free MPS
+  (columns named C0, C1, ... by position) and the objective's sense; it replaces the
+  model held;
+* {"op": "rows", "rows": [[columns, coefficients, lower or null, upper or null], ...]}:
+  rows added to the model held (row generation);
+* {"op": "solve", "deadline": ..., "gap": ..., "seed": ..., "presolve": ...,
+  "timeline": ...}: solves the model as it stands with a fresh SCIP (the MPS file read
+  again, the added rows added), the time limit being what is left until the deadline
+  (Unix seconds). With "timeline" true, an event handler prints each best solution found
+  ({"kind": "incumbent", "value": ...}) and the dual bound as it improves ({"kind":
+  "bound", ...}, at most every 20 ms), without the objective's constant. The answer is
+  one line {"kind": "answer", ...}: status (in puzzlebench's words), SCIP's status, its
+  solving time, dual bound, nodes, the values of the columns, and the version.
+
+It ends when its standard input ends.
 """
 import json
-import math
 import sys
 import time
 
+
+def emit(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
 try:
     import pyscipopt
-    from pyscipopt import SCIP_PARAMSETTING
+    from pyscipopt import SCIP_EVENTTYPE, SCIP_PARAMSETTING
 except ImportError as e:
-    print(json.dumps({"status": "error", "seconds": 0.0, "version": "",
-                      "message": f"not installed: pyscipopt ({e}); run scripts/setup-python.sh"}))
+    emit({"kind": "answer", "status": "error", "seconds": 0.0, "version": "",
+          "message": f"not installed: pyscipopt ({e}); run scripts/setup-python.sh"})
     sys.exit(0)
 
+VERSION = f"SCIP {pyscipopt.Model().version()} (PySCIPOpt {pyscipopt.__version__})"
 
-def main(model):
-    job = json.load(sys.stdin)
+# Seconds between two dual bounds printed (the best is printed with each incumbent).
+BOUND_EVERY = 0.02
+
+
+class Progress(pyscipopt.Eventhdlr):
+    """Prints the best solutions and the improving dual bound as SCIP finds them."""
+
+    def __init__(self):
+        super().__init__()
+        self.last_bound = None
+        self.printed_at = 0.0
+
+    def eventinit(self):
+        self.model.catchEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+        self.model.catchEvent(SCIP_EVENTTYPE.DUALBOUNDIMPROVED, self)
+
+    def eventexit(self):
+        self.model.dropEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+        self.model.dropEvent(SCIP_EVENTTYPE.DUALBOUNDIMPROVED, self)
+
+    def bound(self, force):
+        bound = self.model.getDualbound()
+        if self.model.isInfinity(abs(bound)) or bound == self.last_bound:
+            return
+        now = time.monotonic()
+        if force or now - self.printed_at >= BOUND_EVERY:
+            self.last_bound = bound
+            self.printed_at = now
+            emit({"kind": "bound", "value": bound})
+
+    def eventexec(self, event):
+        try:
+            if event.getType() == SCIP_EVENTTYPE.BESTSOLFOUND:
+                best = self.model.getBestSol()
+                emit({"kind": "incumbent", "value": self.model.getSolObjVal(best)})
+                self.bound(True)
+            else:
+                self.bound(False)
+        except Exception as e:  # reporting must never stop the solve
+            print(f"puzzlebench event handler: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+class Held:
+    """The model as it stands: an MPS file and the rows added since."""
+
+    def __init__(self, job):
+        self.mps = job["mps"]
+        self.maximize = job["maximize"]
+        self.rows = []
+
+
+def solve(held, job):
+    model = pyscipopt.Model()
     model.hideOutput()
-    model.readProblem(job["mps"])
-    if job["maximize"]:
+    model.readProblem(held.mps)
+    if held.maximize:
         model.setMaximize()
+    if held.rows:
+        by_name = {v.name: v for v in model.getVars()}
+        x = [by_name[f"C{j}"] for j in range(len(by_name))]
+        for k, (idx, coefs, lo, hi) in enumerate(held.rows):
+            expr = pyscipopt.quicksum(c * x[j] for j, c in zip(idx, coefs))
+            if lo is not None or hi is not None:
+                model.addCons(pyscipopt.ExprCons(expr, lhs=lo, rhs=hi), name=f"added{k}")
     model.setParam("limits/gap", job["gap"])
     if job["seed"] is not None:
         model.setParam("randomization/randomseedshift", job["seed"])
@@ -37,6 +114,8 @@ def main(model):
         if left <= 0:
             return {"status": "time_limit", "solver_status": "not started", "seconds": 0.0}
         model.setParam("limits/time", left)
+    if job.get("timeline"):
+        model.includeEventhdlr(Progress(), "puzzlebench", "prints incumbents and bounds")
     model.optimize()
     status = model.getStatus()
     answer = {"solver_status": status, "seconds": model.getSolvingTime(),
@@ -61,7 +140,28 @@ def main(model):
     return answer
 
 
-scip = pyscipopt.Model()
-answer = main(scip)
-answer["version"] = f"SCIP {scip.version()} (PySCIPOpt {pyscipopt.__version__})"
-print(json.dumps(answer))
+def main():
+    emit({"kind": "hello", "version": VERSION})
+    held = None
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        job = json.loads(line)
+        op = job["op"]
+        if op == "model":
+            held = Held(job)
+        elif op == "rows":
+            held.rows.extend(job["rows"])
+        elif op == "solve":
+            try:
+                answer = solve(held, job)
+            except Exception as e:  # a bug here must not pass for the solver's answer
+                answer = {"status": "error", "seconds": 0.0,
+                          "message": f"driver failed: {type(e).__name__}: {e}"}
+            answer["kind"] = "answer"
+            answer["version"] = VERSION
+            emit(answer)
+
+
+main()
