@@ -24,6 +24,14 @@
 //! solve that ends after Clp's limit is recorded as `time_limit` with its incumbent (a
 //! checked solution) but neither a bound nor a proof.
 //!
+//! No timeline (`timeline: false`): CBC 2.10's C interface has no incumbent callback, and
+//! its message callback (`Cbc_registerCallBack`) does not receive the branch and bound's
+//! messages that carry the figures (Cbc0012I "Integer solution of … found", Cbc0010I
+//! "… best solution, best possible …"): on a Circuit Board 10x10 `cm2` model it received
+//! only the feasibility pump's lines while CBC found its incumbent, and it needs a log
+//! level that also prints CBC's log to standard output. The row gets the final objective
+//! and bound only.
+//!
 //! Lazy rows: CBC's own branch and cut with the separator as a cut generator through CBC
 //! 2.10's cut callback, with preprocessing, presolve and CBC's heuristics off (so that
 //! every incumbent comes from a node LP, and the row records presolve off). CBC 2.10 does
@@ -111,12 +119,6 @@ impl EngineImpl for Cbc {
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         solve_with(model, settings, budget, None)
-    }
-
-    /// The LP relaxation goes to Clp as CBC's C interface hands it (an LP is no branch and
-    /// cut), with the deadline as Clp's wall-clock limit.
-    fn solve_relaxation(&self, relaxed: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-        solve_with(relaxed, settings, budget, None)
     }
 
     fn solve_lazy(
