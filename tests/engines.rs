@@ -12,7 +12,7 @@ use puzzlebench::engines::{
 };
 use puzzlebench::model::{Model, Sense, VarKind};
 use puzzlebench::progress;
-use puzzlebench::puzzles::{self, Instance, PUZZLES};
+use puzzlebench::puzzles::{self, Instance, Solve, PUZZLES};
 use puzzlebench::record::Record;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -159,6 +159,69 @@ fn a_one_second_limit_ends_every_engine_near_the_limit_with_its_bound() {
         if e != PROPAGATE && e != SAT {
             assert!(r.outcome.best_bound.is_some(), "{what}: no bound");
         }
+    }
+}
+
+/// A random 25x25 KenKen of × cages of six cells, half the cells given, with its largest
+/// cage's target b made b + 1, a number with a prime factor above 25 (so no filling meets
+/// it): the log model's LP is large and degenerate (CBC's LP solver takes over 10 s on it,
+/// microlp several seconds between two checks of its limit).
+fn kenken_near_miss() -> puzzlebench::puzzles::kenken::KenKen {
+    use puzzlebench::puzzles::kenken::{random, Op};
+    let mut rng = puzzlebench::rng::Rng::new(1256);
+    loop {
+        let shape = random::Shape {
+            n: 25,
+            max_cage: 6,
+            full_cages: true,
+            given: 0.5,
+            ops: random::Ops::Mul,
+        };
+        let mut p = random::puzzle(&mut rng, shape).0;
+        let Some(k) = (0..p.cages.len())
+            .filter(|&k| p.cages[k].op == Op::Mul)
+            .max_by_key(|&k| p.cages[k].target)
+        else {
+            continue;
+        };
+        let b = p.cages[k].target + 1;
+        let (mut x, mut largest, mut d) = (b, 1, 2);
+        while d * d <= x {
+            while x.is_multiple_of(d) {
+                largest = d;
+                x /= d;
+            }
+            d += 1;
+        }
+        if largest.max(x) > 25 {
+            p.cages[k].target = b;
+            return p;
+        }
+    }
+}
+
+/// A limit ends a run within a second even when the engine is inside a long LP (CBC and
+/// microlp check their limits only between steps): the KenKen above at 2 s, with the LP
+/// relaxation (which then takes the whole budget) and without (the search's root LP).
+#[test]
+fn a_limit_ends_cbc_and_microlp_within_a_second_even_inside_a_long_lp() {
+    let _turn = serial();
+    let p = kenken_near_miss();
+    for (e, lp) in [(CBC, true), (CBC, false), (MICROLP, true), (MICROLP, false)] {
+        let options = SolveOptions {
+            lp_relaxation: lp,
+            ..limit(2.0)
+        };
+        let t = Instant::now();
+        let r = p.solve("log", e, &options).unwrap();
+        let wall = t.elapsed().as_secs_f64();
+        eprintln!(
+            "kenken 25x25 log on {e} (LP relaxation {lp}): {wall:.3} s wall for a 2 s limit, lp {:?}, {:?}",
+            r.lp.as_ref().map(|l| (l.seconds, l.status)),
+            r.outcome.message
+        );
+        assert_ne!(r.outcome.status, Status::Optimal, "{e}: {:?}", r.outcome);
+        assert!(wall < 2.0 + 1.0, "{e}: {wall} s for a 2 s limit");
     }
 }
 

@@ -262,6 +262,94 @@ fn the_time_limit_stops_each_solver_near_it() {
     }
 }
 
+/// GLPK's log gives the run's timeline: on Circuit Board 6x6 (cm2) glpsol finds two
+/// incumbents, each better, and proves the second optimal ("tree is empty").
+#[test]
+fn glpk_reports_each_incumbent_and_bound_its_log_shows() {
+    if !GLPK.installed() {
+        eprintln!("skipped: {}", GLPK.version());
+        return;
+    }
+    assert!(GLPK.capabilities().timeline);
+    let inst = first("circuit", "circuit/table_a_1/6x6.txt");
+    let r = inst.solve("cm2", GLPK, &limit(60.0)).unwrap();
+    let o = &r.outcome;
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert!(o.version.as_deref().unwrap().starts_with("GLPK "), "{o:?}");
+    let trace = r.trace.clone().unwrap();
+    let z = o.objective.unwrap();
+    let inc: Vec<f64> = trace.incumbents.iter().map(|p| p.value).collect();
+    assert!(inc.len() >= 2, "{trace:?}");
+    assert!(inc.windows(2).all(|w| w[1] < w[0]), "{trace:?}");
+    assert_eq!(inc.last().copied(), Some(z), "{trace:?}");
+    let bounds: Vec<f64> = trace.bounds.iter().map(|p| p.value).collect();
+    assert!(bounds.len() >= 2, "{trace:?}");
+    assert!(bounds.iter().all(|&b| b <= z + 1e-9), "{trace:?}");
+    assert_eq!(bounds.last().copied(), Some(z), "{trace:?}");
+    let times: Vec<f64> = trace.incumbents.iter().map(|p| p.t).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{trace:?}");
+    assert!(
+        times
+            .iter()
+            .all(|&t| t > 0.0 && t <= r.run_seconds.unwrap()),
+        "{trace:?}"
+    );
+}
+
+/// glpsol takes whole seconds: with 0.1 s left it is given 1 s, and is killed
+/// `KILL_AFTER` seconds after the deadline, so the call ends well before that second
+/// (Circuit Board 10x10, cm2, takes glpsol far longer), as `time_limit` without a solution.
+#[test]
+fn glpk_is_killed_soon_after_a_deadline_its_whole_seconds_overrun() {
+    if !GLPK.installed() {
+        eprintln!("skipped: {}", GLPK.version());
+        return;
+    }
+    let inst = first("circuit", "circuit/table_a_1/10x10.txt");
+    let m = inst.build("cm2").unwrap();
+    let start = Instant::now();
+    let o = glpk::solve_with(
+        &glpk::glpsol(),
+        &m,
+        &Settings::default(),
+        &Budget::new(Some(0.1)),
+    );
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(o.status, Status::TimeLimit, "{o:?}");
+    assert!(
+        o.message.as_deref().unwrap_or("").contains("killed"),
+        "{o:?}"
+    );
+    assert!(o.values.is_none());
+    // The kill comes at 0.1 + KILL_AFTER s; glpsol's own limit would end it after 1 s.
+    assert!(took < 0.1 + glpk::KILL_AFTER + 0.35, "{took} s");
+}
+
+/// A 1 s limit ends a GLPK row-generation run (each round a glpsol call given what is
+/// left, in whole seconds) within a second of the limit: Circuit Board 10x10, cm1-rowgen.
+#[test]
+fn a_one_second_limit_ends_glpk_row_generation_within_a_second_of_it() {
+    if !GLPK.installed() {
+        eprintln!("skipped: {}", GLPK.version());
+        return;
+    }
+    for file in ["circuit/table_a_1/9x9.txt", "circuit/table_a_1/10x10.txt"] {
+        let inst = first("circuit", file);
+        for _ in 0..2 {
+            let start = Instant::now();
+            let r = inst.solve("cm1-rowgen", GLPK, &limit(1.0)).unwrap();
+            let took = start.elapsed().as_secs_f64();
+            eprintln!("{file} cm1-rowgen on glpk: {took:.3} s wall for a 1 s limit");
+            assert!(
+                matches!(r.outcome.status, Status::TimeLimit | Status::Optimal),
+                "{file}: {:?}",
+                r.outcome
+            );
+            assert!(took < 1.0 + 1.0, "{file}: {took} s for a 1 s limit");
+        }
+    }
+}
+
 #[test]
 fn external_engines_declare_what_they_apply() {
     let o = SolveOptions::default();

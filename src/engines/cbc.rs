@@ -10,6 +10,28 @@
 //! day" (so seeds stay reproducible and distinct); presolve switches CBC's presolve and
 //! preprocessing together.
 //!
+//! The hard limit: CBC checks its time limit between its steps, not within an LP solve, so
+//! an LP that takes long (the root LP of a 25×25 KenKen `log` model, over 10 s) used to
+//! carry a run far past its limit, and a model without integers (the LP relaxation) had no
+//! limit at all. So the deadline is also set on the LP solver, Clp, as its wall-clock limit
+//! (`ClpModel::setMaximumWallSeconds`, which CBC 2.10's C interface does not expose: it is
+//! called on the `ClpSimplex` behind the model's `OsiClpSolverInterface`, through the
+//! `Cbc_Model` layout of Debian's `Coin_C_defines.h`); CBC copies it, as an instant, into
+//! every LP solver it makes. For an LP it is the deadline itself; for a MIP it is
+//! [`LP_GRACE`] seconds later, so that CBC's own limit ends the search as before and Clp's
+//! only stops an LP CBC is stuck in. An LP cut short that way can make CBC conclude
+//! wrongly (a node or the whole problem "infeasible", a bound from an unfinished LP), so a
+//! solve that ends after Clp's limit is recorded as `time_limit` with its incumbent (a
+//! checked solution) but neither a bound nor a proof.
+//!
+//! No timeline (`timeline: false`): CBC 2.10's C interface has no incumbent callback, and
+//! its message callback (`Cbc_registerCallBack`) does not receive the branch and bound's
+//! messages that carry the figures (Cbc0012I "Integer solution of … found", Cbc0010I
+//! "… best solution, best possible …"): on a Circuit Board 10x10 `cm2` model it received
+//! only the feasibility pump's lines while CBC found its incumbent, and it needs a log
+//! level that also prints CBC's log to standard output. The row gets the final objective
+//! and bound only.
+//!
 //! Lazy rows: CBC's own branch and cut with the separator as a cut generator through CBC
 //! 2.10's cut callback, with preprocessing, presolve and CBC's heuristics off (so that
 //! every incumbent comes from a node LP, and the row records presolve off). CBC 2.10 does
@@ -32,6 +54,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 static CBC_LOCK: Mutex<()> = Mutex::new(());
+
+/// Seconds after the run's deadline at which Clp stops an LP of a MIP solve that CBC's own
+/// time limit did not end (see the module's doc).
+pub const LP_GRACE: f64 = 0.5;
 
 /// "CBC 2.x.y", read from the linked library.
 pub fn version() -> String {
@@ -131,6 +157,30 @@ extern "C" {
         sense: c_char,
         rhs: f64,
     );
+    /// `ClpSimplex* OsiClpSolverInterface::getModelPtr() const`.
+    #[link_name = "_ZNK21OsiClpSolverInterface11getModelPtrEv"]
+    fn osi_clp_get_model_ptr(osi_clp: *const c_void) -> *mut c_void;
+    /// `void ClpModel::setMaximumWallSeconds(double)`: Clp stops an LP solve that many
+    /// wall-clock seconds from now.
+    #[link_name = "_ZN8ClpModel21setMaximumWallSecondsEd"]
+    fn clp_set_maximum_wall_seconds(clp_model: *mut c_void, seconds: f64);
+}
+
+/// Sets `seconds` from now as the wall-clock limit of the Clp behind `m`'s solver.
+fn set_lp_wall_limit(m: &CbcModel, seconds: f64) {
+    // SAFETY: a `Cbc_Model` starts with its `OsiClpSolverInterface *solver_` (Debian's
+    // Coin_C_defines.h, CBC 2.10), the solver CBC solves with; its `ClpSimplex` is a
+    // `ClpModel` at the same address (single inheritance).
+    unsafe {
+        let osi = *(m.0 as *const *const c_void);
+        if osi.is_null() {
+            return;
+        }
+        let clp = osi_clp_get_model_ptr(osi);
+        if !clp.is_null() {
+            clp_set_maximum_wall_seconds(clp, seconds.max(0.0));
+        }
+    }
 }
 
 /// What the cut callback works with: the separator, and what it did.
@@ -293,8 +343,19 @@ fn solve_with(
         set(&m, "preprocess", "off");
     }
     set(&m, "timeMode", "elapsed");
+    let is_mip = model.has_integers();
+    // When Clp's own limit passes, its LPs stop wherever they are (see the module's doc).
+    let lp_deadline = budget
+        .deadline()
+        .map(|d| d + std::time::Duration::from_secs_f64(if is_mip { LP_GRACE } else { 0.0 }));
     if let Some(t) = budget.left() {
         set(&m, "sec", &format!("{:.3}", t.max(0.001)));
+    }
+    if let Some(d) = lp_deadline {
+        set_lp_wall_limit(
+            &m,
+            d.saturating_duration_since(Instant::now()).as_secs_f64(),
+        );
     }
     if let Some(state) = callback {
         set(&m, "preprocess", "off");
@@ -316,7 +377,7 @@ fn solve_with(
     // SAFETY: live model.
     unsafe { sys::Cbc_solve(m.0) };
     let seconds = start.elapsed().as_secs_f64();
-    let is_mip = model.has_integers();
+    let lp_stopped = lp_deadline.is_some_and(|d| Instant::now() >= d);
     // SAFETY: live model; the solution arrays have one entry per column.
     let (optimal, infeasible, time_limit, abandoned, obj_value, bound, nodes, values, n_inf) = unsafe {
         let n = model.vars.len();
@@ -341,6 +402,22 @@ fn solve_with(
     // A point is usable when CBC holds an incumbent: it reports an objective below its
     // "no solution" sentinel (1e50 for minimisation) and no primal infeasibilities.
     let has_point = values.is_some() && obj_value.abs() < 1e49 && n_inf == 0;
+    if lp_stopped && (is_mip || !(optimal || infeasible)) {
+        // Clp's limit may have cut an LP short: CBC's conclusions are not proofs (Clp's own
+        // on an LP are: a stopped LP is neither optimal nor infeasible). A MIP's incumbent
+        // is a checked solution and is kept; an unfinished LP's point is no solution.
+        let keep = is_mip && has_point;
+        return Outcome {
+            objective: keep.then_some(obj_value),
+            values: if keep { values } else { None },
+            nodes: is_mip.then_some(nodes.max(0) as u64),
+            message: Some(format!(
+                "stopped by the wall-clock limit set on CBC's LP solver (Clp), {} s after the deadline; no bound kept",
+                if is_mip { LP_GRACE } else { 0.0 }
+            )),
+            ..Outcome::time_limit(seconds)
+        };
+    }
     let status = if optimal {
         Status::Optimal
     } else if infeasible {

@@ -602,3 +602,103 @@ pub fn python_output(code: &str) -> Result<String, String> {
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
+
+/// As [`run`], for a solver whose log says how its search goes: `on_line` gets each line
+/// of the child's standard output with the moment it arrived, as it arrives (so that what
+/// the log reported stays known when the child is killed), and the child is killed when it
+/// is alive `kill_after` seconds after `budget`'s deadline rather than [`GRACE`].
+pub fn run_watched(
+    mut command: Command,
+    input: Vec<u8>,
+    budget: &Budget,
+    started: Instant,
+    kill_after: f64,
+    on_line: &(dyn Fn(Instant, &str) + Sync),
+) -> Result<Finished, String> {
+    let program = command.get_program().to_string_lossy().to_string();
+    // As in `run`: a process group of its own, killed with this process.
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setpgid(0, 0);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                format!("not installed: {program}: {e}")
+            }
+            _ => format!("cannot start {program}: {e}"),
+        })?;
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let kill_at = budget
+        .deadline()
+        .map(|d| d + Duration::from_secs_f64(kill_after.max(0.0)));
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = scope.spawn(move || {
+            let mut lines = Vec::new();
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        let at = Instant::now();
+                        on_line(at, &l);
+                        lines.push((at, l));
+                    }
+                    Err(_) => break,
+                }
+            }
+            lines
+        });
+        let err = scope.spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stderr.read_to_end(&mut buf);
+            String::from_utf8_lossy(&buf).into_owned()
+        });
+        let mut killed = false;
+        let status = match kill_at {
+            None => child.wait().map_err(|e| e.to_string())?,
+            Some(at) => {
+                let wait = at.saturating_duration_since(Instant::now());
+                match child.wait_timeout(wait).map_err(|e| e.to_string())? {
+                    Some(s) => s,
+                    None => {
+                        killed = true;
+                        // SAFETY: a plain kill(2) of the child's process group.
+                        unsafe {
+                            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+                        }
+                        let _ = child.kill();
+                        child.wait().map_err(|e| e.to_string())?
+                    }
+                }
+            }
+        };
+        let _ = writer.join();
+        let lines = out.join().unwrap_or_default();
+        let stderr = err.join().unwrap_or_default();
+        let mut stdout = String::new();
+        for (_, l) in &lines {
+            stdout.push_str(l);
+            stdout.push('\n');
+        }
+        Ok(Finished {
+            stdout,
+            lines,
+            stderr,
+            success: status.success(),
+            killed,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    })
+}

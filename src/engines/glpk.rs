@@ -1,14 +1,19 @@
 //! `glpk`: GLPK's `glpsol` (Debian's glpk-utils), in a child process, on the model as a
 //! temporary free MPS file ([`Model::to_mps_plain`]: GLPK refuses the `OBJSENSE` section,
 //! so the sense goes as `--max`/`--min`, and the objective's constant is added back
-//! here). The solution comes back in glpsol's plain solution file (`-w`), the bound and
-//! the solve time from its log.
+//! here). The solution comes back in glpsol's plain solution file (`-w`), the bound, the
+//! timeline and the version from its log.
 //!
 //! * **Settings**: the time limit (`--tmlim`, whole seconds: what is left of the run's
-//!   budget rounded up, so a run may pass its limit by less than a second), the gap
-//!   (`--mipgap`) and presolve (off: `--nopresol --nointopt`, GLPK's LP and MIP
-//!   presolvers). GLPK has one thread and no seed for its search: `threads` and `seed`
-//!   are not applied. Cuts stay at glpsol's default (none), as in the report's GLPK runs.
+//!   budget rounded to the nearest second, at least 1), the gap (`--mipgap`) and presolve
+//!   (off: `--nopresol --nointopt`, GLPK's LP and MIP presolvers). GLPK has one thread and
+//!   no seed for its search: `threads` and `seed` are not applied. Cuts stay at glpsol's
+//!   default (none), as in the report's GLPK runs.
+//! * **Hard limit**: since `--tmlim` takes whole seconds, glpsol may stop up to half a
+//!   second after the deadline by itself (more where it was given its minimum of 1 s, as in
+//!   a late round of row generation); a glpsol alive [`KILL_AFTER`] seconds after the
+//!   deadline is killed, and the run ends as `time_limit` with the bound its log reported
+//!   but without a solution (glpsol writes its solution file only when it stops).
 //! * **Times**: glpsol prints its own solve time ("Time used") to a tenth of a second
 //!   only, so `seconds` is timed here from its log, which it flushes line by line: from
 //!   the arrival of its first optimizer line ("GLPK Integer Optimizer", "GLPK Simplex
@@ -17,6 +22,13 @@
 //!   whole call.
 //! * **Bound**: the last line of the branch-and-bound log (`mip = … <= bound`); "tree is
 //!   empty" proves the incumbent optimal. GLPK reports no node count.
+//! * **Timeline**: each branch-and-bound log line (`+ ITER: mip = INCUMBENT >= BOUND …`,
+//!   with `>>>>>` in place of `mip =` where a new incumbent was found; `<=` when
+//!   maximising) is handed to the run's timeline as it arrives, stamped with its arrival,
+//!   incumbent and bound with the objective's constant added ("tree is empty": the bound
+//!   is the incumbent).
+//! * **Version**: from glpsol's banner in the run's own log ("GLPSOL--GLPK LP/MIP Solver
+//!   5.0"), else from `glpsol --version`.
 //! * **Row generation**: each round a new call with the rows added so far.
 
 use super::external::{self, Finished};
@@ -35,6 +47,10 @@ pub struct Glpk;
 /// The environment variable naming the glpsol program.
 pub const GLPSOL_VAR: &str = "PUZZLEBENCH_GLPSOL";
 
+/// Seconds glpsol may run past the run's deadline before it is killed: its own
+/// `--tmlim`, rounded to whole seconds, stops it up to half a second after the deadline.
+pub const KILL_AFTER: f64 = 0.5;
+
 static DECLARATION: Declaration = Declaration {
     key: "glpk",
     description:
@@ -44,7 +60,7 @@ static DECLARATION: Declaration = Declaration {
         seed: false,
         external: true,
         general: true,
-        timeline: false,
+        timeline: true,
         ..Capabilities::MIP
     },
 };
@@ -86,7 +102,8 @@ pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &B
     let started = Instant::now();
     let tmlim = match budget.left() {
         Some(left) if left <= 0.0 => return Outcome::time_limit(0.0),
-        Some(left) => Some(left.ceil() as u64),
+        // The nearest whole second, at least 1 (0 would stop glpsol at once).
+        Some(left) => Some(left.round().max(1.0) as u64),
         None => None,
     };
     let (mps, sol) = match (
@@ -111,15 +128,74 @@ pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &B
     if settings.presolve == Some(false) {
         cmd.arg("--nopresol").arg("--nointopt");
     }
-    let finished = match external::run(cmd, Vec::new(), budget, started) {
-        Ok(f) => f,
-        Err(e) => return Outcome::error(format!("{e} (install glpk-utils)"), 0.0),
+    budget.set_sense(model.sense);
+    let offset = model.objective_offset;
+    let report = |at: Instant, line: &str| {
+        if let Some(p) = progress(line) {
+            if let Some(z) = p.incumbent {
+                budget.record_at(true, z + offset, at);
+            }
+            if let Some(b) = p.bound {
+                budget.record_at(false, b + offset, at);
+            }
+        }
     };
+    let finished =
+        match external::run_watched(cmd, Vec::new(), budget, started, KILL_AFTER, &report) {
+            Ok(f) => f,
+            Err(e) => return Outcome::error(format!("{e} (install glpk-utils)"), 0.0),
+        };
     let solution = std::fs::read_to_string(&sol).unwrap_or_default();
     let mut o = read(model, &finished, &solution);
     o.call_seconds = Some(started.elapsed().as_secs_f64());
-    o.version = Some(GLPK.version());
+    o.version = Some(banner_version(&finished.stdout).unwrap_or_else(|| GLPK.version()));
     o
+}
+
+/// "GLPK 5.0" from glpsol's banner ("GLPSOL--GLPK LP/MIP Solver 5.0"), the first line of
+/// its log.
+fn banner_version(log: &str) -> Option<String> {
+    let first = log.lines().find(|l| l.starts_with("GLPSOL"))?;
+    let v = first.rsplit(' ').next()?.trim();
+    (!v.is_empty() && v.chars().next()?.is_ascii_digit()).then(|| format!("GLPK {v}"))
+}
+
+/// What one branch-and-bound log line of glpsol reports, without the objective's
+/// constant.
+#[derive(Debug, PartialEq)]
+struct Progress {
+    /// The incumbent's objective, where there is one.
+    incumbent: Option<f64>,
+    /// The bound, where finite ("tree is empty": the incumbent).
+    bound: Option<f64>,
+}
+
+/// The figures of a branch-and-bound log line ("+ 5: mip = 18.5 <= 19 2.6% (3; 0)", or
+/// ">>>>>" for "mip =" where a new incumbent was found); `None` for any other line.
+fn progress(line: &str) -> Option<Progress> {
+    let rest = line.strip_prefix('+')?;
+    let (_, rest) = rest.split_once(':')?;
+    let rest = rest.trim_start();
+    let rest = rest
+        .strip_prefix(">>>>>")
+        .or_else(|| rest.strip_prefix("mip ="))?;
+    let (incumbent, bound) = rest.split_once(['<', '>'])?;
+    let incumbent = incumbent
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|z| z.is_finite());
+    let bound = bound.trim_start_matches('=').trim();
+    let bound = if bound.starts_with("tree is empty") {
+        incumbent
+    } else {
+        bound
+            .split_whitespace()
+            .next()
+            .and_then(|b| b.parse::<f64>().ok())
+            .filter(|b| b.is_finite())
+    };
+    Some(Progress { incumbent, bound })
 }
 
 /// The outcome from glpsol's log and solution file.
@@ -127,11 +203,15 @@ fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
     let log = &run.stdout;
     let seconds = solve_seconds(run);
     if run.killed {
+        let best_bound = match bound(log) {
+            Some(LogBound::Value(b)) => Some(b + model.objective_offset),
+            _ => None,
+        };
         return Outcome {
             message: Some(format!(
-                "killed {} s after the run's deadline (glpsol did not stop at its limit)",
-                external::GRACE
+                "killed {KILL_AFTER} s after the run's deadline (glpsol had not stopped at its limit)"
             )),
+            best_bound,
             ..Outcome::time_limit(seconds)
         };
     }
@@ -268,5 +348,44 @@ mod tests {
             bound("+     3: mip =     not found yet >=              -inf        (1; 0)\n"),
             None
         );
+    }
+
+    #[test]
+    fn each_branch_and_bound_line_gives_its_incumbent_and_bound() {
+        let p = |z, b| {
+            Some(Progress {
+                incumbent: z,
+                bound: b,
+            })
+        };
+        assert_eq!(
+            progress("+   245: mip =     not found yet >=              -inf        (1; 0)"),
+            p(None, None)
+        );
+        assert_eq!(
+            progress("+ 11444: >>>>>   5.900000000e+01 >=   3.600000000e+01  39.0% (326; 60)"),
+            p(Some(59.0), Some(36.0))
+        );
+        assert_eq!(
+            progress("+106692: mip =   5.900000000e+01 >=   4.000000000e+01  32.2% (3404; 884)"),
+            p(Some(59.0), Some(40.0))
+        );
+        assert_eq!(
+            progress("+     9: mip =   1.850000000e+01 <=     tree is empty   0.0% (0; 5)"),
+            p(Some(18.5), Some(18.5))
+        );
+        // The simplex's own lines, '*' for its second phase, are no incumbents.
+        assert_eq!(
+            progress("*   435: obj =   5.134408602e+01 inf =   8.440e-15 (0) 1"),
+            None
+        );
+        assert_eq!(progress("OPTIMAL LP SOLUTION FOUND"), None);
+    }
+
+    #[test]
+    fn the_version_comes_from_the_banner() {
+        let log = "GLPSOL--GLPK LP/MIP Solver 5.0\nParameter(s) specified in the command line:\n";
+        assert_eq!(banner_version(log), Some("GLPK 5.0".to_string()));
+        assert_eq!(banner_version("glpsol: not found\n"), None);
     }
 }

@@ -3,11 +3,23 @@
 //! microlp has no presolve, no threads and no random seed: it declares none, so rows leave
 //! those settings empty. It keeps its incumbent at the time limit. Integer bounds must fit
 //! in i32.
+//!
+//! The hard limit: microlp takes a time limit, but checks it only every thousand simplex
+//! pivots, which on a large LP can take seconds. So the solve runs on a thread of its own,
+//! and a solve still running [`GRACE`] seconds after the run's deadline is abandoned: the
+//! run ends as `time_limit` without a solution or bound, saying so, while the thread goes
+//! on to microlp's next check of its limit (already past), where it stops by itself and
+//! its result is dropped. microlp 0.6 offers no other way to interrupt a solve (no
+//! callback, no stop flag).
 
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
 use crate::model::{Model, Sense, VarKind};
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOutcome};
 use std::time::{Duration, Instant};
+
+/// Seconds after the run's deadline at which a microlp solve that has not stopped is
+/// abandoned (see the module's doc).
+pub const GRACE: f64 = 0.5;
 
 /// The engine.
 pub const MICROLP: Engine = Engine::new(&Microlp);
@@ -93,7 +105,38 @@ fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
     opts.mip_gap = settings.mip_gap.unwrap_or(0.0);
     opts.time_limit = budget.left().map(Duration::from_secs_f64);
     let start = Instant::now();
-    let result = pb.solve_with(opts);
+    let result = match budget.deadline() {
+        None => pb.solve_with(opts),
+        Some(deadline) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let spawned = std::thread::Builder::new()
+                .name("microlp".into())
+                .spawn(move || {
+                    let _ = tx.send(pb.solve_with(opts));
+                });
+            if let Err(e) = spawned {
+                return Outcome::error(format!("cannot start microlp's thread: {e}"), 0.0);
+            }
+            let give_up = deadline + Duration::from_secs_f64(GRACE);
+            match rx.recv_timeout(give_up.saturating_duration_since(Instant::now())) {
+                Ok(r) => r,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Outcome::error(
+                        "microlp's solve panicked",
+                        start.elapsed().as_secs_f64(),
+                    )
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    return Outcome {
+                        message: Some(format!(
+                            "microlp had not stopped {GRACE} s after the deadline (it checks its limit every thousand pivots); its solve was abandoned"
+                        )),
+                        ..Outcome::time_limit(start.elapsed().as_secs_f64())
+                    }
+                }
+            }
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
     let outcome = match result {
         Ok(o) => o,
