@@ -14,7 +14,7 @@
 //!   JSON, after the incumbents and bounds it found on the way, each a line of its own. A
 //!   row-generation run keeps one session through all its rounds (the model goes over
 //!   once, then only the added rows); [`driver_starts`] counts the processes started.
-//!   `glpsol` runs once per solve ([`run`]), its model in a file.
+//!   `glpsol` runs once per solve ([`run_watched`]), its model in a file.
 //! * **Two times**: the solver's own solve time (as it reports it) becomes `seconds`, and
 //!   the wall-clock time of the whole call (process start for a session's first solve,
 //!   sending the model, loading it, the solve, reading the answer) `call_seconds`, so
@@ -112,79 +112,6 @@ pub struct Finished {
     /// Wall-clock seconds from the start of the call (before the model was written) to
     /// the end of the child.
     pub seconds: f64,
-}
-
-/// Runs `command` with `input` on its standard input, reading its output as it comes, and
-/// kills it when it is alive [`GRACE`] seconds after `budget`'s deadline. `started` is
-/// when the call began (before the model was written), for [`Finished::seconds`]. A
-/// program that cannot be started because it does not exist is "not installed".
-pub fn run(
-    command: Command,
-    input: Vec<u8>,
-    budget: &Budget,
-    started: Instant,
-) -> Result<Finished, String> {
-    let mut child = spawn(command)?;
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    // A child that dies early closes its end; its stderr then says why.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let stdout = child.stdout.take().expect("piped stdout");
-    let out = std::thread::spawn(move || {
-        let mut lines = Vec::new();
-        for line in BufReader::new(stdout).lines() {
-            match line {
-                Ok(l) => lines.push((Instant::now(), l)),
-                Err(_) => break,
-            }
-        }
-        lines
-    });
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let err = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = stderr.read_to_end(&mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
-    });
-    let kill_at = budget
-        .deadline()
-        .map(|d| d + Duration::from_secs_f64(GRACE));
-    let mut killed = false;
-    let status = match kill_at {
-        None => child.wait().map_err(|e| e.to_string())?,
-        Some(at) => {
-            let wait = at.saturating_duration_since(Instant::now());
-            match child.wait_timeout(wait).map_err(|e| e.to_string())? {
-                Some(s) => s,
-                None => {
-                    killed = true;
-                    // SAFETY: a plain kill(2) of the child's process group.
-                    unsafe {
-                        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
-                    }
-                    let _ = child.kill();
-                    child.wait().map_err(|e| e.to_string())?
-                }
-            }
-        }
-    };
-    let _ = writer.join();
-    let lines = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    let mut stdout = String::new();
-    for (_, l) in &lines {
-        stdout.push_str(l);
-        stdout.push('\n');
-    }
-    Ok(Finished {
-        stdout,
-        lines,
-        stderr,
-        success: status.success(),
-        killed,
-        seconds: started.elapsed().as_secs_f64(),
-    })
 }
 
 /// Starts `command` with its standard streams piped, leading a process group of its own
@@ -603,39 +530,22 @@ pub fn python_output(code: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// As [`run`], for a solver whose log says how its search goes: `on_line` gets each line
-/// of the child's standard output with the moment it arrived, as it arrives (so that what
-/// the log reported stays known when the child is killed), and the child is killed when it
-/// is alive `kill_after` seconds after `budget`'s deadline rather than [`GRACE`].
+/// Runs `command` (started as [`spawn`] does) with `input` on its standard input, reading
+/// its output as it comes: `on_line` gets each line of the child's standard output with
+/// the moment it arrived, as it arrives (so that what a solver's log reported stays known
+/// when the child is killed), and the child is killed when it is alive `kill_after` seconds
+/// after `budget`'s deadline. `started` is when the call began (before the model was
+/// written), for [`Finished::seconds`]. A program that cannot be started because it does
+/// not exist is "not installed".
 pub fn run_watched(
-    mut command: Command,
+    command: Command,
     input: Vec<u8>,
     budget: &Budget,
     started: Instant,
     kill_after: f64,
     on_line: &(dyn Fn(Instant, &str) + Sync),
 ) -> Result<Finished, String> {
-    let program = command.get_program().to_string_lossy().to_string();
-    // As in `run`: a process group of its own, killed with this process.
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setpgid(0, 0);
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                format!("not installed: {program}: {e}")
-            }
-            _ => format!("cannot start {program}: {e}"),
-        })?;
+    let mut child = spawn(command)?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
     let mut stderr = child.stderr.take().expect("piped stderr");
