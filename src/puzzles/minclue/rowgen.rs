@@ -113,6 +113,10 @@ pub fn build(
         Ok(())
     };
     let stopped = first().is_err();
+    if let Some(b) = budget {
+        // The follower's best clue set is the run's first incumbent.
+        b.incumbent(count(&best) as f64);
+    }
     for (i, s) in sets.iter().enumerate() {
         add_set(&mut model, &y, i + 1, s);
     }
@@ -165,7 +169,15 @@ pub fn solve(p: &MinClue, run: &Run, seeded: bool) -> RunResult {
                 stopped: leader.stopped,
                 caps: !counting,
             });
-            (model, y.clone(), FollowerRows { y, state: &state })
+            (
+                model,
+                y.clone(),
+                FollowerRows {
+                    y,
+                    state: &state,
+                    budget: &run.budget,
+                },
+            )
         },
         |y, x| p.answer(&clues_of(y, x), false),
     );
@@ -231,6 +243,8 @@ struct State {
 struct FollowerRows<'a> {
     y: Vec<VarId>,
     state: &'a RefCell<Option<State>>,
+    /// The run's budget, whose timeline gets each better clue set as an incumbent.
+    budget: &'a Budget,
 }
 
 impl Separator for FollowerRows<'_> {
@@ -250,6 +264,7 @@ impl Separator for FollowerRows<'_> {
                 if count(puzzle) < count(&state.best) {
                     let puzzle = improve(&mut state.follower, puzzle.clone())?;
                     better = Some(count(&puzzle));
+                    self.budget.incumbent(count(&puzzle) as f64);
                     state.best = puzzle;
                 }
             }
