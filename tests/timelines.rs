@@ -192,3 +192,40 @@ fn the_run_that_finds_the_optimum_sooner_has_the_smaller_primal_integral() {
     let first = highs.first_solution_seconds.unwrap_or(10.0);
     assert!(pi("highs") >= first - 1e-9);
 }
+
+/// Minimum-clue Sudoku's incumbents come from its follower (the build's best clue set, and
+/// each better one a round finds), not from the leader, whose last round is infeasible:
+/// the timeline still ends at the proven minimum, and starts before the solve ends.
+#[test]
+fn minimum_clue_runs_record_the_followers_clue_sets() {
+    let inst = common::first("minclue", "minclue/small/grid6_a.txt");
+    for engine in ["hitset", "highs"] {
+        let e = puzzlebench::engines::Engine::by_key(engine).unwrap();
+        let options = puzzlebench::engines::SolveOptions {
+            time_limit: Some(30.0),
+            ..Default::default()
+        };
+        let r = inst.solve("rowgen", e, &options).unwrap();
+        assert_eq!(
+            r.outcome.status,
+            puzzlebench::engines::Status::Optimal,
+            "{engine}"
+        );
+        let t = r.trace.expect("a run records its timeline");
+        assert_eq!(
+            t.incumbents.last().map(|p| p.value),
+            r.outcome.objective,
+            "{engine}"
+        );
+        assert!(
+            t.incumbents.len() >= 2,
+            "{engine}: the build's set, then a better one: {t:?}"
+        );
+        assert!(t.incumbents[0].t < r.run_seconds.unwrap(), "{engine}");
+        assert_eq!(
+            t.bounds.last().map(|p| p.value),
+            r.outcome.objective,
+            "{engine}"
+        );
+    }
+}
