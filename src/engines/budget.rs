@@ -83,15 +83,24 @@ impl Budget {
     /// Reports an incumbent's objective (kept when it improves; ignored in a relaxed
     /// solve).
     pub fn incumbent(&self, objective: f64) {
-        if let Some(t) = self.timeline.as_ref().filter(|_| !self.relaxed) {
-            t.record(true, objective);
-        }
+        self.record_at(true, objective, Instant::now());
     }
 
     /// Reports a proven bound on the objective (kept when it improves).
     pub fn bound(&self, bound: f64) {
-        if let Some(t) = &self.timeline {
-            t.record(false, bound);
+        self.record_at(false, bound, Instant::now());
+    }
+
+    /// Records what a solve ended with: its objective as an incumbent where it holds a
+    /// solution, and its bound (each kept where it improves on what was reported).
+    pub fn record_outcome(&self, outcome: &super::Outcome) {
+        if outcome.values.is_some() {
+            if let Some(z) = outcome.objective {
+                self.incumbent(z);
+            }
+        }
+        if let Some(b) = outcome.best_bound {
+            self.bound(b);
         }
     }
 

@@ -172,14 +172,7 @@ impl Engine {
         let outcome = finish(outcome, integer, settings);
         // What the engine ended with belongs to its timeline, in case it did not report
         // it as it went (recorded only where it improves on what was reported).
-        if outcome.values.is_some() {
-            if let Some(z) = outcome.objective {
-                budget.incumbent(z);
-            }
-        }
-        if let Some(b) = outcome.best_bound {
-            budget.bound(b);
-        }
+        budget.record_outcome(&outcome);
         outcome
     }
 

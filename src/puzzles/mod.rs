@@ -125,14 +125,7 @@ impl<P: Instance + 'static> PuzzleDef<P> {
         // What the formulation made of the engine's outcome (minimum-clue Sudoku turns an
         // infeasible leader into its best clue set, proven) ends the timeline, where it
         // improves on what was reported.
-        if r.outcome.values.is_some() {
-            if let Some(z) = r.outcome.objective {
-                run.budget.incumbent(z);
-            }
-        }
-        if let Some(b) = r.outcome.best_bound {
-            run.budget.bound(b);
-        }
+        run.budget.record_outcome(&r.outcome);
         run.budget.finish();
         r.trace = run.budget.trace();
         r.run_seconds = Some(run.budget.elapsed());

@@ -49,7 +49,9 @@ fn minimises(rows: &[&Record]) -> Option<bool> {
 }
 
 /// The reference objective of each (puzzle, instance), as the module says.
-pub fn references(rows: &[Record]) -> HashMap<(String, String), f64> {
+pub fn references<'a>(
+    rows: impl IntoIterator<Item = &'a Record>,
+) -> HashMap<(String, String), f64> {
     let mut by_puzzle: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows {
         by_puzzle.entry(r.puzzle.as_str()).or_default().push(r);
@@ -87,7 +89,7 @@ pub fn references(rows: &[Record]) -> HashMap<(String, String), f64> {
 /// Fills `primal_integral` where a row lacks it and its run's timeline and the instance's
 /// reference are known (the module says how). Returns how many rows were filled.
 pub fn fill(rows: &mut [Record], timelines: &Timelines) -> usize {
-    let refs = references(rows);
+    let refs = references(rows.iter());
     let mut filled = 0;
     for r in rows.iter_mut() {
         if r.primal_integral.is_some() {

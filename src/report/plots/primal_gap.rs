@@ -48,8 +48,7 @@ impl Puzzle<'_> {
         if !optimises(rows) || timelines.0.is_empty() {
             return Vec::new();
         }
-        let owned: Vec<Record> = rows.iter().map(|r| (*r).clone()).collect();
-        let refs = references(&owned);
+        let refs = references(rows.iter().copied());
         // (formulation, engine) → runs: (instance, size, steps, end).
         type Run = (String, f64, Vec<(f64, f64)>, f64);
         let mut runs: BTreeMap<(String, String), Vec<Run>> = BTreeMap::new();
