@@ -11,8 +11,10 @@
 pub mod battleship;
 pub mod cages;
 pub mod circuit;
+pub mod clue_follower;
 pub mod counting;
 pub mod fault;
+pub mod fewest_clues;
 pub mod formulation;
 pub mod hashi;
 pub mod kenken;

@@ -7,14 +7,15 @@
 //!    every row, column and box valid), found by looking at G;
 //! 2. the sets freed by blanking every pair and every triple of digits, and every pair of
 //!    rows of one band and of columns of one stack: every other completion of what is
-//!    left ([`Follower::completions_within`]) gives a set, each shrunk to a minimal one
-//!    ([`Follower::minimise`]).
+//!    left ([`ClueFollower::others_within`]) gives a set, each shrunk to a minimal one
+//!    ([`ClueFollower::minimise`]); the search over regions is the shared
+//!    [`fewest_clues::seed_regions`].
 //!
 //! The sets are returned without duplicates, smallest first, at most `limit`.
 
-use super::follower::{Follower, Stopped};
 use super::MinClue;
-use std::collections::BTreeSet;
+use crate::puzzles::clue_follower::{ClueFollower, Stopped};
+use crate::puzzles::fewest_clues;
 
 /// Completions enumerated for each blanked region; blanking a pair of digits or rows
 /// leaves few, a triple of digits at most a few hundred on 9×9 grids.
@@ -115,28 +116,16 @@ fn regions(p: &MinClue) -> Vec<Vec<bool>> {
 /// has no time left to use it).
 pub fn seed(
     p: &MinClue,
-    follower: &mut Follower,
+    follower: &mut ClueFollower,
     limit: usize,
 ) -> Result<Vec<Vec<usize>>, Stopped> {
-    let mut found: BTreeSet<(usize, Vec<usize>)> = BTreeSet::new();
-    for r in rectangles(p) {
-        found.insert((r.len(), r));
-    }
-    for free in regions(p) {
-        for set in follower.completions_within(&free, COMPLETIONS_PER_REGION)? {
-            // A set that holds a known one would mostly shrink back to it.
-            let mut mask = vec![false; p.n() * p.n()];
-            for &k in &set {
-                mask[k] = true;
-            }
-            if found.iter().any(|(_, s)| s.iter().all(|&k| mask[k])) {
-                continue;
-            }
-            let minimal = follower.minimise(set)?;
-            found.insert((minimal.len(), minimal));
-        }
-    }
-    Ok(found.into_iter().take(limit).map(|(_, s)| s).collect())
+    fewest_clues::seed_regions(
+        follower,
+        rectangles(p),
+        regions(p),
+        COMPLETIONS_PER_REGION,
+        limit,
+    )
 }
 
 #[cfg(test)]
@@ -156,7 +145,7 @@ mod tests {
     #[test]
     fn seeded_sets_are_minimal_unavoidable_sets() {
         let p = figure_8_1();
-        let mut f = Follower::new(&p, &Budget::unlimited());
+        let mut f = super::super::follower::follower(&p, &Budget::unlimited());
         let sets = seed(&p, &mut f, 60).unwrap();
         assert_eq!(sets.len(), 60);
         assert!(sets.windows(2).all(|w| w[0].len() <= w[1].len()));
@@ -165,11 +154,11 @@ mod tests {
             for &k in s {
                 outside[k] = false;
             }
-            assert!(f.unavoidable_outside(&outside).unwrap().is_some(), "{s:?}");
+            assert!(f.other_outside(&outside).unwrap().is_some(), "{s:?}");
             for &k in s {
                 outside[k] = true;
                 assert!(
-                    f.unavoidable_outside(&outside).unwrap().is_none(),
+                    f.other_outside(&outside).unwrap().is_none(),
                     "{s:?} without {k}"
                 );
                 outside[k] = false;

@@ -1,0 +1,437 @@
+//! Fewest clues that make a known solution unique, by row generation: the one loop of
+//! minimum-clue Sudoku (the report 002, chapter 8) and of nonogram givens (the open
+//! question of the paper "Nonokenken", section 3.3).
+//!
+//! A puzzle with its intended solution T, cells numbered row-major. A *clue* shows one
+//! cell with T's value; the question is the fewest clues whose only solution is T. The
+//! report writes it as a bilevel program (the leader picks clues, the follower looks for
+//! another solution); since the follower only checks feasibility, it is solved in one
+//! level:
+//!
+//! **Leader** (on the run's engine): y[k] = 1 iff cell k is a clue; minimise Σ y; one row
+//! `set[i]`: Σ_{c ∈ U_i} y_c ≥ 1 per *unavoidable set* U_i known so far (the cells where some
+//! other solution differs from T: every clue set that makes T unique shows one of them).
+//! So the leader's optimum over the sets known is a lower bound on the minimum. The row
+//! `upper`: Σ y ≤ |best| − 1 asks for fewer clues than the best unique set known (Σ y ≤
+//! |best| when counting, which must find every minimum set); whenever the follower finds a
+//! better set, the separator adds the cap Σ y ≤ |best| − 1. A leader left without a
+//! solution thus proves the best set a minimum (the run reports `optimal`), and a leader
+//! solution the follower accepts is a minimum by the engine's own proof.
+//!
+//! **Follower** ([`ClueFollower`], CaDiCaL with the puzzle's rules, the leader's clues as
+//! assumptions), the separator of the engine's row generation ([`Run::row_generation`]:
+//! each round a solve on MIP engines; on `sat` and `hitset` at every solution of one
+//! search). For the leader's clues ([`round`]):
+//! 1. the follower looks for another solution; none: the clues are unique, the engine's
+//!    solution stands;
+//! 2. otherwise the cells where it differs from T, shrunk to a minimal unavoidable set,
+//!    become a row; one of its cells is added to the clues and the follower asked again,
+//!    until the clues are unique: every set found this way is a row (many rows per round);
+//! 3. the unique clue set reached, with every clue that is not needed taken out and then
+//!    improved by trading two clues for one ([`improve`]), replaces the best set when
+//!    smaller (with a cap).
+//!
+//! The first best set is the follower's round from the instance's start clues (none, where
+//! it has none), improved the same way; the seeding search of the puzzle (its
+//! [`Target::seeds`]) fills the first model of the seeded formulation. At the time limit
+//! the run ends as `time_limit` with the best clue set as its objective and the engine's
+//! bound as its bound. `seconds` holds the loop (leader and follower),
+//! `separator_seconds` the follower's share; the first best set and the seeding are
+//! counted in `build_seconds`.
+
+use super::clue_follower::{ClueFollower, Stopped};
+use super::{Answer, Run, RunResult};
+use crate::engines::{gap, Budget, Status};
+use crate::lazy::{Cut, Separator};
+use crate::model::{Model, Name, VarId, VarKind};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+/// A puzzle with an intended solution whose fewest clues are sought.
+pub trait Target {
+    /// Cells, numbered row-major.
+    fn cells(&self) -> usize;
+    /// The leader model's name.
+    fn model_name(&self) -> String;
+    /// The name of the leader's column y for cell `k` (`y(i,j)`).
+    fn column(&self, k: usize) -> Name;
+    /// The follower: CaDiCaL on the puzzle's rules, its queries stopped at `budget`'s
+    /// deadline.
+    fn follower(&self, budget: &Budget) -> ClueFollower;
+    /// Clues to start from (the instance's own), where it has some; the first round adds
+    /// clues to them until T is unique.
+    fn start(&self) -> Option<Vec<bool>>;
+    /// Unavoidable sets for the seeded formulation's first model, smallest first.
+    fn seeds(&self, follower: &mut ClueFollower) -> Result<Vec<Vec<usize>>, Stopped>;
+    /// The answer for the clue set `clues`, checked by the puzzle's verifier; `minimal`
+    /// says the run claims it is a minimum.
+    fn answer(&self, clues: &[bool], minimal: bool) -> Answer;
+}
+
+/// What the leader's build hands to the loop besides the model (y and the seeded rows).
+pub struct Leader {
+    /// The clue columns y, row-major.
+    pub y: Vec<VarId>,
+    /// The follower (it found the seeded sets, and goes on learning).
+    pub follower: ClueFollower,
+    /// The best unique clue set known after the build (row-major): the first round's,
+    /// with clues not needed taken out and improved; every cell when the deadline passed
+    /// first.
+    pub best: Vec<bool>,
+    /// The deadline passed while building.
+    pub stopped: bool,
+}
+
+/// Builds the leader for `p`: the columns y; when `seeded`, the rows of `p`'s seeds and
+/// of the first round's sets; and the row `upper`: Σ y ≤ |best| − 1 ("fewer clues than
+/// the best set known", so that an infeasible leader proves the best set a minimum), or
+/// Σ y ≤ |best| when `counting` (every minimum set is to be found). The follower's
+/// queries stop at `budget`'s deadline (none: unlimited).
+pub fn build<T: Target>(
+    p: &T,
+    seeded: bool,
+    counting: bool,
+    budget: Option<&Budget>,
+) -> (Model, Leader) {
+    let cells = p.cells();
+    let unlimited = Budget::unlimited();
+    let mut follower = p.follower(budget.unwrap_or(&unlimited));
+    let mut model = Model::new(p.model_name());
+    let y: Vec<VarId> = (0..cells)
+        .map(|k| model.add_var(p.column(k), VarKind::Binary, 0.0, 1.0, 1.0))
+        .collect();
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    // Every cell shown makes T unique; the first round replaces it, then improves.
+    let mut best = vec![true; cells];
+    let mut first = || -> Result<(), Stopped> {
+        let start = p.start().unwrap_or_else(|| vec![false; cells]);
+        let r = round(&mut follower, &start)?;
+        if seeded {
+            sets.extend(r.sets);
+        }
+        best = match r.puzzle {
+            Some(puzzle) => puzzle,
+            None => without_needless_clues(&mut follower, start)?,
+        };
+        best = improve(&mut follower, best.clone())?;
+        if seeded {
+            let mut seeds = p.seeds(&mut follower)?;
+            seeds.append(&mut sets);
+            sets = seeds;
+        }
+        Ok(())
+    };
+    let stopped = first().is_err();
+    if let Some(b) = budget {
+        // The follower's best clue set is the run's first incumbent.
+        b.incumbent(count(&best) as f64);
+    }
+    for (i, s) in sets.iter().enumerate() {
+        let row = set_row(&y, s.iter().copied());
+        model.add_row(Name::idx("set", &[i + 1]), row.terms, row.lower, row.upper);
+    }
+    let upper = count(&best) - usize::from(!counting && count(&best) > 0);
+    model.add_le("upper", y.iter().map(|&v| (v, 1.0)), upper as f64);
+    (
+        model,
+        Leader {
+            y,
+            follower,
+            best,
+            stopped,
+        },
+    )
+}
+
+/// The row Σ_{c ∈ cells} y_c ≥ 1: "show one of these cells".
+fn set_row(y: &[VarId], cells: impl Iterator<Item = usize>) -> Cut {
+    Cut {
+        terms: cells.map(|c| (y[c], 1.0)).collect(),
+        lower: 1.0,
+        upper: f64::INFINITY,
+    }
+}
+
+/// Solves `p` on the run's engine (`seeded`: with `p`'s seeds in the first model) through
+/// the engine's row generation ([`Run::row_generation`]), with the follower as separator.
+/// Afterwards the follower's best clue set is the answer: it is a minimum when the leader
+/// found no set with fewer clues (the engine ends `infeasible` under the `upper` row and
+/// its caps, which the run reports as `optimal`), and stands at the time limit beside the
+/// leader's bound. The answer says whether the run claims a minimum.
+/// With `--count K` the minimum clue sets are counted by the common path (the objective
+/// fixed at the minimum, each set's no-good added in turn).
+pub fn solve<T: Target>(p: &T, run: &Run, seeded: bool) -> RunResult {
+    let cells = p.cells();
+    let state: RefCell<Option<State>> = RefCell::new(None);
+    let mut report = run.row_generation(
+        || {
+            let counting = run.options.count > 1;
+            let (model, leader) = build(p, seeded, counting, Some(&run.budget));
+            let y = leader.y.clone();
+            *state.borrow_mut() = Some(State {
+                follower: leader.follower,
+                best: leader.best,
+                stopped: leader.stopped,
+                caps: !counting,
+            });
+            (
+                model,
+                y.clone(),
+                FollowerRows {
+                    y,
+                    state: &state,
+                    budget: &run.budget,
+                },
+            )
+        },
+        |y, x| p.answer(&clues_of(y, x), false),
+    );
+    let Some(state) = state.into_inner() else {
+        return report;
+    };
+    let o = &mut report.outcome;
+    if state.stopped && o.status != Status::Error {
+        o.status = Status::TimeLimit;
+    }
+    if run.options.count > 1 {
+        // Counting (minimum clue sets, through the common path) keeps its own figures.
+        return report;
+    }
+    if o.status == Status::Infeasible {
+        // No clue set smaller than the best one: the best one is a minimum.
+        o.status = Status::Optimal;
+        o.best_bound = Some(count(&state.best) as f64);
+    }
+    let found = o.values.as_ref().map(|v| {
+        // The values are the leader's columns y, in order.
+        let y: Vec<bool> = v.iter().take(cells).map(|&x| x > 0.5).collect();
+        y
+    });
+    let best = match found {
+        Some(f) if count(&f) <= count(&state.best) => f,
+        _ => state.best.clone(),
+    };
+    if matches!(
+        o.status,
+        Status::Optimal | Status::Feasible | Status::TimeLimit
+    ) {
+        let k = count(&best) as f64;
+        o.objective = Some(k);
+        let mut values = vec![0.0; report.counts.variables];
+        for (c, &b) in best.iter().enumerate() {
+            values[c] = f64::from(u8::from(b));
+        }
+        o.values = Some(values);
+        if let Some(b) = o.best_bound {
+            // (+ 0.0 writes −0 as 0.)
+            o.best_bound = Some((b - 1e-6).ceil().min(k) + 0.0);
+        }
+        o.gap = gap(o.objective, o.best_bound);
+        report.answer = Some(p.answer(&best, o.status == Status::Optimal));
+    }
+    report
+}
+
+/// The follower's side of a run, shared between the separator and [`solve`].
+struct State {
+    follower: ClueFollower,
+    /// The best unique clue set found (row-major).
+    best: Vec<bool>,
+    /// The run's deadline passed in a follower query.
+    stopped: bool,
+    /// A better clue set adds the cap "fewer clues than it" (not when counting).
+    caps: bool,
+}
+
+/// The follower as the leader's separator: each round of [`round`] on the leader's clues,
+/// its sets as rows `Σ_{c ∈ U} y_c ≥ 1`.
+struct FollowerRows<'a> {
+    y: Vec<VarId>,
+    state: &'a RefCell<Option<State>>,
+    /// The run's budget, whose timeline gets each better clue set as an incumbent.
+    budget: &'a Budget,
+}
+
+impl Separator for FollowerRows<'_> {
+    fn separate(&mut self, x: &[f64], integral: bool) -> Vec<Cut> {
+        if !integral {
+            return Vec::new();
+        }
+        let clues = clues_of(&self.y, x);
+        let mut guard = self.state.borrow_mut();
+        let state = guard.as_mut().expect("the build made the state");
+        if state.stopped {
+            return vec![self.unchecked(&clues)];
+        }
+        let result = round(&mut state.follower, &clues).and_then(|r| {
+            let mut better = None;
+            if let Some(puzzle) = &r.puzzle {
+                if count(puzzle) < count(&state.best) {
+                    let puzzle = improve(&mut state.follower, puzzle.clone())?;
+                    better = Some(count(&puzzle));
+                    self.budget.incumbent(count(&puzzle) as f64);
+                    state.best = puzzle;
+                }
+            }
+            Ok((r, better))
+        });
+        match result {
+            Ok((r, better)) => {
+                let mut rows: Vec<Cut> = r
+                    .sets
+                    .iter()
+                    .map(|set| set_row(&self.y, set.iter().copied()))
+                    .collect();
+                if let (Some(k), true) = (better, state.caps) {
+                    rows.push(Cut {
+                        terms: self.y.iter().map(|&v| (v, 1.0)).collect(),
+                        lower: f64::NEG_INFINITY,
+                        upper: k as f64 - 1.0,
+                    });
+                }
+                rows
+            }
+            Err(Stopped) => {
+                state.stopped = true;
+                vec![self.unchecked(&clues)]
+            }
+        }
+    }
+}
+
+impl FollowerRows<'_> {
+    /// The row for clues the follower could not check before the deadline (the engine is
+    /// stopping too): "show some other cell", which cuts them off so that they are not
+    /// taken as a solution, in the shape of a set to hit that every engine takes. It is not
+    /// a valid row, and the run ends as `time_limit` without a claim from it.
+    fn unchecked(&self, clues: &[bool]) -> Cut {
+        set_row(&self.y, (0..clues.len()).filter(|&c| !clues[c]))
+    }
+}
+
+/// The clue set of the leader's point `x`.
+fn clues_of(y: &[VarId], x: &[f64]) -> Vec<bool> {
+    y.iter().map(|v| x[v.0] > 0.5).collect()
+}
+
+/// What one follower round found: the unavoidable sets (rows for the leader), and the
+/// unique clue set it reached with clues not needed taken out (when it had to add clues).
+pub struct Round {
+    /// The minimal unavoidable sets found, in the order found.
+    pub sets: Vec<Vec<usize>>,
+    /// The unique clue set reached, when the clues given were not unique.
+    pub puzzle: Option<Vec<bool>>,
+}
+
+/// Steps 1–3 of the loop for the clues `clues`.
+pub fn round(f: &mut ClueFollower, clues: &[bool]) -> Result<Round, Stopped> {
+    let mut shown = clues.to_vec();
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    while let Some(diff) = f.other_outside(&shown)? {
+        let set = f.minimise(diff)?;
+        // Show the cell of the new set that most of this round's sets hold (the first on a
+        // tie), so that the next solution differs elsewhere.
+        let pick = *set
+            .iter()
+            .max_by_key(|&&c| {
+                (
+                    sets.iter().filter(|s| s.contains(&c)).count(),
+                    std::cmp::Reverse(c),
+                )
+            })
+            .expect("an unavoidable set is not empty");
+        shown[pick] = true;
+        sets.push(set);
+    }
+    let puzzle = if sets.is_empty() {
+        None
+    } else {
+        Some(without_needless_clues(f, shown)?)
+    };
+    Ok(Round { sets, puzzle })
+}
+
+/// Takes out of the unique clue set `shown`, one at a time, every clue without which T
+/// stays unique.
+pub fn without_needless_clues(
+    f: &mut ClueFollower,
+    mut shown: Vec<bool>,
+) -> Result<Vec<bool>, Stopped> {
+    for k in 0..shown.len() {
+        if shown[k] {
+            shown[k] = false;
+            if f.other_outside(&shown)?.is_some() {
+                shown[k] = true;
+            }
+        }
+    }
+    Ok(shown)
+}
+
+/// Local search for a smaller unique clue set from the unique set `puzzle`: take out two
+/// clues a and b, and try each cell of the first other solution's difference as the one
+/// clue that makes T unique again (a cell outside it cannot rule that solution out); on
+/// success, start again from the smaller set with needless clues taken out. Ends when no
+/// pair can be traded for one cell.
+pub fn improve(f: &mut ClueFollower, mut puzzle: Vec<bool>) -> Result<Vec<bool>, Stopped> {
+    'better: loop {
+        let shown: Vec<usize> = (0..puzzle.len()).filter(|&k| puzzle[k]).collect();
+        for (i, &a) in shown.iter().enumerate() {
+            for &b in &shown[i + 1..] {
+                let mut fewer = puzzle.clone();
+                fewer[a] = false;
+                fewer[b] = false;
+                let Some(diff) = f.other_outside(&fewer)? else {
+                    puzzle = without_needless_clues(f, fewer)?;
+                    continue 'better;
+                };
+                for c in diff {
+                    fewer[c] = true;
+                    if f.other_outside(&fewer)?.is_none() {
+                        puzzle = without_needless_clues(f, fewer)?;
+                        continue 'better;
+                    }
+                    fewer[c] = false;
+                }
+            }
+        }
+        return Ok(puzzle);
+    }
+}
+
+/// Seeds from regions: every other solution that agrees with T outside each region of
+/// `regions` (cell masks, row-major `true`: free), up to `per_region` a region, shrunk to
+/// a minimal unavoidable set unless it holds one already known; with the sets `known`
+/// (minimal already), without duplicates, smallest first, at most `limit`. `Err` when the
+/// deadline passed (what was found is lost with it: the run has no time left to use it).
+pub fn seed_regions(
+    follower: &mut ClueFollower,
+    known: Vec<Vec<usize>>,
+    regions: impl IntoIterator<Item = Vec<bool>>,
+    per_region: usize,
+    limit: usize,
+) -> Result<Vec<Vec<usize>>, Stopped> {
+    let cells = follower.len();
+    let mut found: BTreeSet<(usize, Vec<usize>)> =
+        known.into_iter().map(|s| (s.len(), s)).collect();
+    for free in regions {
+        for set in follower.others_within(&free, per_region)? {
+            // A set that holds a known one would mostly shrink back to it.
+            let mut mask = vec![false; cells];
+            for &k in &set {
+                mask[k] = true;
+            }
+            if found.iter().any(|(_, s)| s.iter().all(|&k| mask[k])) {
+                continue;
+            }
+            let minimal = follower.minimise(set)?;
+            found.insert((minimal.len(), minimal));
+        }
+    }
+    Ok(found.into_iter().take(limit).map(|(_, s)| s).collect())
+}
+
+/// Clues shown in `clues`.
+pub fn count(clues: &[bool]) -> usize {
+    clues.iter().filter(|&&c| c).count()
+}
