@@ -36,8 +36,8 @@ pub const HITSET: Engine = Engine::new(&Hitset);
 /// The hitting-set search.
 pub struct Hitset;
 
-/// Columns a model may have: bit sets of this many 64-bit words.
-const WORDS: usize = 2;
+/// Columns a model may have at most (bit sets of 128 words).
+pub const MAX_COLUMNS: usize = 128 * 64;
 
 static DECLARATION: Declaration = Declaration {
     key: "hitset",
@@ -72,7 +72,7 @@ impl EngineImpl for Hitset {
     }
 
     fn refuses(&self, model: &Model) -> Option<String> {
-        shape(model).err()
+        refusal(model)
     }
 
     fn solve_mip(&self, model: &Model, _settings: &Settings, budget: &Budget) -> Outcome {
@@ -91,28 +91,34 @@ impl EngineImpl for Hitset {
     }
 }
 
-/// A set of columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-struct Bits([u64; WORDS]);
+/// A set of columns, in `W` words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bits<const W: usize>([u64; W]);
 
-impl Bits {
+impl<const W: usize> Default for Bits<W> {
+    fn default() -> Self {
+        Bits([0; W])
+    }
+}
+
+impl<const W: usize> Bits<W> {
     fn set(&mut self, j: usize) {
         self.0[j / 64] |= 1 << (j % 64);
     }
     fn clear(&mut self, j: usize) {
         self.0[j / 64] &= !(1 << (j % 64));
     }
-    fn meets(&self, o: &Bits) -> bool {
-        (0..WORDS).any(|w| self.0[w] & o.0[w] != 0)
+    fn meets(&self, o: &Self) -> bool {
+        (0..W).any(|w| self.0[w] & o.0[w] != 0)
     }
-    fn and(&self, o: &Bits) -> Bits {
+    fn and(&self, o: &Self) -> Self {
         Bits(std::array::from_fn(|w| self.0[w] & o.0[w]))
     }
-    fn minus(&self, o: &Bits) -> Bits {
+    fn minus(&self, o: &Self) -> Self {
         Bits(std::array::from_fn(|w| self.0[w] & !o.0[w]))
     }
-    fn union(&mut self, o: &Bits) {
-        for w in 0..WORDS {
+    fn union(&mut self, o: &Self) {
+        for w in 0..W {
             self.0[w] |= o.0[w];
         }
     }
@@ -126,37 +132,69 @@ impl Bits {
             .collect()
     }
     fn ones(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..WORDS * 64).filter(|&j| self.0[j / 64] >> (j % 64) & 1 == 1)
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
+        })
     }
 }
 
 /// The sets and the cap of a set-covering model, or why it is not one.
-struct Shape {
-    sets: Vec<Bits>,
+struct Shape<const W: usize> {
+    sets: Vec<Bits<W>>,
     cap: usize,
-    forbidden: Bits,
+    forbidden: Bits<W>,
 }
 
-/// Reads `model` as unit-cost set covering.
-fn shape(model: &Model) -> Result<Shape, String> {
+/// Why `model` is not unit-cost set covering, if it is not.
+fn refusal(model: &Model) -> Option<String> {
+    columns(model)
+        .and_then(|_| {
+            model.rows.iter().try_for_each(|r| {
+                row_kind(&r.terms, r.lower, r.upper)
+                    .map(|_| ())
+                    .map_err(|e| format!("row {}: {e}", r.name))
+            })
+        })
+        .err()
+}
+
+/// Checks the columns and the sense of `model`.
+fn columns(model: &Model) -> Result<(), String> {
     let n = model.vars.len();
-    if n > WORDS * 64 {
+    if n > MAX_COLUMNS {
         return Err(format!(
-            "hitset takes at most {} columns; the model has {n}",
-            WORDS * 64
+            "hitset takes at most {MAX_COLUMNS} columns; the model has {n}"
         ));
     }
     if model.sense != Sense::Minimize {
         return Err("hitset minimises; the model maximises".into());
     }
+    match model
+        .vars
+        .iter()
+        .find(|v| v.kind != VarKind::Binary || v.objective != 1.0 || v.lower != 0.0)
+    {
+        Some(v) => Err(format!(
+            "hitset takes 0/1 columns with objective 1; column {} is not one",
+            v.name
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Reads `model` as unit-cost set covering.
+fn shape<const W: usize>(model: &Model) -> Result<Shape<W>, String> {
+    columns(model)?;
+    let n = model.vars.len();
     let mut forbidden = Bits::default();
     for (j, v) in model.vars.iter().enumerate() {
-        if v.kind != VarKind::Binary || v.objective != 1.0 || v.lower != 0.0 {
-            return Err(format!(
-                "hitset takes 0/1 columns with objective 1; column {} is not one",
-                v.name
-            ));
-        }
         if v.upper < 0.5 {
             forbidden.set(j);
         }
@@ -178,28 +216,36 @@ fn shape(model: &Model) -> Result<Shape, String> {
     })
 }
 
-/// The set of a row "Σ x ≥ 1" (`None` for a cap over every column, which the caller reads).
-fn set_of(
-    terms: &[(crate::model::VarId, f64)],
-    lower: f64,
-    upper: f64,
-) -> Result<Option<Bits>, String> {
+/// What a row is to hitset: a set to hit (`true`: Σ x ≥ 1) or a cap (`false`: Σ x ≤ K,
+/// which the caller reads when it spans every column).
+fn row_kind(terms: &[(crate::model::VarId, f64)], lower: f64, upper: f64) -> Result<bool, String> {
     if terms.iter().any(|&(_, c)| c != 1.0) {
         return Err("hitset takes rows whose coefficients are all 1".into());
     }
     if lower == 1.0 && upper == f64::INFINITY {
-        let mut b = Bits::default();
-        for &(v, _) in terms {
-            b.set(v.0);
-        }
-        return Ok(Some(b));
+        return Ok(true);
     }
     if lower <= 0.0 && upper.is_finite() {
-        return Ok(None);
+        return Ok(false);
     }
     Err(format!(
         "hitset takes rows sum x >= 1 and a cap sum x <= K; this one is {lower} <= sum x <= {upper}"
     ))
+}
+
+/// The set of a row "Σ x ≥ 1" (`None` for a cap over every column, which the caller reads).
+fn set_of<const W: usize>(
+    terms: &[(crate::model::VarId, f64)],
+    lower: f64,
+    upper: f64,
+) -> Result<Option<Bits<W>>, String> {
+    Ok(row_kind(terms, lower, upper)?.then(|| {
+        let mut b = Bits::default();
+        for &(v, _) in terms {
+            b.set(v.0);
+        }
+        b
+    }))
 }
 
 /// Why the depth-first search stopped early.
@@ -209,9 +255,9 @@ enum Stop {
 }
 
 /// The search state of one run.
-struct Search<'a> {
+struct Search<'a, const W: usize> {
     /// The sets to hit: the model's, smallest first, then those added while solving.
-    sets: Vec<Bits>,
+    sets: Vec<Bits<W>>,
     /// The unhit lists of the nodes on the current path, one buffer per depth.
     buffers: Vec<Vec<u32>>,
     columns: usize,
@@ -226,15 +272,15 @@ struct Search<'a> {
     separating: f64,
 }
 
-impl Search<'_> {
+impl<const W: usize> Search<'_, W> {
     /// Greedy count of pairwise disjoint sets among `unhit` (their allowed columns, in the
     /// list's order), stopping past `limit`; and the set with the fewest allowed columns.
     /// `None` for the set when the list is empty; a count above the limit when some set has
     /// no allowed column.
-    fn look(&self, unhit: &[u32], forbidden: &Bits, limit: usize) -> (usize, Option<Bits>) {
+    fn look(&self, unhit: &[u32], forbidden: &Bits<W>, limit: usize) -> (usize, Option<Bits<W>>) {
         let mut packed = Bits::default();
         let mut disjoint = 0;
-        let mut best: Option<(u32, Bits)> = None;
+        let mut best: Option<(u32, Bits<W>)> = None;
         for &i in unhit {
             let allowed = self.sets[i as usize].minus(forbidden);
             let len = allowed.len();
@@ -257,7 +303,7 @@ impl Search<'_> {
 
     /// Appends to `unhit` the sets from `from` on that `chosen` does not hit; returns the
     /// family's size.
-    fn catch_up(&self, unhit: &mut Vec<u32>, chosen: &Bits, from: usize) -> usize {
+    fn catch_up(&self, unhit: &mut Vec<u32>, chosen: &Bits<W>, from: usize) -> usize {
         for (i, s) in self.sets.iter().enumerate().skip(from) {
             if !s.meets(chosen) {
                 unhit.push(i as u32);
@@ -273,13 +319,13 @@ impl Search<'_> {
     /// the sets added since, in a buffer per depth.
     fn dfs(
         &mut self,
-        chosen: &mut Bits,
-        forbidden: &mut Bits,
+        chosen: &mut Bits<W>,
+        forbidden: &mut Bits<W>,
         left: usize,
         depth: usize,
         parent: &[u32],
         seen: usize,
-    ) -> Result<Option<Bits>, Stop> {
+    ) -> Result<Option<Bits<W>>, Stop> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && self.budget.expired() {
             return Err(Stop::Deadline);
@@ -404,20 +450,38 @@ impl Search<'_> {
     }
 }
 
-/// Iterative deepening over k, as the module says.
+/// Iterative deepening over k, as the module says, on bit sets of the fewest words that
+/// hold the model's columns.
 fn search<'a>(
     model: &'a mut Model,
     separator: Option<&'a mut (dyn Separator + 'a)>,
     budget: &'a Budget,
 ) -> Outcome {
+    match model.vars.len().div_ceil(64) {
+        0..=2 => search_in::<2>(model, separator, budget),
+        3..=4 => search_in::<4>(model, separator, budget),
+        5..=8 => search_in::<8>(model, separator, budget),
+        9..=16 => search_in::<16>(model, separator, budget),
+        17..=32 => search_in::<32>(model, separator, budget),
+        33..=64 => search_in::<64>(model, separator, budget),
+        _ => search_in::<128>(model, separator, budget),
+    }
+}
+
+/// [`search`] with sets of `W` words.
+fn search_in<'a, const W: usize>(
+    model: &'a mut Model,
+    separator: Option<&'a mut (dyn Separator + 'a)>,
+    budget: &'a Budget,
+) -> Outcome {
     let start = Instant::now();
-    let shape = match shape(model) {
+    let shape = match shape::<W>(model) {
         Ok(s) => s,
         Err(e) => return Outcome::error(format!("unsupported by hitset: {e}"), 0.0),
     };
     let with_rows = separator.is_some();
     let columns = model.vars.len();
-    let mut s = Search {
+    let mut s = Search::<W> {
         sets: Vec::new(),
         buffers: Vec::new(),
         columns,
@@ -514,7 +578,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) as usize
         };
-        for _ in 0..200 {
+        for case in 0..400 {
             let n = 3 + next() % 10;
             let count = 1 + next() % 12;
             let owned: Vec<Vec<usize>> = (0..count)
@@ -527,19 +591,47 @@ mod tests {
                 })
                 .collect();
             let sets: Vec<&[usize]> = owned.iter().map(|s| s.as_slice()).collect();
-            let o = search(&mut cover(n, &sets), None, &Budget::unlimited());
-            assert_eq!(o.status, Status::Optimal);
-            assert_eq!(o.objective.map(|v| v as usize), brute(n, &sets), "{sets:?}");
+            let want = brute(n, &sets);
+            // Every other case spreads the columns over a wide model (column j becomes
+            // j·spread + 5, up to 12·700 + 5 columns), so that every width of bit set is met.
+            let spread = [1, 11, 23, 60, 150, 300, 700][case % 7];
+            let wide: Vec<Vec<usize>> = owned
+                .iter()
+                .map(|s| s.iter().map(|&j| j * spread + 5).collect())
+                .collect();
+            let wide_sets: Vec<&[usize]> = wide.iter().map(|s| s.as_slice()).collect();
+            let columns = (n - 1) * spread + 6;
+            for (m, sets) in [
+                (cover(n, &sets), &sets),
+                (cover(columns, &wide_sets), &wide_sets),
+            ] {
+                let o = search(&mut m.clone(), None, &Budget::unlimited());
+                assert_eq!(o.status, Status::Optimal);
+                assert_eq!(o.objective.map(|v| v as usize), want, "{sets:?}");
+                // The point found hits every set.
+                let x = o.values.unwrap();
+                assert!(
+                    sets.iter().all(|s| s.iter().any(|&j| x[j] > 0.5)),
+                    "{sets:?}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn refuses_more_columns_than_it_holds() {
+        let m = cover(MAX_COLUMNS + 1, &[&[0, MAX_COLUMNS]]);
+        assert!(refusal(&m).unwrap().contains("at most"));
+        assert_eq!(refusal(&cover(MAX_COLUMNS, &[&[0, MAX_COLUMNS - 1]])), None);
     }
 
     #[test]
     fn refuses_what_is_not_set_covering() {
         let mut m = cover(3, &[&[0, 1]]);
         m.add_le("two", [(VarId(0), 2.0)], 1.0);
-        assert!(shape(&m).err().unwrap().contains("coefficients are all 1"));
+        assert!(refusal(&m).unwrap().contains("coefficients are all 1"));
         let mut m = cover(3, &[&[0, 1]]);
         m.sense = Sense::Maximize;
-        assert!(shape(&m).err().unwrap().contains("maximises"));
+        assert!(refusal(&m).unwrap().contains("maximises"));
     }
 }
