@@ -209,6 +209,47 @@ impl Nonogram {
                 .collect();
             s.push_str(&format!("\ngoal \"{cells}\"\n"));
         }
+        if self.has_givens() {
+            // puzzlebench's own key (the format has none for givens; others ignore it).
+            let cells: String = self
+                .givens
+                .iter()
+                .flatten()
+                .map(|g| match g {
+                    Some(true) => '1',
+                    Some(false) => '0',
+                    None => '?',
+                })
+                .collect();
+            s.push_str(&format!("givens \"{cells}\"\n"));
+        }
+        s
+    }
+
+    /// Whether the puzzle shows some cell from the start.
+    pub fn has_givens(&self) -> bool {
+        self.givens.iter().flatten().any(|g| g.is_some())
+    }
+
+    /// The text format's `givens` block (`#` black, `.` white, `?` not shown), empty when
+    /// the puzzle shows no cell.
+    pub fn givens_text(&self) -> String {
+        if !self.has_givens() {
+            return String::new();
+        }
+        let mut s = String::from("givens\n");
+        for r in &self.givens {
+            let line: String = r
+                .iter()
+                .map(|g| match g {
+                    Some(true) => '#',
+                    Some(false) => '.',
+                    None => '?',
+                })
+                .collect();
+            s.push_str(&line);
+            s.push('\n');
+        }
         s
     }
 
@@ -374,23 +415,7 @@ impl Instance for Nonogram {
     }
 
     fn canonical(&self) -> String {
-        let mut s = self.to_text();
-        if self.givens.iter().flatten().any(|g| g.is_some()) {
-            s.push_str("givens\n");
-            for r in &self.givens {
-                let line: String = r
-                    .iter()
-                    .map(|g| match g {
-                        Some(true) => '#',
-                        Some(false) => '.',
-                        None => '?',
-                    })
-                    .collect();
-                s.push_str(&line);
-                s.push('\n');
-            }
-        }
-        s
+        self.to_text() + &self.givens_text()
     }
 
     fn size_label(&self) -> String {

@@ -14,13 +14,17 @@
 //!    colour letter after a number is read and dropped, and a puzzle of more than one
 //!    colour is refused), and optionally `goal "0110..."`, the answer row by row (`0`
 //!    white, anything else black). `title`, `by`, `copyright`, `license` and `catalogue`
-//!    are read (the licence is kept); other lines are ignored, as the format asks.
+//!    are read (the licence is kept); other lines are ignored, as the format asks. One key
+//!    is puzzlebench's own, since the format has none for it: `givens "??1?0..."`, cells
+//!    shown from the start, row by row (`1` black, `0` white, `?` not shown), which must
+//!    agree with the goal; other readers ignore it, as the format asks.
 //!    Several puzzles in one file are separated by a line `====`.
 //! 3. The text format, one puzzle per file: a line `nonogram`, then `rows` and H lines of
 //!    run lengths separated by spaces (`-` or `0` for an empty line) and `columns` and W
 //!    lines; or instead of the clues a `picture`, lines of `#` (black) and `.` (white),
 //!    from which the clues are read and which becomes the goal (with clues, a picture is
-//!    the goal). A `givens` block of `#`, `.` and `?` lines shows cells from the start.
+//!    the goal). A `givens` block of `#`, `.` and `?` lines shows cells from the start
+//!    (they must agree with the picture).
 
 use super::{clue_text, runs, Nonogram};
 use crate::puzzles::{parse_one_per_line, InputError};
@@ -206,6 +210,7 @@ fn parse_non_one(
     let mut rows: Option<Vec<Vec<usize>>> = None;
     let mut cols: Option<Vec<Vec<usize>>> = None;
     let mut goal: Option<(usize, String)> = None;
+    let mut givens: Option<(usize, String)> = None;
     let mut licence = None;
     let mut colours: Vec<char> = Vec::new();
     let mut k = from;
@@ -257,24 +262,15 @@ fn parse_non_one(
                 }
                 k += count;
             }
-            "goal" => {
-                let mut text = rest.to_string();
-                if text.starts_with('"') {
-                    // A quoted string, which may go on over the next lines.
-                    let mut end = k;
-                    while text[1..].find('"').is_none() && end + 1 < to {
-                        end += 1;
-                        text.push_str(lines[end].trim());
-                    }
-                    let Some(close) = text[1..].find('"') else {
-                        return Err(err(k, "the goal's quotes are not closed".into()));
-                    };
-                    text = text[1..1 + close].to_string();
+            "goal" | "givens" => {
+                let (text, end) =
+                    quoted(lines, k, to, rest).map_err(|m| err(k, format!("the {key}'s {m}")))?;
+                if key == "goal" {
                     goal = Some((k, text));
-                    k = end;
                 } else {
-                    goal = Some((k, text));
+                    givens = Some((k, text));
                 }
+                k = end;
             }
             "license" => licence = Some(rest.trim_matches('"').to_string()),
             _ => {}
@@ -306,8 +302,80 @@ fn parse_non_one(
         goal_meets_clues(&p, &g).map_err(|m| err(line, format!("the goal {m}")))?;
         p.goal = Some(g);
     }
+    if let Some((line, cells)) = givens {
+        let (w, h) = (p.width(), p.height());
+        let cells: Vec<char> = cells.chars().filter(|c| !c.is_whitespace()).collect();
+        if cells.len() != w * h {
+            return Err(err(
+                line,
+                format!("the givens have {} cells, the grid {}", cells.len(), w * h),
+            ));
+        }
+        for (at, &c) in cells.iter().enumerate() {
+            p.givens[at / w][at % w] = match c {
+                '1' => Some(true),
+                '0' => Some(false),
+                '?' => None,
+                other => {
+                    return Err(err(
+                        line,
+                        format!(
+                            "the givens hold '{other}' at cell ({},{}); they take 1 (black), 0 (white) and ? (not given)",
+                            at / w + 1,
+                            at % w + 1
+                        ),
+                    ))
+                }
+            };
+        }
+        givens_meet_goal(&p).map_err(|m| err(line, m))?;
+    }
     check_clues(&p).map_err(|m| InputError::new(path, from + 1, m))?;
     Ok(p)
+}
+
+/// The string value of a `.non` key whose value `rest` starts on line `k`: a quoted
+/// string, which may go on over the next lines up to `to`, or the rest of the line; with
+/// the line it ends on.
+fn quoted(lines: &[&str], k: usize, to: usize, rest: &str) -> Result<(String, usize), String> {
+    let mut text = rest.to_string();
+    if !text.starts_with('"') {
+        return Ok((text, k));
+    }
+    let mut end = k;
+    while text[1..].find('"').is_none() && end + 1 < to {
+        end += 1;
+        text.push_str(lines[end].trim());
+    }
+    let Some(close) = text[1..].find('"') else {
+        return Err("quotes are not closed".into());
+    };
+    Ok((text[1..1 + close].to_string(), end))
+}
+
+/// Whether every given cell of `p` has the goal's colour, where `p` has a goal; else the
+/// first that does not.
+fn givens_meet_goal(p: &Nonogram) -> Result<(), String> {
+    let Some(goal) = &p.goal else {
+        return Ok(());
+    };
+    for (i, row) in p.givens.iter().enumerate() {
+        for (j, g) in row.iter().enumerate() {
+            if let Some(black) = *g {
+                if black != goal[i][j] {
+                    let colour = |b: bool| if b { "black" } else { "white" };
+                    return Err(format!(
+                        "the givens show cell ({},{}) {}, the goal has it {}",
+                        i + 1,
+                        j + 1,
+                        colour(black),
+                        colour(goal[i][j])
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether `goal` (of the grid's size) has the runs of every clue; else which line
@@ -514,6 +582,7 @@ pub fn parse_text(path: &Path, text: &str) -> Result<Nonogram, InputError> {
             ));
         }
         p.givens = g;
+        givens_meet_goal(&p).map_err(|m| InputError::new(path, line + 1, m))?;
     }
     check_clues(&p).map_err(|m| InputError::new(path, 0, m))?;
     Ok(p)
@@ -587,6 +656,27 @@ mod tests {
         assert!(
             bad("width 1\nheight 1\nrows\n1\ncolumns\nx\n").contains(":6: 'x' is not a run length")
         );
+        // puzzlebench's own key: givens, which must agree with the goal.
+        let head = "width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n";
+        let ps = parse_non(
+            Path::new("g.non"),
+            &format!("{head}goal \"1001\"\ngivens \"1???\"\n"),
+        )
+        .unwrap();
+        assert_eq!(ps[0].givens, vec![vec![Some(true), None], vec![None, None]]);
+        assert_eq!(
+            parse_non(Path::new("g.non"), &ps[0].to_non("t")).unwrap()[0],
+            {
+                let mut q = ps[0].clone();
+                q.name = "g".into();
+                q
+            }
+        );
+        assert!(bad(&format!("{head}goal \"1001\"\ngivens \"0???\"\n"))
+            .contains(":10: the givens show cell (1,1) white, the goal has it black"));
+        assert!(bad(&format!("{head}givens \"1?x?\"\n"))
+            .contains(":9: the givens hold 'x' at cell (2,1)"));
+        assert!(bad(&format!("{head}givens \"1??\"\n")).contains(":9: the givens have 3 cells"));
     }
 
     #[test]
