@@ -20,6 +20,15 @@ pub struct Generator {
     /// a seed; the same parameters and seed give the same text. An error names the
     /// parameter that is wrong.
     pub make: fn(&Params, u64) -> Result<String, String>,
+    /// What goes between two instances of one output with these parameters (`--count`
+    /// above 1): nothing for formats whose instances follow each other ([`concatenated`]),
+    /// a divider line for a bundle; an error when the format holds one instance per file.
+    pub separator: fn(&Params) -> Result<&'static str, String>,
+}
+
+/// The separator of formats whose instances simply follow each other.
+pub fn concatenated(_: &Params) -> Result<&'static str, String> {
+    Ok("")
 }
 
 /// One parameter of a generator: `--NAME VALUE`, or a flag `--NAME`.
@@ -159,11 +168,19 @@ pub fn write(
         ),
         None => Box::new(std::io::stdout().lock()),
     };
+    let separator = if count > 1 {
+        (generator.separator)(params).map_err(GenerateError::Input)?
+    } else {
+        ""
+    };
     let cannot_write =
         |e: std::io::Error| GenerateError::Output(format!("cannot write the puzzle: {e}"));
     for k in 0..count {
         let text =
             (generator.make)(params, seed.saturating_add(k)).map_err(GenerateError::Input)?;
+        if k > 0 {
+            sink.write_all(separator.as_bytes()).map_err(cannot_write)?;
+        }
         sink.write_all(text.as_bytes()).map_err(cannot_write)?;
         progress();
     }

@@ -325,6 +325,30 @@ fn the_generator_makes_puzzles_from_pictures_and_says_if_they_are_unique() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--image"));
+    // Several puzzles: a .non bundle, divided by `====`; the text format holds one.
+    let o = pb()
+        .args([
+            "generate", "nonogram", "--size", "6x5", "--method", "random", "--count", "3",
+        ])
+        .output()
+        .unwrap();
+    let ps = parse::parse_non(
+        std::path::Path::new("b.non"),
+        &String::from_utf8_lossy(&o.stdout),
+    )
+    .unwrap();
+    assert_eq!(ps.len(), 3);
+    assert!(ps.iter().all(|p| p.goal.is_some() && p.width() == 6));
+    assert_ne!(ps[0].goal, ps[1].goal);
+    let o = pb()
+        .args([
+            "generate", "nonogram", "--size", "6x5", "--method", "random", "--count", "2",
+            "--format", "text",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one puzzle per file"));
 }
 
 #[test]

@@ -63,9 +63,6 @@ pub trait Target {
     fn start(&self) -> Option<Vec<bool>>;
     /// Unavoidable sets for the seeded formulation's first model, smallest first.
     fn seeds(&self, follower: &mut ClueFollower) -> Result<Vec<Vec<usize>>, Stopped>;
-    /// The answer for the clue set `clues`, checked by the puzzle's verifier; `minimal`
-    /// says the run claims it is a minimum.
-    fn answer(&self, clues: &[bool], minimal: bool) -> Answer;
 }
 
 /// What the leader's build hands to the loop besides the model (y and the seeded rows).
@@ -158,9 +155,16 @@ fn set_row(y: &[VarId], cells: impl Iterator<Item = usize>) -> Cut {
 /// found no set with fewer clues (the engine ends `infeasible` under the `upper` row and
 /// its caps, which the run reports as `optimal`), and stands at the time limit beside the
 /// leader's bound. The answer says whether the run claims a minimum.
-/// With `--count K` the minimum clue sets are counted by the common path (the objective
-/// fixed at the minimum, each set's no-good added in turn).
-pub fn solve<T: Target>(p: &T, run: &Run, seeded: bool) -> RunResult {
+/// `answer` makes the answer of a clue set (row-major), checked by the puzzle's verifier;
+/// its flag says the run claims the set is a minimum. With `--count K` the minimum clue
+/// sets are counted by the common path (the objective fixed at the minimum, each set's
+/// no-good added in turn).
+pub fn solve<T: Target>(
+    p: &T,
+    run: &Run,
+    seeded: bool,
+    answer: &dyn Fn(&[bool], bool) -> Answer,
+) -> RunResult {
     let cells = p.cells();
     let state: RefCell<Option<State>> = RefCell::new(None);
     let mut report = run.row_generation(
@@ -184,7 +188,7 @@ pub fn solve<T: Target>(p: &T, run: &Run, seeded: bool) -> RunResult {
                 },
             )
         },
-        |y, x| p.answer(&clues_of(y, x), false),
+        |y, x| answer(&clues_of(y, x), false),
     );
     let Some(state) = state.into_inner() else {
         return report;
@@ -227,7 +231,7 @@ pub fn solve<T: Target>(p: &T, run: &Run, seeded: bool) -> RunResult {
             o.best_bound = Some((b - 1e-6).ceil().min(k) + 0.0);
         }
         o.gap = gap(o.objective, o.best_bound);
-        report.answer = Some(p.answer(&best, o.status == Status::Optimal));
+        report.answer = Some(answer(&best, o.status == Status::Optimal));
     }
     report
 }

@@ -20,6 +20,7 @@ pub mod hashi;
 pub mod kenken;
 pub mod minclue;
 pub mod nonogram;
+pub mod nonogram_givens;
 pub mod queens;
 pub mod starbattle;
 pub mod sudoku;
@@ -409,6 +410,7 @@ pub static PUZZLES: &[&dyn Puzzle] = &[
     &starbattle::PUZZLE,
     &queens::PUZZLE,
     &minclue::PUZZLE,
+    &nonogram_givens::PUZZLE,
     &fault::PUZZLE,
 ];
 

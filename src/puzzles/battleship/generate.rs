@@ -37,6 +37,7 @@ pub static GENERATOR: Generator = Generator {
         Param::value("name", "PREFIX", "Name prefix (default: LEVEL_RxC); puzzles are named PREFIX_SEED"),
     ],
     make,
+    separator: crate::generate::concatenated,
 };
 
 /// One puzzle of `puzzlebench generate battleship`, with the command that makes it and its

@@ -46,6 +46,7 @@ pub static GENERATOR: Generator = Generator {
         Param::value("name", "PREFIX", "Name prefix (default: cRxC); boards are named PREFIX_SEED"),
     ],
     make,
+    separator: crate::generate::concatenated,
 };
 
 /// One board of `puzzlebench generate circuit`, with the command that makes it.

@@ -31,6 +31,7 @@ pub static GENERATOR: Generator = Generator {
         Param::defaulted("format", "FORMAT", "id", "Output format: id (Tatham game IDs, one per line) or has (the .has format: one board, at most 2 bridges per pair)"),
     ],
     make,
+    separator: crate::generate::concatenated,
 };
 
 /// One board of `puzzlebench generate hashi`.

@@ -26,7 +26,7 @@ use crate::engines::Budget;
 use crate::model::{Model, Name};
 use crate::puzzles::clue_follower::{ClueFollower, Stopped};
 use crate::puzzles::fewest_clues::{self, Target};
-use crate::puzzles::{Answer, Run, RunResult};
+use crate::puzzles::{Run, RunResult};
 
 impl Target for MinClue {
     fn cells(&self) -> usize {
@@ -52,10 +52,6 @@ impl Target for MinClue {
     fn seeds(&self, follower: &mut ClueFollower) -> Result<Vec<Vec<usize>>, Stopped> {
         unavoidable::seed(self, follower, self.seeds.unwrap_or(DEFAULT_SEEDS))
     }
-
-    fn answer(&self, clues: &[bool], minimal: bool) -> Answer {
-        MinClue::answer(self, clues, minimal)
-    }
 }
 
 /// The leader's model for `p` (`seeded`: `rowgen`), as `export` writes it.
@@ -65,5 +61,5 @@ pub fn build(p: &MinClue, seeded: bool) -> Model {
 
 /// Solves `p` on the run's engine (`seeded`: `rowgen`, else `rowgen-plain`).
 pub fn solve(p: &MinClue, run: &Run, seeded: bool) -> RunResult {
-    fewest_clues::solve(p, run, seeded)
+    fewest_clues::solve(p, run, seeded, &|clues, minimal| p.answer(clues, minimal))
 }

@@ -21,12 +21,24 @@
 //! text format, `--format text`), with a comment line that says whether the solution is
 //! unique: the puzzle is solved again with that picture excluded (`bosch` on `sat`,
 //! `--count 2`), and a second picture means it is not.
+//!
+//! `--givens` shows cells of the picture from the start, so that it becomes the only
+//! solution ([`super::givens`]): `min` the fewest such cells (the `rowgen-plain`
+//! row generation on `hitset`, or on HiGHS beyond `hitset`'s columns, for at most
+//! `--givens-time` seconds; at the limit the best unique set found, and the comment says
+//! it is not proved the fewest), `greedy` the greedy rule's (the cell that rules out the
+//! most other solutions, until none is left), `none` (the default) no givens. The givens
+//! are written as the `.non` key `givens` (puzzlebench's own) or the text format's
+//! `givens` block, and a comment line says how many and how they were found.
 
+use super::givens::{self, NonogramGivens};
 use super::Nonogram;
-use crate::engines::{highs::HIGHS, sat::SAT, SolveOptions, Status};
+use crate::engines::{highs::HIGHS, hitset, sat::SAT, Budget, Kind, SolveOptions, Status};
 use crate::generate::{Generator, Param, Params};
 use crate::model::{Model, Name, Sense, VarKind};
+use crate::puzzles::fewest_clues::{self, Target};
 use crate::puzzles::Solve;
+use crate::puzzles::{Answer, Run};
 use crate::rng::Rng;
 use std::path::Path;
 
@@ -42,9 +54,24 @@ pub static GENERATOR: Generator = Generator {
         Param::defaulted("squares-time", "S", "300", "squares: seconds for the integer program; at the limit the best picture found so far is used, and its gap printed"),
         Param::defaulted("format", "F", "non", "Output: non (webpbn .non, with the picture as goal) or text"),
         Param::defaulted("unique-time", "S", "60", "Seconds for the uniqueness check (0: no check)"),
+        Param::defaulted("givens", "G", "none", "Cells of the picture shown from the start, so that it is the only solution: min (the fewest, proved by row generation), greedy (each time the cell that rules out the most other solutions) or none"),
+        Param::defaulted("givens-time", "S", "600", "givens min: seconds for the search; at the limit the best unique set found is used, and the comment says it is not proved the fewest"),
     ],
     make,
+    separator,
 };
+
+/// Between two puzzles of one output: the `.non` bundle's divider; the text format holds
+/// one puzzle per file.
+fn separator(params: &Params) -> Result<&'static str, String> {
+    match params.need::<String>("format")?.as_str() {
+        "text" => Err(
+            "--format text holds one puzzle per file: use --count 1, or --format non (a bundle)"
+                .into(),
+        ),
+        _ => Ok("====\n"),
+    }
+}
 
 fn make(params: &Params, seed: u64) -> Result<String, String> {
     let size: String = params.need("size")?;
@@ -101,22 +128,113 @@ fn make(params: &Params, seed: u64) -> Result<String, String> {
     };
     let mut p = Nonogram::from_picture(&picture);
     p.name = format!("{method}-{w}x{h}");
-    let seconds: f64 = params.need("unique-time")?;
-    let mut note = uniqueness(&p, seconds);
-    if let Some(how) = squares_note {
-        note = format!("{how}\n# {note}");
+    let format: String = params.need("format")?;
+    if !["non", "text"].contains(&format.as_str()) {
+        return Err(format!("--format {format}: not non or text"));
     }
-    match params.need::<String>("format")?.as_str() {
-        "non" => Ok(format!("# {note}\n{}", p.to_non(&p.name))),
-        "text" => {
-            let mut s = format!("# {note}\n{}picture\n", p.to_text());
-            for line in Nonogram::draw(&picture) {
-                s.push_str(&line);
-                s.push('\n');
-            }
-            Ok(s)
+    let mut notes: Vec<String> = squares_note.into_iter().collect();
+    let how: String = params.need("givens")?;
+    if how != "none" {
+        let limit: f64 = params.need("givens-time")?;
+        if !(limit > 0.0 && limit.is_finite()) {
+            return Err(format!(
+                "--givens-time {limit}: not a positive number of seconds"
+            ));
         }
-        other => Err(format!("--format {other}: not non or text")),
+        let (shown, note) = choose_givens(&p.name, &picture, &how, limit)?;
+        for (k, &g) in shown.iter().enumerate() {
+            p.givens[k / w][k % w] = g.then(|| picture[k / w][k % w]);
+        }
+        notes.push(note);
+    }
+    let seconds: f64 = params.need("unique-time")?;
+    notes.push(uniqueness(&p, seconds));
+    let comments: String = notes.iter().map(|n| format!("# {n}\n")).collect();
+    if format == "non" {
+        return Ok(format!("{comments}{}", p.to_non(&p.name)));
+    }
+    let mut s = format!("{comments}{}picture\n", p.to_text());
+    for line in Nonogram::draw(&picture) {
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s.push_str(&p.givens_text());
+    Ok(s)
+}
+
+/// The givens that make `picture` its clues' only solution, by `how` (`min` within
+/// `limit` seconds, or `greedy`), with a comment line that says how many and how found.
+fn choose_givens(
+    name: &str,
+    picture: &[Vec<bool>],
+    how: &str,
+    limit: f64,
+) -> Result<(Vec<bool>, String), String> {
+    let q = NonogramGivens::of_picture(name, picture);
+    match how {
+        "greedy" => {
+            let mut f = q.follower(&Budget::unlimited());
+            let g = givens::greedy(&q, &mut f).map_err(|_| "the greedy givens were stopped")?;
+            let others = if g.capped {
+                format!("more than {} other solutions", g.solutions)
+            } else {
+                format!("{} other solutions", g.solutions)
+            };
+            let note = format!(
+                "givens: {} by the greedy rule (each the cell that rules out the most other solutions; the clues alone allow {others})",
+                fewest_clues::count(&g.givens)
+            );
+            Ok((g.givens, note))
+        }
+        "min" => {
+            let engine = if q.cells() <= hitset::MAX_COLUMNS {
+                hitset::HITSET
+            } else {
+                HIGHS
+            };
+            let opts = SolveOptions {
+                time_limit: Some(limit),
+                lp_relaxation: false,
+                ..SolveOptions::default()
+            };
+            let run = Run::new(engine, Kind::RowGeneration, &opts);
+            // The nonogram's own verifier checks that the picture solves the puzzle with
+            // the givens; the uniqueness check after this says whether it is the only one.
+            let answer = |shown: &[bool], _: bool| {
+                let with = q.with_givens(shown);
+                Answer::of_marked_grid(picture, '#', super::verify::check(&with, picture))
+            };
+            let r = fewest_clues::solve(&q, &run, false, &answer);
+            let o = &r.outcome;
+            let Some(values) = o.values.as_ref().filter(|_| r.answer.is_some()) else {
+                return Err(format!(
+                    "--givens min: no unique set of givens found ({}{})",
+                    o.status,
+                    o.message
+                        .as_deref()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default()
+                ));
+            };
+            let shown: Vec<bool> = values.iter().take(q.cells()).map(|&v| v > 0.5).collect();
+            let k = fewest_clues::count(&shown);
+            let seconds = r.run_seconds.unwrap_or(o.seconds);
+            let note = if o.status == Status::Optimal {
+                format!(
+                    "givens: {k}, the fewest (proved: rowgen-plain on {}, {seconds:.3} s)",
+                    engine.key()
+                )
+            } else {
+                format!(
+                    "givens: {k}, not proved the fewest: {} after {seconds:.1} s with the bound {} (rowgen-plain on {})",
+                    o.status,
+                    o.best_bound.map_or("unknown".into(), |b| format!("{b}")),
+                    engine.key()
+                )
+            };
+            Ok((shown, note))
+        }
+        other => Err(format!("--givens {other}: not min, greedy or none")),
     }
 }
 

@@ -13,6 +13,7 @@
 pub mod bosch;
 pub mod dfa;
 pub mod generate;
+pub mod givens;
 pub mod parse;
 pub mod picture;
 pub mod tables;

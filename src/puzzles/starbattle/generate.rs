@@ -38,6 +38,7 @@ pub static GENERATOR: Generator = Generator {
         Param::defaulted("tries", "T", "400", "Region moves before starting again"),
     ],
     make,
+    separator: crate::generate::concatenated,
 };
 
 fn make(params: &Params, seed: u64) -> Result<String, String> {

@@ -28,6 +28,7 @@ pub static GENERATOR: Generator = Generator {
         Param::value("attributes", "A", "Attributes (1 to 8)"),
     ],
     make,
+    separator: crate::generate::concatenated,
 };
 
 /// One puzzle of `puzzlebench generate zebra`, with the command that makes it.
