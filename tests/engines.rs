@@ -46,6 +46,7 @@ fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
         ("queens", "least-walls") => first(puzzle, "queens/least/q09_8x8.txt"),
         ("queens", _) => first(puzzle, "queens/boards/b08_w2_a.txt"),
         ("minclue", _) => first(puzzle, "minclue/small/grid4_a.txt"),
+        ("nonogram-givens", _) => first(puzzle, "nonogram-givens/tiny/switches_5x5.txt"),
         _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
     }
 }

@@ -90,6 +90,16 @@ impl Run<'_> {
         let offset = model.objective_offset;
         let mut first_phase = None;
         if optimising {
+            // Counting fixes the objective at its optimum as a row: an engine that takes
+            // the model but not that row (hitset) is refused before the first solve.
+            let mut fixed = model.clone();
+            fix_objective(&mut fixed, 0.0);
+            if let Some(why) = self.engine.model_refusal(&fixed) {
+                return refuse(format!(
+                    "{} cannot count the optimal solutions: counting fixes the objective as a row and adds no-good rows ({why})",
+                    self.engine.key()
+                ));
+            }
             if self.options.mip_gap > 0.0 {
                 return refuse(
                     "counting the optimal solutions needs --mip-gap 0 (a gap proves no optimum)"

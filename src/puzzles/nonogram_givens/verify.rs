@@ -8,7 +8,11 @@
 //!   known is found by a forward and a backward pass over the states "i cells read, t
 //!   runs placed, the next cell free to start a run"; a cell is settled when every
 //!   placement gives it the same colour. Lines are settled in turn until none changes;
-//! * **backtracking**: on the first cell still open, black then white, each settled again.
+//! * **probing**: each open cell is tried black and white, each try settled; a colour
+//!   that leaves a line without placements gives the cell the other colour, and a cell
+//!   both tries colour alike takes that colour; repeated until nothing changes;
+//! * **backtracking**: on the first cell still open, black then white, each settled and
+//!   probed again.
 //!
 //! It requires exactly one solution, equal to the picture. On pictures of at most
 //! [`BRUTE_FORCE_CELLS`] cells a claimed minimum k is also checked by trying every set of
@@ -183,7 +187,8 @@ impl Solver {
     }
 
     fn search(&self, mut grid: Vec<u8>, limit: usize, out: &mut Vec<Vec<u8>>) {
-        if out.len() >= limit || !self.settle(&mut grid) {
+        let all: Vec<usize> = (0..self.h + self.w).collect();
+        if out.len() >= limit || !self.settle(&mut grid, &all) || !self.probe(&mut grid) {
             return;
         }
         match grid.iter().position(|&c| c == OPEN) {
@@ -192,7 +197,9 @@ impl Solver {
                 for colour in [BLACK, WHITE] {
                     let mut g = grid.clone();
                     g[k] = colour;
-                    self.search(g, limit, out);
+                    if self.settle(&mut g, &self.lines_of(k)) {
+                        self.search(g, limit, out);
+                    }
                     if out.len() >= limit {
                         return;
                     }
@@ -201,13 +208,71 @@ impl Solver {
         }
     }
 
-    /// Settles every line of `grid` in turn until none changes; `false` when a line has
-    /// no placement left.
-    fn settle(&self, grid: &mut [u8]) -> bool {
+    /// The row and the column of cell k, as line numbers.
+    fn lines_of(&self, k: usize) -> [usize; 2] {
+        [k / self.w, self.h + k % self.w]
+    }
+
+    /// Probing, on a settled grid: each open cell is tried black and white, each settled;
+    /// a colour that leaves some line without a placement gives the cell the other, and a
+    /// cell both tries colour alike takes that colour. Repeated until nothing changes;
+    /// `false` when a cell can take neither colour.
+    fn probe(&self, grid: &mut Vec<u8>) -> bool {
+        loop {
+            let mut changed = false;
+            for k in 0..grid.len() {
+                if grid[k] != OPEN {
+                    continue;
+                }
+                let tried = [BLACK, WHITE].map(|colour| {
+                    let mut g = grid.clone();
+                    g[k] = colour;
+                    self.settle(&mut g, &self.lines_of(k)).then_some(g)
+                });
+                match tried {
+                    [None, None] => return false,
+                    [Some(g), None] | [None, Some(g)] => {
+                        *grid = g;
+                        changed = true;
+                    }
+                    [Some(b), Some(w)] => {
+                        let mut touched = Vec::new();
+                        for c in 0..grid.len() {
+                            if grid[c] == OPEN && b[c] != OPEN && b[c] == w[c] {
+                                grid[c] = b[c];
+                                touched.extend(self.lines_of(c));
+                            }
+                        }
+                        if !touched.is_empty() {
+                            touched.sort_unstable();
+                            touched.dedup();
+                            if !self.settle(grid, &touched) {
+                                return false;
+                            }
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// Settles the lines of `grid`, starting from the lines `first` (0..h the rows, h..h+w
+    /// the columns) and going on with every line crossing a cell that changed, until none
+    /// changes; `false` when a line has no placement left.
+    fn settle(&self, grid: &mut [u8], first: &[usize]) -> bool {
         let (h, w) = (self.h, self.w);
-        // Lines 0..h are the rows, h..h+w the columns.
-        let mut dirty = vec![true; h + w];
-        let mut pending: Vec<usize> = (0..h + w).collect();
+        let mut dirty = vec![false; h + w];
+        let mut pending: Vec<usize> = Vec::new();
+        for &l in first {
+            if !dirty[l] {
+                dirty[l] = true;
+                pending.push(l);
+            }
+        }
         while let Some(l) = pending.pop() {
             dirty[l] = false;
             let (cells, clue): (Vec<usize>, &[usize]) = if l < h {
@@ -342,6 +407,48 @@ mod tests {
             .map(|r| r.len())
             .filter(|&l| l > 0)
             .collect()
+    }
+
+    /// The counting search finds every solution of random small puzzles, as enumerating
+    /// every grid does (clues from random pictures, some cells shown).
+    #[test]
+    fn counting_agrees_with_enumeration() {
+        let mut seed = 99u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for round in 0..60 {
+            let (h, w) = [(3, 3), (3, 4), (4, 4), (4, 5), (2, 6)][round % 5];
+            let picture: Vec<Vec<bool>> = (0..h)
+                .map(|_| (0..w).map(|_| next(2) == 1).collect())
+                .collect();
+            let p = crate::puzzles::nonogram::givens::NonogramGivens::of_picture("t", &picture);
+            let solver = Solver::new(&p);
+            let mut start = vec![OPEN; h * w];
+            for k in 0..h * w {
+                if next(6) == 0 {
+                    start[k] = solver.picture[k];
+                }
+            }
+            let want: Vec<u64> = (0u64..1 << (h * w))
+                .filter(|code| {
+                    let g: Vec<u8> = (0..h * w)
+                        .map(|k| if code >> k & 1 == 1 { BLACK } else { WHITE })
+                        .collect();
+                    let fits = |cells: Vec<u8>, clue: &[usize]| runs_of(&cells) == clue;
+                    (0..h).all(|i| fits(g[i * w..(i + 1) * w].to_vec(), &solver.rows[i]))
+                        && (0..w)
+                            .all(|j| fits((0..h).map(|i| g[i * w + j]).collect(), &solver.cols[j]))
+                        && (0..h * w).all(|k| start[k] == OPEN || start[k] == g[k])
+                })
+                .collect();
+            let got = solver.solutions(&start, usize::MAX);
+            assert_eq!(got.len(), want.len(), "round {round}");
+            assert!(got.contains(&solver.picture), "round {round}");
+        }
     }
 
     /// The line solver settles exactly the cells that every completion of the known cells
