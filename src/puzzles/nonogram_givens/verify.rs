@@ -427,12 +427,11 @@ mod tests {
                 .collect();
             let p = crate::puzzles::nonogram::givens::NonogramGivens::of_picture("t", &picture);
             let solver = Solver::new(&p);
-            let mut start = vec![OPEN; h * w];
-            for k in 0..h * w {
-                if next(6) == 0 {
-                    start[k] = solver.picture[k];
-                }
-            }
+            let start: Vec<u8> = solver
+                .picture
+                .iter()
+                .map(|&c| if next(6) == 0 { c } else { OPEN })
+                .collect();
             let want: Vec<u64> = (0u64..1 << (h * w))
                 .filter(|code| {
                     let g: Vec<u8> = (0..h * w)
