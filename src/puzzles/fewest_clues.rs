@@ -27,9 +27,9 @@
 //! 2. otherwise the cells where it differs from T, shrunk to a minimal unavoidable set,
 //!    become a row; one of its cells is added to the clues and the follower asked again,
 //!    until the clues are unique: every set found this way is a row (many rows per round);
-//! 3. the unique clue set reached, with every clue that is not needed taken out and then
-//!    improved by trading two clues for one ([`improve`]), replaces the best set when
-//!    smaller (with a cap).
+//! 3. the unique clue set reached, with every clue that is not needed taken out and (where
+//!    the puzzle asks for it, [`Target::improves`]) improved by trading two clues for one
+//!    ([`improve`]), replaces the best set when smaller (with a cap).
 //!
 //! The first best set is the follower's round from the instance's start clues (none, where
 //! it has none), improved the same way; the seeding search of the puzzle (its
@@ -63,6 +63,13 @@ pub trait Target {
     fn start(&self) -> Option<Vec<bool>>;
     /// Unavoidable sets for the seeded formulation's first model, smallest first.
     fn seeds(&self, follower: &mut ClueFollower) -> Result<Vec<Vec<usize>>, Stopped>;
+    /// Whether a unique clue set found is improved by trading two clues for one
+    /// ([`improve`]) before it becomes the best: worth it where the leader's search is the
+    /// hard part and a tight upper bound prunes it (minimum-clue Sudoku), not where the
+    /// follower's questions with few clues are the cost (nonogram givens).
+    fn improves(&self) -> bool {
+        true
+    }
 }
 
 /// What the leader's build hands to the loop besides the model (y and the seeded rows).
@@ -110,7 +117,9 @@ pub fn build<T: Target>(
             Some(puzzle) => puzzle,
             None => without_needless_clues(&mut follower, start)?,
         };
-        best = improve(&mut follower, best.clone())?;
+        if p.improves() {
+            best = improve(&mut follower, best.clone())?;
+        }
         if seeded {
             let mut seeds = p.seeds(&mut follower)?;
             seeds.append(&mut sets);
@@ -185,6 +194,7 @@ pub fn solve<T: Target>(
                     y,
                     state: &state,
                     budget: &run.budget,
+                    improves: p.improves(),
                 },
             )
         },
@@ -254,6 +264,8 @@ struct FollowerRows<'a> {
     state: &'a RefCell<Option<State>>,
     /// The run's budget, whose timeline gets each better clue set as an incumbent.
     budget: &'a Budget,
+    /// A better clue set is improved first ([`Target::improves`]).
+    improves: bool,
 }
 
 impl Separator for FollowerRows<'_> {
@@ -271,7 +283,11 @@ impl Separator for FollowerRows<'_> {
             let mut better = None;
             if let Some(puzzle) = &r.puzzle {
                 if count(puzzle) < count(&state.best) {
-                    let puzzle = improve(&mut state.follower, puzzle.clone())?;
+                    let puzzle = if self.improves {
+                        improve(&mut state.follower, puzzle.clone())?
+                    } else {
+                        puzzle.clone()
+                    };
                     better = Some(count(&puzzle));
                     self.budget.incumbent(count(&puzzle) as f64);
                     state.best = puzzle;

@@ -205,6 +205,7 @@ fn choose_givens(
                 Answer::of_marked_grid(picture, '#', super::verify::check(&with, picture))
             };
             let r = fewest_clues::solve(&q, &run, false, &answer);
+            let seconds = run.budget.elapsed();
             let o = &r.outcome;
             let Some(values) = o.values.as_ref().filter(|_| r.answer.is_some()) else {
                 return Err(format!(
@@ -218,7 +219,6 @@ fn choose_givens(
             };
             let shown: Vec<bool> = values.iter().take(q.cells()).map(|&v| v > 0.5).collect();
             let k = fewest_clues::count(&shown);
-            let seconds = r.run_seconds.unwrap_or(o.seconds);
             let note = if o.status == Status::Optimal {
                 format!(
                     "givens: {k}, the fewest (proved: rowgen-plain on {}, {seconds:.3} s)",
