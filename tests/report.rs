@@ -314,7 +314,7 @@ fn every_suite_compares_its_engines_on_instances_it_says_how_it_chose() {
     }
     let sets = puzzlebench::puzzles::comparison_instances(&dir);
     let quick: Vec<&str> = sets.iter().filter(|c| c.quick).map(|c| c.puzzle).collect();
-    assert_eq!(quick.len(), 10, "{quick:?}");
+    assert_eq!(quick.len(), 11, "{quick:?}");
     let kenken = sets
         .iter()
         .find(|c| c.quick && c.puzzle == "kenken")

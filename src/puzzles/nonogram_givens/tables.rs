@@ -55,7 +55,7 @@ fn runs(rows: &[&Record]) -> Table {
         .collect();
     Table {
         stem: "nonogram-givens".into(),
-        title: "Nonogram givens: fewest cells to show so that the picture is the only solution, by row generation (leader: hitting set on the engine; follower: CaDiCaL on the dfa model)".into(),
+        title: "Nonogram givens: fewest cells to show so that the picture is the only solution, by row generation (leader: hitting set on the engine; follower: CaDiCaL on Bosch's model)".into(),
         columns: [
             "picture",
             "size",
@@ -106,7 +106,7 @@ fn sizes(rows: &[&Record]) -> Table {
         .into_iter()
         .map(|((_, label), (pictures, minima))| {
             let unique = minima.iter().filter(|&&m| m == 0.0).count();
-            let fmt = |v: Option<f64>| v.map_or("–".into(), |x| format!("{x:.1}"));
+            let fmt = |v: Option<f64>| v.map_or("–".into(), |x| format!("{x:.2}"));
             vec![
                 label,
                 pictures.to_string(),
