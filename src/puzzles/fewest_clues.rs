@@ -35,9 +35,10 @@
 //! it has none), improved the same way; the seeding search of the puzzle (its
 //! [`Target::seeds`]) fills the first model of the seeded formulation. At the time limit
 //! the run ends as `time_limit` with the best clue set as its objective and the engine's
-//! bound as its bound. `seconds` holds the loop (leader and follower),
-//! `separator_seconds` the follower's share; the first best set and the seeding are
-//! counted in `build_seconds`.
+//! bound as its bound. `seconds` holds the whole search: the first round and the seeding
+//! (made while the first model is built), then the loop (leader and follower);
+//! `separator_seconds` the follower's share of it; `build_seconds` only the leader's
+//! model. So the two formulations, seeded or not, are compared on all their search.
 
 use super::clue_follower::{ClueFollower, Stopped};
 use super::{Answer, Run, RunResult};
@@ -84,6 +85,9 @@ pub struct Leader {
     pub best: Vec<bool>,
     /// The deadline passed while building.
     pub stopped: bool,
+    /// Seconds of the build spent searching (the first round and the seeding), not
+    /// making the model.
+    pub search_seconds: f64,
 }
 
 /// Builds the leader for `p`: the columns y; when `seeded`, the rows of `p`'s seeds and
@@ -127,7 +131,9 @@ pub fn build<T: Target>(
         }
         Ok(())
     };
+    let searching = std::time::Instant::now();
     let stopped = first().is_err();
+    let search_seconds = searching.elapsed().as_secs_f64();
     if let Some(b) = budget {
         // The follower's best clue set is the run's first incumbent.
         b.incumbent(count(&best) as f64);
@@ -145,6 +151,7 @@ pub fn build<T: Target>(
             follower,
             best,
             stopped,
+            search_seconds,
         },
     )
 }
@@ -182,6 +189,8 @@ pub fn solve<T: Target>(
             let (model, leader) = build(p, seeded, counting, Some(&run.budget));
             let y = leader.y.clone();
             *state.borrow_mut() = Some(State {
+                build_follower_seconds: leader.follower.seconds,
+                search_seconds: leader.search_seconds,
                 follower: leader.follower,
                 best: leader.best,
                 stopped: leader.stopped,
@@ -203,7 +212,13 @@ pub fn solve<T: Target>(
     let Some(state) = state.into_inner() else {
         return report;
     };
+    // The first round and the seeding are search: `seconds` (and the follower's share of
+    // it) count them, `build_seconds` keeps the leader's model.
+    let search = state.search_seconds.min(report.build_seconds);
+    report.build_seconds -= search;
     let o = &mut report.outcome;
+    o.seconds += search;
+    o.separator_seconds = Some(o.separator_seconds.unwrap_or(0.0) + state.build_follower_seconds);
     if state.stopped && o.status != Status::Error {
         o.status = Status::TimeLimit;
     }
@@ -248,6 +263,10 @@ pub fn solve<T: Target>(
 
 /// The follower's side of a run, shared between the separator and [`solve`].
 struct State {
+    /// Seconds the follower spent in the build.
+    build_follower_seconds: f64,
+    /// Seconds of the build spent searching ([`Leader::search_seconds`]).
+    search_seconds: f64,
     follower: ClueFollower,
     /// The best unique clue set found (row-major).
     best: Vec<bool>,

@@ -66,7 +66,7 @@ fn runs(rows: &[&Record]) -> Table {
             "lower bound",
             "rounds",
             "rows added",
-            "solve (s)",
+            "search (s)",
             "follower (s)",
             "with build (s)",
         ]
@@ -74,7 +74,7 @@ fn runs(rows: &[&Record]) -> Table {
         .to_vec(),
         rows: body,
         notes: vec![
-            "givens: the fewest givens found (each a cell shown with the picture's colour); lower bound: the leader's proved bound (equal to givens when optimal). rounds: leader solves; rows added: unavoidable sets the follower found (the seeded sets are in the first model). solve: the loop (leader and follower); follower: its share; with build: solve plus the build (the first round from no givens and, for rowgen, the seeding). Medians over repeats; givens, bound, rounds and rows are those of the last repeat.".into(),
+            "givens: the fewest givens found (each a cell shown with the picture's colour); lower bound: the leader's proved bound (equal to givens when optimal). rounds: leader solves; rows added: unavoidable sets the follower found (the seeded sets are in the first model). search: the whole search (the follower's first round and, for rowgen, the seeding, then the loop of leader and follower); follower: its share; with build: search plus building the leader's model. Medians over repeats; givens, bound, rounds and rows are those of the last repeat.".into(),
             "The paper Nonokenken (section 3.3) asks how many givens a picture's clues need to determine it, and leaves it open.".into(),
         ],
     }
