@@ -78,6 +78,10 @@ pub struct Plan {
     /// a formulation none of the engines takes (`cm1`), or a formulation on an engine that
     /// refuses its model (`cm2 on sat`).
     pub skipped: Vec<(String, String)>,
+    /// Instances that are the same puzzle as one listed before them (the same canonical
+    /// text, so the same run ids): their name and the earlier one's. Their runs are the
+    /// earlier one's, run once.
+    pub same: Vec<(String, String)>,
     /// Repeats only where runs are cheap: when set, a run with repeat 2 or more is run
     /// only if the first repeat of the same configuration is not yet recorded, or
     /// succeeded within this fraction of its time limit ([`Plan::gate_repeats`];
@@ -120,8 +124,17 @@ impl Plan {
         let mut runs = Vec::new();
         let mut skipped = Vec::new();
         let mut seen = HashSet::new();
+        let mut same = Vec::new();
+        let mut first_of: HashMap<String, String> = HashMap::new();
         for (i, loaded) in instances.iter().enumerate() {
             let canonical = loaded.instance.canonical();
+            let name = loaded.instance.name().to_string();
+            match first_of.get(&canonical) {
+                Some(first) => same.push((name, first.clone())),
+                None => {
+                    first_of.insert(canonical.clone(), name);
+                }
+            }
             for f in &infos {
                 let default = [f.kind.default_engine()];
                 let engines = if request.engines.is_empty() {
@@ -205,9 +218,37 @@ impl Plan {
             instances,
             runs,
             skipped,
+            same,
             repeat_gate: None,
         })
     }
+}
+
+/// The note that instances listed twice (the same puzzle under two names) are run
+/// once, or `None` when there are none.
+pub fn same_note(same: &[(String, String)]) -> Option<String> {
+    if same.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = same
+        .iter()
+        .take(5)
+        .map(|(later, first)| format!("{later} = {first}"))
+        .collect();
+    let more = same.len().saturating_sub(5);
+    let (count, verb) = match same.len() {
+        1 => ("1 instance is".to_string(), "it is"),
+        n => (format!("{n} instances are"), "they are"),
+    };
+    Some(format!(
+        "{count} the same puzzle as one listed before, so {verb} run once, under the first name: {}{}",
+        shown.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 impl Plan {

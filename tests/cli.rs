@@ -505,3 +505,40 @@ fn a_folder_without_instance_files_is_named_with_its_subfolders() {
         stderr(&o)
     );
 }
+
+/// An instance listed twice under two names (the same puzzle in two files) is run once,
+/// and `run` says so on standard error instead of dropping it silently.
+#[test]
+fn the_same_puzzle_listed_twice_is_run_once_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = root().join("instances/queens/boards/b08_w0.txt");
+    let b = dir.path().join("copy_of_b08.txt");
+    std::fs::copy(&a, &b).unwrap();
+    let out = dir.path().join("runs.csv");
+    let o = pb(&[
+        "run",
+        "--puzzle",
+        "queens",
+        "--formulation",
+        "base",
+        "--instances",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--dry-run",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("1 instance is the same puzzle as one listed before, so it is run once, under the first name: copy_of_b08 = b08_w0"),
+        "{err}"
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("queens") && l.split_whitespace().nth(2) == Some("1")),
+        "{stdout}"
+    );
+}

@@ -108,6 +108,9 @@ pub fn read_costs(files: &[PathBuf]) -> Result<Costs, Failure> {
 pub fn run(c: &RunConfig) -> Result<(), Failure> {
     check_costs(c.shard.is_some() || c.dry_run, &c.costs)?;
     let mut plan = plan(c)?;
+    if let Some(note) = runner::same_note(&plan.same) {
+        eprintln!("{note}");
+    }
     if c.dry_run {
         let costs = read_costs(&c.costs)?;
         print!("{}", crate::shard::cost_table(&plan.run_costs(), &costs));
