@@ -7,8 +7,8 @@
 //!
 //! The run's [`Budget`] bounds the whole loop: each round's solver gets what is left, and
 //! when no time is left before a round the loop ends as `time_limit`. A round stopped by
-//! the limit ends the run as `time_limit` with the round's bound (the round's model lacks
-//! rows, so its bound is valid for the whole problem) and its incumbent only when the
+//! the limit ends the run as `time_limit` with the best bound of the rounds (each round's
+//! model lacks rows, so its bound is valid for the whole problem) and its incumbent only when the
 //! separator accepts it (an incumbent that breaks rows not yet added is no solution).
 //!
 //! The timeline: each round solves under a relaxed budget ([`Budget::relaxed`]), so the
@@ -59,7 +59,16 @@ pub fn solve(
             nodes = Some(nodes.unwrap_or(0) + n);
         }
         cuts += o.cuts.unwrap_or(0);
-        last_bound = o.best_bound.or(last_bound);
+        // Every round's bound is valid for the whole problem (rows are only added), so
+        // the run keeps the best of them: a round stopped early may prove less than the
+        // round before it, or nothing.
+        last_bound = match (o.best_bound, last_bound) {
+            (Some(b), Some(l)) => Some(match model.sense {
+                crate::model::Sense::Minimize => b.max(l),
+                crate::model::Sense::Maximize => b.min(l),
+            }),
+            (b, l) => b.or(l),
+        };
         if let Some(b) = o.best_bound {
             budget.bound(b);
         }
@@ -76,6 +85,7 @@ pub fn solve(
                 } else if let Some(z) = o.objective {
                     budget.incumbent(z);
                 }
+                o.best_bound = last_bound;
                 break o;
             }
             Status::Optimal | Status::Feasible => {}
@@ -125,4 +135,63 @@ pub fn solve(
         outcome.objective = None;
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lazy::Cut;
+    use crate::model::{Sense, VarId, VarKind};
+
+    /// A separator that always asks for one more row.
+    struct Always;
+
+    impl Separator for Always {
+        fn separate(&mut self, _x: &[f64], _integral: bool) -> Vec<Cut> {
+            vec![Cut {
+                terms: vec![(VarId(0), 1.0)],
+                lower: 0.0,
+                upper: f64::INFINITY,
+            }]
+        }
+    }
+
+    /// Rounds with bounds 3 and 5, then a round stopped by the limit with a weaker bound
+    /// (or none): the run keeps the best bound proved (5 when minimising, 3 when
+    /// maximising), not the last round's.
+    #[test]
+    fn a_round_stopped_by_the_limit_keeps_the_best_bound_of_the_rounds() {
+        for (sense, last, want) in [
+            (Sense::Minimize, None, Some(5.0)),
+            (Sense::Minimize, Some(4.0), Some(5.0)),
+            (Sense::Maximize, Some(4.0), Some(3.0)),
+            (Sense::Maximize, None, Some(3.0)),
+        ] {
+            let mut model = Model::new("m");
+            model.sense = sense;
+            model.add_var("x", VarKind::Binary, 0.0, 1.0, 1.0);
+            let bounds = [Some(3.0), Some(5.0), last];
+            let mut round = 0;
+            let o = solve(&mut model, &mut Always, &Budget::new(None), |_, _, _| {
+                let b = bounds[round];
+                round += 1;
+                if round < bounds.len() {
+                    Outcome {
+                        objective: b,
+                        best_bound: b,
+                        values: Some(vec![0.0]),
+                        ..Outcome::with_status(Status::Optimal, 0.0)
+                    }
+                } else {
+                    Outcome {
+                        best_bound: b,
+                        ..Outcome::time_limit(0.0)
+                    }
+                }
+            });
+            assert_eq!(o.status, Status::TimeLimit, "{sense:?} {last:?}");
+            assert_eq!(o.best_bound, want, "{sense:?} {last:?}");
+            assert_eq!(o.rounds, Some(3));
+        }
+    }
 }
