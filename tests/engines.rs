@@ -7,8 +7,8 @@
 mod common;
 use common::first;
 use puzzlebench::engines::{
-    bc::BC, cbc::CBC, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, sat::SAT, Engine,
-    Heuristics, Kind, SolveOptions, Status, ENGINES,
+    bc::BC, cbc::CBC, cpsat::CPSAT, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, sat::SAT,
+    scip::SCIP, Engine, Heuristics, Kind, SolveOptions, Status, ENGINES,
 };
 use puzzlebench::model::{Model, Sense, VarKind};
 use puzzlebench::progress;
@@ -528,8 +528,9 @@ fn p_count(file: &Path) -> usize {
 }
 
 /// Solution counting works for every formulation of every puzzle (`puzzlebench count`):
-/// on a tiny instance, counting up to 3 on the formulation's default engine and, where it
-/// takes the model, on the SAT engine, ends settled with a verified first answer, and every
+/// on a tiny instance, counting up to 3 on the formulation's default engine and, where
+/// they take the model, on the SAT engine and on CP-SAT and SCIP (their enumeration, for a
+/// model without rows of its own) where installed, ends settled with a verified first answer, and every
 /// formulation of a puzzle finds the same number of solutions (optimal ones, for the
 /// optimisation models).
 #[test]
@@ -541,8 +542,12 @@ fn every_formulation_counts_solutions_and_the_formulations_of_a_puzzle_agree() {
         for f in p.formulations() {
             let inst = tiny(p.key(), f.key);
             let mut engines = vec![f.kind.default_engine()];
-            if SAT.takes(f.kind) && SAT.model_refusal(&inst.build(f.key).unwrap()).is_none() {
-                engines.push(SAT);
+            if let Ok(model) = inst.build(f.key) {
+                for e in [SAT, CPSAT, SCIP] {
+                    if e.takes(f.kind) && e.installed() && e.model_refusal(&model).is_none() {
+                        engines.push(e);
+                    }
+                }
             }
             for e in engines {
                 let options = SolveOptions {

@@ -27,10 +27,16 @@
 //!   sends only the rows added since, and the driver solves the model as it stands with a
 //!   fresh `CpSolver` (no state is kept from one round to the next but the model), its
 //!   limit what is left of the run's budget.
+//! * **Counting** (`--count K`): CP-SAT's own enumeration (`enumerate_all_solutions`, one
+//!   worker) on the model with its objective fixed, in one search on one driver process;
+//!   each solution goes to puzzlebench, which counts distinct answers and stops the search
+//!   at K. Asked for more than one thread, counting keeps the no-good loop.
 
-use super::external::{self, Session};
+use super::external::{self, Reply, Session};
 use super::row_generation;
-use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings};
+use super::{
+    Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings,
+};
 use crate::lazy::Separator;
 use crate::model::{Model, Row, Sense};
 use serde::Serialize;
@@ -94,6 +100,24 @@ impl EngineImpl for CpSat {
             });
             driver.finish(outcome)
         })
+    }
+
+    fn enumerate(
+        &self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Option<Outcome> {
+        // CP-SAT enumerates with one worker only: asked for more, counting keeps the loop.
+        if settings.threads.is_some_and(|t| t > 1) {
+            return None;
+        }
+        Some(external::with_python(|python| {
+            let mut driver = Driver::new(python);
+            let outcome = driver.enumerate(model, settings, budget, counter);
+            driver.finish(outcome)
+        }))
     }
 }
 
@@ -176,8 +200,10 @@ impl<'p> Driver<'p> {
         }
     }
 
-    /// Solves `model` as it stands within `budget`.
-    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+    /// Makes the driver hold `model` as it stands: a session started with the whole
+    /// model, or the rows added since sent to the live one; the error outcome when it
+    /// cannot.
+    fn hold(&mut self, model: &Model) -> Result<(), Box<Outcome>> {
         let unsupported = |why: String| Outcome::error(format!("unsupported by cpsat: {why}"), 0.0);
         match self.session.as_mut().filter(|s| s.alive()) {
             Some(session) => {
@@ -188,7 +214,7 @@ impl<'p> Driver<'p> {
                         .collect::<Result<Vec<_>, _>>()
                     {
                         Ok(r) => r,
-                        Err(why) => return unsupported(why),
+                        Err(why) => return Err(Box::new(unsupported(why))),
                     };
                     session.send(&RowsMessage { op: "rows", rows });
                     self.rows_sent = model.rows.len();
@@ -197,18 +223,23 @@ impl<'p> Driver<'p> {
             None => {
                 let (message, scale) = match convert(model) {
                     Ok(m) => m,
-                    Err(why) => return unsupported(why),
+                    Err(why) => return Err(Box::new(unsupported(why))),
                 };
                 self.session = None;
-                let mut session = match Session::start(self.python, DRIVER) {
-                    Ok(s) => s,
-                    Err(o) => return *o,
-                };
+                let mut session = Session::start(self.python, DRIVER)?;
                 session.send(&message);
                 self.session = Some(session);
                 self.rows_sent = model.rows.len();
                 self.scale = scale;
             }
+        }
+        Ok(())
+    }
+
+    /// Solves `model` as it stands within `budget`.
+    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        if let Err(o) = self.hold(model) {
+            return *o;
         }
         let session = self.session.as_mut().expect("a session was started");
         let message = SolveMessage {
@@ -225,6 +256,41 @@ impl<'p> Driver<'p> {
         }
         match result {
             Ok((answer, call)) => external::outcome(model, answer, call, unscale),
+            Err(o) => *o,
+        }
+    }
+
+    /// Enumerates the solutions of `model` (no objective) within `budget`, each handed to
+    /// `counter`.
+    fn enumerate(
+        &mut self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Outcome {
+        if let Err(o) = self.hold(model) {
+            return *o;
+        }
+        let session = self.session.as_mut().expect("a session was started");
+        let message = SolveMessage {
+            op: "enumerate",
+            deadline: external::deadline_unix(budget),
+            params: params(settings),
+            timeline: false,
+        };
+        let result = session.enumerate(&message, budget, &mut |values| {
+            if counter.found(values) {
+                Reply::more(None)
+            } else {
+                Reply::stop()
+            }
+        });
+        if let Some(v) = session.version() {
+            self.version = Some(v);
+        }
+        match result {
+            Ok((answer, call)) => external::outcome(model, answer, call, |b| b),
             Err(o) => *o,
         }
     }

@@ -176,6 +176,26 @@ impl Engine {
         outcome
     }
 
+    /// Counts the solutions of `model` (no objective) by the engine's own enumeration
+    /// ([`EngineImpl::enumerate`]), or `None` when it has none or does not take the
+    /// model (counting then takes the no-good loop, which refuses with the reason).
+    pub fn enumerate(
+        self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn super::Enumeration,
+    ) -> Option<Outcome> {
+        if self.refusal(Kind::Mip).is_some() || self.model_refusal(model).is_some() {
+            return None;
+        }
+        budget.set_sense(model.sense);
+        let outcome = self.0.enumerate(model, settings, budget, counter)?;
+        let outcome = finish(outcome, true, settings);
+        budget.record_outcome(&outcome);
+        Some(outcome)
+    }
+
     /// Solves one integer program (or LP) with the `options` asked for, its time limit as
     /// the budget: [`Engine::solve`] of [`Problem::Mip`] with [`Engine::settings`].
     pub fn solve_model(self, model: &Model, options: &SolveOptions) -> Outcome {

@@ -15,6 +15,9 @@
 //!   row-generation run keeps one session through all its rounds (the model goes over
 //!   once, then only the added rows); [`driver_starts`] counts the processes started.
 //!   `glpsol` runs once per solve ([`run_watched`]), its model in a file.
+//! * **Enumeration** (counting on CP-SAT and SCIP): the driver prints each solution it
+//!   finds as a line and waits for puzzlebench's [`Reply`] (go on, with a no-good row
+//!   for SCIP, or stop) before its search goes on ([`Session::enumerate`]).
 //! * **Two times**: the solver's own solve time (as it reports it) becomes `seconds`, and
 //!   the wall-clock time of the whole call (process start for a session's first solve,
 //!   sending the model, loading it, the solve, reading the answer) `call_seconds`, so
@@ -172,6 +175,9 @@ pub struct Answer {
     /// Conflicts (CP-SAT).
     #[serde(default)]
     pub conflicts: Option<u64>,
+    /// Rows the driver added in its search (SCIP's no-good rows when counting).
+    #[serde(default)]
+    pub cuts: Option<u64>,
     /// Values of the columns in model order, where the solver holds a solution.
     #[serde(default)]
     pub values: Option<Vec<f64>>,
@@ -193,6 +199,9 @@ enum Message {
     Incumbent { value: f64 },
     /// A proven bound, in the driver's objective units.
     Bound { value: f64 },
+    /// A solution found by an enumeration: the values of the columns. The driver waits
+    /// for a [`Reply`] line before it goes on.
+    Solution { values: Vec<f64> },
     /// The end of a solve.
     Answer(Answer),
 }
@@ -207,6 +216,49 @@ thread_local! {
 /// run of many rounds starts one).
 pub fn driver_starts() -> u64 {
     DRIVER_STARTS.with(|c| c.get())
+}
+
+/// A row as a driver reads it: columns, coefficients, lower and upper side (None: none).
+pub type ReplyRow = (Vec<usize>, Vec<f64>, Option<f64>, Option<f64>);
+
+/// What puzzlebench answers a driver's enumerated solution ([`Session::enumerate`]):
+/// go on (with the row to add, for a driver that adds rows) or stop.
+#[derive(Debug, Serialize)]
+pub struct Reply {
+    op: &'static str,
+    /// Go on: false stops the enumeration.
+    more: bool,
+    /// The row to add before going on (columns, coefficients, lower and upper side).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<ReplyRow>,
+}
+
+impl Reply {
+    /// Stop the enumeration.
+    pub fn stop() -> Reply {
+        Reply {
+            op: "reply",
+            more: false,
+            row: None,
+        }
+    }
+
+    /// Go on, after adding `row` when there is one.
+    pub fn more(row: Option<&crate::lazy::Cut>) -> Reply {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Reply {
+            op: "reply",
+            more: true,
+            row: row.map(|c| {
+                (
+                    c.terms.iter().map(|t| t.0 .0).collect(),
+                    c.terms.iter().map(|t| t.1).collect(),
+                    finite(c.lower),
+                    finite(c.upper),
+                )
+            }),
+        }
+    }
 }
 
 /// A Python driver kept alive through a run's solves: one process that reads its
@@ -314,6 +366,27 @@ impl Session {
         budget: &Budget,
         value: impl Fn(f64) -> f64,
     ) -> Result<(Answer, f64), Box<Outcome>> {
+        self.exchange(message, budget, value, &mut |_| Reply::stop())
+    }
+
+    /// [`Session::solve`] for an enumeration: each solution the driver reports is handed
+    /// to `solution`, whose [`Reply`] goes back to the driver before it goes on.
+    pub fn enumerate(
+        &mut self,
+        message: &impl Serialize,
+        budget: &Budget,
+        solution: &mut dyn FnMut(&[f64]) -> Reply,
+    ) -> Result<(Answer, f64), Box<Outcome>> {
+        self.exchange(message, budget, |v| v, solution)
+    }
+
+    fn exchange(
+        &mut self,
+        message: &impl Serialize,
+        budget: &Budget,
+        value: impl Fn(f64) -> f64,
+        solution: &mut dyn FnMut(&[f64]) -> Reply,
+    ) -> Result<(Answer, f64), Box<Outcome>> {
         let started = self.started.take().unwrap_or_else(Instant::now);
         let fail = |o: Outcome, version: &Option<String>| {
             Box::new(Outcome {
@@ -350,6 +423,10 @@ impl Session {
                         if v.is_finite() {
                             budget.record_at(false, value(v), at)
                         }
+                    }
+                    Ok(Message::Solution { values }) => {
+                        let reply = solution(&values);
+                        self.send(&reply);
                     }
                     Ok(Message::Answer(a)) => {
                         self.note_version(a.version.clone());
@@ -473,6 +550,7 @@ pub fn outcome(
         best_bound: answer.bound.filter(|b| b.is_finite()).map(bound),
         nodes: answer.nodes,
         conflicts: answer.conflicts,
+        cuts: answer.cuts,
         values: if status == Status::Infeasible {
             None
         } else {

@@ -45,7 +45,7 @@ pub use problem::{gap, Kind, Outcome, Problem, Status};
 pub use propagate::Heuristics;
 
 use crate::cp_model::CpModel;
-use crate::lazy::{SearchHints, Separator};
+use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::Model;
 
 /// Every engine, in the order `list` shows them. Adding an engine: a file in this folder
@@ -150,11 +150,39 @@ pub trait EngineImpl: Sync {
         let _ = (model, settings, budget);
         not_declared(self.declaration().key, Kind::Cp)
     }
+    /// Enumerates the solutions of `model` (a model without objective: counting has
+    /// fixed it as a row) in one search of the engine's own, handing each to `counter`
+    /// ([`Enumeration`]), until the counter says stop or none is left; `None` (the
+    /// default) when the engine has no such search, and counting then solves again after
+    /// each no-good row. The outcome is `optimal` when the search ended (every solution
+    /// seen, or the counter stopped it), `time_limit` when the limit stopped it.
+    fn enumerate(
+        &self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Option<Outcome> {
+        let _ = (model, settings, budget, counter);
+        None
+    }
     /// The LP relaxation `relaxed` (integrality already dropped); by default
     /// [`EngineImpl::solve_mip`].
     fn solve_relaxation(&self, relaxed: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         self.solve_mip(relaxed, settings, budget)
     }
+}
+
+/// What an engine's enumeration ([`EngineImpl::enumerate`]) reports its solutions to:
+/// counting, which tells solutions apart by their answers.
+pub trait Enumeration {
+    /// A solution (the values of the model's columns) was found; false when no more are
+    /// wanted.
+    fn found(&mut self, values: &[f64]) -> bool;
+    /// The row that excludes `values` and every solution with the same answer, for an
+    /// engine that adds rows as it enumerates (SCIP); one that enumerates complete
+    /// assignments (CP-SAT) does not need it.
+    fn nogood(&self, values: &[f64]) -> Cut;
 }
 
 fn not_declared(engine: &str, kind: Kind) -> Outcome {

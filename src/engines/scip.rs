@@ -22,10 +22,19 @@
 //!   with a fresh SCIP (the file read again, the added rows added: nothing is kept from
 //!   one round to the next), its limit what is left of the run's budget. The LP
 //!   relaxation is a driver process of its own.
+//! * **Counting** (`--count K`): one branch and bound on one driver process, in which a
+//!   constraint handler of the driver's, checked and enforced after all others, rejects
+//!   each solution, hands it to puzzlebench (which counts distinct answers) and adds the
+//!   no-good row puzzlebench answers for good, until K are counted or the tree is empty.
+//!   SCIP's counting settings keep every solution in the tree (`setParamsCountsols`: no
+//!   restarts, no dual reductions, no symmetry handling; its own counter off). `cuts`
+//!   holds the no-good rows added.
 
-use super::external::{self, Session};
+use super::external::{self, Reply, Session};
 use super::row_generation;
-use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings};
+use super::{
+    Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Outcome, Settings,
+};
 use crate::lazy::Separator;
 use crate::model::{Model, Sense};
 use serde::Serialize;
@@ -85,6 +94,20 @@ impl EngineImpl for Scip {
             });
             driver.finish(outcome)
         })
+    }
+
+    fn enumerate(
+        &self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Option<Outcome> {
+        Some(external::with_python(|python| {
+            let mut driver = Driver::new(python);
+            let outcome = driver.enumerate(model, settings, budget, counter);
+            driver.finish(outcome)
+        }))
     }
 }
 
@@ -151,8 +174,10 @@ impl<'p> Driver<'p> {
         }
     }
 
-    /// Solves `model` as it stands within `budget`.
-    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+    /// Makes the driver hold `model` as it stands: a session started with the whole
+    /// model, or the rows added since sent to the live one; the error outcome when it
+    /// cannot.
+    fn hold(&mut self, model: &Model) -> Result<(), Box<Outcome>> {
         match self.session.as_mut().filter(|s| s.alive()) {
             Some(session) => {
                 if model.rows.len() > self.rows_sent {
@@ -176,12 +201,9 @@ impl<'p> Driver<'p> {
                 self.session = None;
                 let file = match external::temp_file(&model.to_mps_plain(), ".mps") {
                     Ok(f) => f,
-                    Err(e) => return Outcome::error(e, 0.0),
+                    Err(e) => return Err(Box::new(Outcome::error(e, 0.0))),
                 };
-                let mut session = match Session::start(self.python, DRIVER) {
-                    Ok(s) => s,
-                    Err(o) => return *o,
-                };
+                let mut session = Session::start(self.python, DRIVER)?;
                 session.send(&ModelMessage {
                     op: "model",
                     mps: &file,
@@ -191,6 +213,14 @@ impl<'p> Driver<'p> {
                 self.session = Some(session);
                 self.rows_sent = model.rows.len();
             }
+        }
+        Ok(())
+    }
+
+    /// Solves `model` as it stands within `budget`.
+    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+        if let Err(o) = self.hold(model) {
+            return *o;
         }
         let session = self.session.as_mut().expect("a session was started");
         let message = SolveMessage {
@@ -208,6 +238,43 @@ impl<'p> Driver<'p> {
         }
         match result {
             Ok((answer, call)) => external::outcome(model, answer, call, |b| b + offset),
+            Err(o) => *o,
+        }
+    }
+
+    /// Enumerates the solutions of `model` (no objective) within `budget`, each handed to
+    /// `counter`, whose no-good row of it the driver adds.
+    fn enumerate(
+        &mut self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Outcome {
+        if let Err(o) = self.hold(model) {
+            return *o;
+        }
+        let session = self.session.as_mut().expect("a session was started");
+        let message = SolveMessage {
+            op: "enumerate",
+            deadline: external::deadline_unix(budget),
+            gap: 0.0,
+            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
+            presolve: settings.presolve.unwrap_or(true),
+            timeline: false,
+        };
+        let result = session.enumerate(&message, budget, &mut |values| {
+            if counter.found(values) {
+                Reply::more(Some(&counter.nogood(values)))
+            } else {
+                Reply::stop()
+            }
+        });
+        if let Some(v) = session.version() {
+            self.version = Some(v);
+        }
+        match result {
+            Ok((answer, call)) => external::outcome(model, answer, call, |b| b),
             Err(o) => *o,
         }
     }

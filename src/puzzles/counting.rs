@@ -5,6 +5,7 @@
 
 use super::formulation::{NoRows, RunResult, Shape};
 use super::{Answer, Run};
+use crate::engines::Enumeration;
 use crate::engines::Status;
 use crate::lazy::{Cut, Separator, Tightening};
 use crate::model::{Model, Name, VarId, VarKind};
@@ -137,25 +138,62 @@ impl Run<'_> {
             let answer_key = |x: &[f64]| -> Option<String> {
                 generic.as_ref().map(|_| decode(&d, x).json.to_string())
             };
-            let mut counter = Counter {
-                want,
-                found: 0,
-                first: None,
-                seen: std::collections::HashSet::new(),
-                nogood: nogood_of,
-                key: answer_key,
-                inner: &mut sep,
-                timeline: (!optimising).then_some((&self.budget, offset)),
+            // A model without rows of its own is counted by the engine's enumeration
+            // where it has one (CP-SAT, SCIP); solutions are then told apart by their
+            // answers, or by their no-good rows when the formulation gives one (its
+            // columns are those of the answer).
+            let enumerated = match shape {
+                Shape::Mip => {
+                    let key = |x: &[f64]| -> Option<String> {
+                        Some(match &generic {
+                            Some(_) => decode(&d, x).json.to_string(),
+                            None => format!("{:?}", nogood_of(x)),
+                        })
+                    };
+                    let mut counter = Counter {
+                        want,
+                        found: 0,
+                        first: None,
+                        seen: std::collections::HashSet::new(),
+                        nogood: nogood_of,
+                        key,
+                        inner: &mut NoRows,
+                        timeline: (!optimising).then_some((&self.budget, offset)),
+                    };
+                    self.engine
+                        .enumerate(
+                            &model,
+                            &self.settings,
+                            &self.budget.unrecorded(),
+                            &mut counter,
+                        )
+                        .map(|o| (counter.found, counter.first, o))
+                }
+                _ => None,
             };
-            // The rounds after the first solution search for others, under no-good rows
-            // (and with the objective fixed as a row): their incumbents and bounds are no
-            // part of the run's timeline, which the counter keeps instead.
-            let o = self.engine.solve(
-                shape.counting().problem(&mut model, &mut counter),
-                &self.settings,
-                &self.budget.unrecorded(),
-            );
-            (counter.found, counter.first, o)
+            if let Some(done) = enumerated {
+                done
+            } else {
+                let mut counter = Counter {
+                    want,
+                    found: 0,
+                    first: None,
+                    seen: std::collections::HashSet::new(),
+                    nogood: nogood_of,
+                    key: answer_key,
+                    inner: &mut sep,
+                    timeline: (!optimising).then_some((&self.budget, offset)),
+                };
+                // The rounds after the first solution search for others, under no-good rows
+                // (and with the objective fixed as a row): their incumbents and bounds are no
+                // part of the run's timeline, which the counter keeps instead.
+                let o = self.engine.solve(
+                    shape.counting().problem(&mut model, &mut counter),
+                    &self.settings,
+                    &self.budget.unrecorded(),
+                );
+                (counter.found, counter.first, o)
+            }
         };
         if found > 0 {
             let why = match o.status {
@@ -342,6 +380,44 @@ where
         if !rows.is_empty() || !integral {
             return rows;
         }
+        if self.record(x) {
+            vec![(self.nogood)(x)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn branch(&mut self, x: &[f64], candidates: &[usize]) -> usize {
+        self.inner.branch(x, candidates)
+    }
+
+    fn propagate(&mut self, lower: &[f64], upper: &[f64], out: &mut Vec<Tightening>) -> bool {
+        self.inner.propagate(lower, upper, out)
+    }
+}
+
+impl<N, K> Enumeration for Counter<'_, N, K>
+where
+    N: Fn(&[f64]) -> Cut,
+    K: Fn(&[f64]) -> Option<String>,
+{
+    fn found(&mut self, values: &[f64]) -> bool {
+        self.record(values)
+    }
+
+    fn nogood(&self, values: &[f64]) -> Cut {
+        (self.nogood)(values)
+    }
+}
+
+impl<N, K> Counter<'_, N, K>
+where
+    N: Fn(&[f64]) -> Cut,
+    K: Fn(&[f64]) -> Option<String>,
+{
+    /// Counts the solution `x` when it is new (the first kept); true while more are
+    /// wanted.
+    fn record(&mut self, x: &[f64]) -> bool {
         let new = match (self.key)(x) {
             Some(k) => self.seen.insert(k),
             None => true,
@@ -355,19 +431,7 @@ where
                 }
             }
         }
-        if self.found >= self.want {
-            Vec::new()
-        } else {
-            vec![(self.nogood)(x)]
-        }
-    }
-
-    fn branch(&mut self, x: &[f64], candidates: &[usize]) -> usize {
-        self.inner.branch(x, candidates)
-    }
-
-    fn propagate(&mut self, lower: &[f64], upper: &[f64], out: &mut Vec<Tightening>) -> bool {
-        self.inner.propagate(lower, upper, out)
+        self.found < self.want
     }
 }
 

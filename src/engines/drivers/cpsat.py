@@ -14,6 +14,12 @@ OR-Tools is imported, then reads messages, one JSON object a line, on standard i
   objective. The answer is one line {"kind": "answer", ...}: status (in puzzlebench's
   words), CP-SAT's status, its own wall time, the bound on the (scaled) objective,
   branches, conflicts, the values of the columns, and the version.
+* {"op": "enumerate", "deadline": ..., "params": ...}: enumerates the solutions of the
+  model as it stands (it has no objective) in one search (enumerate_all_solutions, one
+  worker). Each solution is printed ({"kind": "solution", "values": ...}) and the search
+  waits for puzzlebench's reply line ({"op": "reply", "more": true or false}); false stops
+  it. The answer: "optimal" when the search ended or was stopped so, "infeasible" when it
+  found none, "time_limit" when the limit stopped it.
 
 It ends when its standard input ends.
 """
@@ -127,6 +133,54 @@ def solve(held, job):
     return answer
 
 
+class Enumerator(cp_model.CpSolverSolutionCallback):
+    """Hands each solution to puzzlebench and stops when it says so."""
+
+    def __init__(self):
+        super().__init__()
+        self.stopped = False
+
+    def on_solution_callback(self):
+        emit({"kind": "solution", "values": list(self.Response().solution)})
+        reply = json.loads(sys.stdin.readline() or '{"more": false}')
+        if not reply.get("more"):
+            self.stopped = True
+            self.StopSearch()
+
+
+def enumerate_solutions(held, job):
+    invalid = held.model.Validate()
+    if invalid:
+        return {"status": "error", "solver_status": "MODEL_INVALID", "seconds": 0.0,
+                "message": f"CP-SAT refused the model: {invalid}"}
+    solver = cp_model.CpSolver()
+    for key, value in job["params"].items():
+        setattr(solver.parameters, key, value)
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    deadline = job["deadline"]
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return {"status": "time_limit", "solver_status": "not started", "seconds": 0.0}
+        solver.parameters.max_time_in_seconds = left
+    enumerator = Enumerator()
+    status = solver.Solve(held.model, enumerator)
+    name = solver.StatusName(status)
+    answer = {"solver_status": name, "seconds": solver.WallTime(),
+              "nodes": solver.NumBranches(), "conflicts": solver.NumConflicts()}
+    if enumerator.stopped or status == cp_model.OPTIMAL:
+        answer["status"] = "optimal"
+    elif status == cp_model.INFEASIBLE:
+        answer["status"] = "infeasible"
+    elif status == cp_model.MODEL_INVALID:
+        answer["status"] = "error"
+        answer["message"] = f"CP-SAT refused the model: {held.model.Validate()}"
+    else:
+        answer["status"] = "time_limit"
+    return answer
+
+
 def main():
     emit({"kind": "hello", "version": VERSION})
     held = None
@@ -140,9 +194,9 @@ def main():
             held = Held(job)
         elif op == "rows":
             held.add_rows(job["rows"])
-        elif op == "solve":
+        elif op in ("solve", "enumerate"):
             try:
-                answer = solve(held, job)
+                answer = solve(held, job) if op == "solve" else enumerate_solutions(held, job)
             except Exception as e:  # a bug here must not pass for the solver's answer
                 answer = {"status": "error", "seconds": 0.0,
                           "message": f"driver failed: {type(e).__name__}: {e}"}
