@@ -138,6 +138,7 @@ impl Run<'_> {
             let answer_key = |x: &[f64]| -> Option<String> {
                 generic.as_ref().map(|_| decode(&d, x).json.to_string())
             };
+            let timeline = (!optimising).then_some((&self.budget, offset));
             // A model without rows of its own is counted by the engine's enumeration
             // where it has one (CP-SAT, SCIP); solutions are then told apart by their
             // answers, or by their no-good rows when the formulation gives one (its
@@ -150,16 +151,8 @@ impl Run<'_> {
                             None => format!("{:?}", nogood_of(x)),
                         })
                     };
-                    let mut counter = Counter {
-                        want,
-                        found: 0,
-                        first: None,
-                        seen: std::collections::HashSet::new(),
-                        nogood: nogood_of,
-                        key,
-                        inner: &mut NoRows,
-                        timeline: (!optimising).then_some((&self.budget, offset)),
-                    };
+                    let mut none = NoRows;
+                    let mut counter = Counter::new(want, nogood_of, key, &mut none, timeline);
                     self.engine
                         .enumerate(
                             &model,
@@ -174,16 +167,7 @@ impl Run<'_> {
             if let Some(done) = enumerated {
                 done
             } else {
-                let mut counter = Counter {
-                    want,
-                    found: 0,
-                    first: None,
-                    seen: std::collections::HashSet::new(),
-                    nogood: nogood_of,
-                    key: answer_key,
-                    inner: &mut sep,
-                    timeline: (!optimising).then_some((&self.budget, offset)),
-                };
+                let mut counter = Counter::new(want, nogood_of, answer_key, &mut sep, timeline);
                 // The rounds after the first solution search for others, under no-good rows
                 // (and with the objective fixed as a row): their incumbents and bounds are no
                 // part of the run's timeline, which the counter keeps instead.
@@ -410,11 +394,31 @@ where
     }
 }
 
-impl<N, K> Counter<'_, N, K>
+impl<'s, N, K> Counter<'s, N, K>
 where
     N: Fn(&[f64]) -> Cut,
     K: Fn(&[f64]) -> Option<String>,
 {
+    /// A counter that wants `want` solutions, none found yet.
+    fn new(
+        want: u64,
+        nogood: N,
+        key: K,
+        inner: &'s mut dyn Separator,
+        timeline: Option<(&'s crate::engines::Budget, f64)>,
+    ) -> Self {
+        Counter {
+            want,
+            found: 0,
+            first: None,
+            seen: std::collections::HashSet::new(),
+            nogood,
+            key,
+            inner,
+            timeline,
+        }
+    }
+
     /// Counts the solution `x` when it is new (the first kept); true while more are
     /// wanted.
     fn record(&mut self, x: &[f64]) -> bool {
