@@ -3,15 +3,15 @@
 //! minimum puzzles counted against a brute force; a 6×6 grid's minimum against a brute
 //! force over every smaller clue set; the committed small grids on every in-process engine,
 //! both formulations agreeing with the file's minimum; the report's Figure 8.1 grid at a
-//! 40 s limit (a verified clue set, a bound no higher than 17); bad files name file and
-//! line.
+//! 40 s limit (a verified clue set, a bound no higher than 17); 16×16 clue sets checked by
+//! the verifier; bad files name file and line.
 
 mod common;
 use common::{assert_bad_files, instance_files};
 use puzzlebench::engines::{
     highs::HIGHS, hitset::HITSET, in_process_engines_for, sat::SAT, Kind, SolveOptions, Status,
 };
-use puzzlebench::puzzles::minclue::verify::Counter;
+use puzzlebench::puzzles::minclue::verify::{check, Counter};
 use puzzlebench::puzzles::minclue::{parse, MinClue, PUZZLE};
 use puzzlebench::puzzles::Solve;
 use std::path::Path;
@@ -214,4 +214,81 @@ fn bad_files_name_file_and_line() {
             ),
         ],
     );
+}
+
+#[test]
+fn sixteen_by_sixteen_clue_sets_are_checked_within_the_run() {
+    // The grid is the solution of Tatham's 16×16 puzzle (the first of
+    // instances/sudoku/solo_4x4_basic.txt). The verifier accepts that puzzle, and a
+    // 93-clue set the follower's first round once made (0.02 s; plain smallest-domain
+    // backtracking took 103 s); it refuses every clue but the four of a rectangle a b / b a
+    // in one band (two completions).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let sudoku_file = dir.join("sudoku/solo_4x4_basic.txt");
+    let s = puzzlebench::puzzles::sudoku::parse::parse_file(
+        &sudoku_file,
+        &std::fs::read_to_string(&sudoku_file).unwrap(),
+    )
+    .unwrap()
+    .remove(0);
+    let grid_file = dir.join("minclue/sixteen/solo_4x4_a.txt");
+    let p = parse::parse_file(&grid_file, &std::fs::read_to_string(&grid_file).unwrap())
+        .unwrap()
+        .remove(0);
+    let symbol = |v: u32| std::char::from_digit(v, 36).unwrap().to_ascii_uppercase();
+    let tatham: Vec<String> = (0..16)
+        .map(|i| {
+            (0..16)
+                .map(|j| match s.givens[i][j] {
+                    0 => '.',
+                    v => symbol(v),
+                })
+                .collect()
+        })
+        .collect();
+    check(&p, &tatham, false).unwrap();
+    let follower: Vec<String> = [
+        "......C.8.F.....",
+        ".........4..97..",
+        ".E..A4..7...D.F2",
+        "..2...FE.D53..68",
+        "3...7...9F..8...",
+        "...1..B.3..A.647",
+        ".GE..D..C68.F3..",
+        "...A.628.7.....B",
+        "8.5..7.......A3C",
+        "..F.2...1.......",
+        "B.9G.A..........",
+        ".4.6C.1..5...G.F",
+        "2...4...G.9DB1..",
+        "....6.85.B2.79..",
+        ".6G........5...3",
+        "974....BA.1.CD..",
+    ]
+    .iter()
+    .map(|l| l.to_string())
+    .collect();
+    check(&p, &follower, false).unwrap();
+    // A rectangle a b / b a: rows in one band, columns in two stacks.
+    let g = &p.grid;
+    let rectangle = (0..16)
+        .flat_map(|r1| (r1 + 1..(r1 / 4 + 1) * 4).map(move |r2| (r1, r2)))
+        .flat_map(|(r1, r2)| {
+            (0..16).flat_map(move |c1| ((c1 / 4 + 1) * 4..16).map(move |c2| (r1, r2, c1, c2)))
+        })
+        .find(|&(r1, r2, c1, c2)| g[r1][c1] == g[r2][c2] && g[r1][c2] == g[r2][c1])
+        .expect("the grid has a rectangle");
+    let (r1, r2, c1, c2) = rectangle;
+    let open: Vec<String> = (0..16)
+        .map(|i| {
+            (0..16)
+                .map(|j| match (i == r1 || i == r2) && (j == c1 || j == c2) {
+                    true => '.',
+                    false => symbol(g[i][j]),
+                })
+                .collect()
+        })
+        .collect();
+    let e = check(&p, &open, false).unwrap_err();
+    assert!(e.contains("more than one completion"), "{e}");
 }

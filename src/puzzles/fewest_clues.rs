@@ -122,7 +122,7 @@ pub fn build<T: Target>(
             None => without_needless_clues(&mut follower, start)?,
         };
         if p.improves() {
-            best = improve(&mut follower, best.clone())?;
+            improve(&mut follower, &mut best)?;
         }
         if seeded {
             let mut seeds = p.seeds(&mut follower)?;
@@ -302,14 +302,16 @@ impl Separator for FollowerRows<'_> {
             let mut better = None;
             if let Some(puzzle) = &r.puzzle {
                 if count(puzzle) < count(&state.best) {
-                    let puzzle = if self.improves {
-                        improve(&mut state.follower, puzzle.clone())?
-                    } else {
-                        puzzle.clone()
+                    // Improved in place, so that a stop keeps what it reached.
+                    let mut puzzle = puzzle.clone();
+                    let improved = match self.improves {
+                        true => improve(&mut state.follower, &mut puzzle),
+                        false => Ok(()),
                     };
                     better = Some(count(&puzzle));
                     self.budget.incumbent(count(&puzzle) as f64);
                     state.best = puzzle;
+                    improved?;
                 }
             }
             Ok((r, better))
@@ -396,23 +398,36 @@ pub fn without_needless_clues(
     f: &mut ClueFollower,
     mut shown: Vec<bool>,
 ) -> Result<Vec<bool>, Stopped> {
+    without_needless_clues_in(f, &mut shown)?;
+    Ok(shown)
+}
+
+/// [`without_needless_clues`] in place: `shown` stays a unique clue set at every step, also
+/// when the deadline stops it (`Err`).
+fn without_needless_clues_in(f: &mut ClueFollower, shown: &mut [bool]) -> Result<(), Stopped> {
     for k in 0..shown.len() {
         if shown[k] {
             shown[k] = false;
-            if f.other_outside(&shown)?.is_some() {
-                shown[k] = true;
+            match f.other_outside(shown) {
+                Ok(None) => {}
+                Ok(Some(_)) => shown[k] = true,
+                Err(e) => {
+                    shown[k] = true;
+                    return Err(e);
+                }
             }
         }
     }
-    Ok(shown)
+    Ok(())
 }
 
 /// Local search for a smaller unique clue set from the unique set `puzzle`: take out two
 /// clues a and b, and try each cell of the first other solution's difference as the one
 /// clue that makes T unique again (a cell outside it cannot rule that solution out); on
 /// success, start again from the smaller set with needless clues taken out. Ends when no
-/// pair can be traded for one cell.
-pub fn improve(f: &mut ClueFollower, mut puzzle: Vec<bool>) -> Result<Vec<bool>, Stopped> {
+/// pair can be traded for one cell. `puzzle` holds the smallest unique set found so far,
+/// also when the deadline stops the search (`Err`).
+pub fn improve(f: &mut ClueFollower, puzzle: &mut Vec<bool>) -> Result<(), Stopped> {
     'better: loop {
         let shown: Vec<usize> = (0..puzzle.len()).filter(|&k| puzzle[k]).collect();
         for (i, &a) in shown.iter().enumerate() {
@@ -421,20 +436,22 @@ pub fn improve(f: &mut ClueFollower, mut puzzle: Vec<bool>) -> Result<Vec<bool>,
                 fewer[a] = false;
                 fewer[b] = false;
                 let Some(diff) = f.other_outside(&fewer)? else {
-                    puzzle = without_needless_clues(f, fewer)?;
+                    *puzzle = fewer;
+                    without_needless_clues_in(f, puzzle)?;
                     continue 'better;
                 };
                 for c in diff {
                     fewer[c] = true;
                     if f.other_outside(&fewer)?.is_none() {
-                        puzzle = without_needless_clues(f, fewer)?;
+                        *puzzle = fewer;
+                        without_needless_clues_in(f, puzzle)?;
                         continue 'better;
                     }
                     fewer[c] = false;
                 }
             }
         }
-        return Ok(puzzle);
+        return Ok(());
     }
 }
 

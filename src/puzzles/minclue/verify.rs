@@ -1,7 +1,8 @@
 //! The independent verifier of a minimum-clue answer. It shares no code with the
 //! formulations (no SAT solver, no model, not even Sudoku's areas): it reads the answer's
 //! clue lines, checks that every clue is G's value, counts the completions of the clues
-//! with a backtracking search of its own (most constrained cell first, stopping at two),
+//! with a backtracking search of its own (stopping at two): a value with one place left in
+//! a row, column or box goes there, else the cell with the fewest candidates is branched on;
 //! and requires exactly one, equal to G. A clue count below the file's known minimum is
 //! refused; so is a claimed minimum that differs from it. On grids of 16 cells or fewer a
 //! claimed minimum k is also checked by trying every set of k − 1 clues.
@@ -108,8 +109,10 @@ fn smaller_unique(solver: &Counter, k: usize) -> Option<Vec<usize>> {
 /// A backtracking Sudoku solver on bit masks, for counting completions.
 pub struct Counter {
     n: usize,
-    box_rows: usize,
-    box_cols: usize,
+    /// The row, column and box of each cell (row-major).
+    place: Vec<[usize; 3]>,
+    /// The cells of each unit: rows 0..n, columns n..2n, boxes 2n..3n.
+    members: Vec<Vec<usize>>,
     /// G, row-major.
     pub grid: Vec<u32>,
 }
@@ -117,90 +120,150 @@ pub struct Counter {
 impl Counter {
     /// The counter for `p`'s grid shape.
     pub fn new(p: &MinClue) -> Counter {
+        let n = p.n();
+        let place: Vec<[usize; 3]> = (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                [i, j, (i / p.box_rows) * (n / p.box_cols) + j / p.box_cols]
+            })
+            .collect();
+        let mut members = vec![Vec::new(); 3 * n];
+        for (k, [i, j, b]) in place.iter().enumerate() {
+            members[*i].push(k);
+            members[n + j].push(k);
+            members[2 * n + b].push(k);
+        }
         Counter {
-            n: p.n(),
-            box_rows: p.box_rows,
-            box_cols: p.box_cols,
+            n,
+            place,
+            members,
             grid: p.grid.iter().flatten().copied().collect(),
         }
-    }
-
-    fn box_of(&self, k: usize) -> usize {
-        let (i, j) = (k / self.n, k % self.n);
-        (i / self.box_rows) * (self.n / self.box_cols) + j / self.box_cols
     }
 
     /// Up to `limit` completions of the grid's values at the cells of `clues`.
     pub fn completions(&self, clues: &[bool], limit: usize) -> Vec<Vec<u32>> {
         let n = self.n;
-        let mut cells = vec![0u32; n * n];
-        let (mut rows, mut cols, mut boxes) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
-        for k in 0..n * n {
-            if clues[k] {
-                let v = self.grid[k];
-                let bit = 1u64 << v;
-                let (i, j, b) = (k / n, k % n, self.box_of(k));
-                if (rows[i] | cols[j] | boxes[b]) & bit != 0 {
-                    return Vec::new();
-                }
-                rows[i] |= bit;
-                cols[j] |= bit;
-                boxes[b] |= bit;
-                cells[k] = v;
+        let mut s = Search {
+            cells: vec![0u32; n * n],
+            rows: vec![0u64; n],
+            cols: vec![0u64; n],
+            boxes: vec![0u64; n],
+            once: vec![0u64; 3 * n],
+            twice: vec![0u64; 3 * n],
+            limit,
+            found: Vec::new(),
+        };
+        for (k, _) in clues.iter().enumerate().filter(|(_, &shown)| shown) {
+            let v = self.grid[k];
+            let bit = 1u64 << v;
+            let [i, j, b] = self.place[k];
+            if (s.rows[i] | s.cols[j] | s.boxes[b]) & bit != 0 {
+                return Vec::new();
             }
+            s.rows[i] |= bit;
+            s.cols[j] |= bit;
+            s.boxes[b] |= bit;
+            s.cells[k] = v;
         }
-        let mut found = Vec::new();
-        self.fill(
-            &mut cells, &mut rows, &mut cols, &mut boxes, limit, &mut found,
-        );
-        found
+        self.fill(&mut s);
+        s.found
     }
 
-    fn fill(
-        &self,
-        cells: &mut [u32],
-        rows: &mut [u64],
-        cols: &mut [u64],
-        boxes: &mut [u64],
-        limit: usize,
-        found: &mut Vec<Vec<u32>>,
-    ) {
+    /// The values cell `k` can still take, as a bit mask (bit v for value v).
+    fn free(&self, s: &Search, k: usize) -> u64 {
+        let all: u64 = ((1u64 << self.n) - 1) << 1;
+        let [i, j, b] = self.place[k];
+        all & !(s.rows[i] | s.cols[j] | s.boxes[b])
+    }
+
+    /// Fills the empty cells of `s` in every way, up to `s.limit` completions.
+    fn fill(&self, s: &mut Search) {
         let n = self.n;
         let all: u64 = ((1u64 << n) - 1) << 1;
-        // The empty cell with the fewest candidates.
+        // The empty cell with the fewest candidates; on the way, for each unit (rows
+        // 0..n, columns n..2n, boxes 2n..3n) the values some empty cell of it can take
+        // (`once`) and those two or more can (`twice`).
+        s.once.fill(0);
+        s.twice.fill(0);
         let mut best: Option<(usize, u64)> = None;
+        let mut scanned = true;
         for k in 0..n * n {
-            if cells[k] != 0 {
+            if s.cells[k] != 0 {
                 continue;
             }
-            let free = all & !(rows[k / n] | cols[k % n] | boxes[self.box_of(k)]);
+            let free = self.free(s, k);
             if best.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
                 best = Some((k, free));
                 if free.count_ones() <= 1 {
+                    scanned = false;
+                    break;
+                }
+            }
+            let [i, j, b] = self.place[k];
+            for u in [i, n + j, 2 * n + b] {
+                s.twice[u] |= s.once[u] & free;
+                s.once[u] |= free;
+            }
+        }
+        let Some((mut k, mut free)) = best else {
+            s.found.push(s.cells.clone());
+            return;
+        };
+        if scanned {
+            // A value missing from a unit with no place left in it ends the branch; one
+            // with a single place goes there.
+            for u in 0..3 * n {
+                let placed = match u / n {
+                    0 => s.rows[u],
+                    1 => s.cols[u - n],
+                    _ => s.boxes[u - 2 * n],
+                };
+                let missing = all & !placed;
+                if missing & !s.once[u] != 0 {
+                    return;
+                }
+                let single = missing & !s.twice[u];
+                if single != 0 {
+                    let bit = 1u64 << single.trailing_zeros();
+                    k = *self.members[u]
+                        .iter()
+                        .find(|&&c| s.cells[c] == 0 && self.free(s, c) & bit != 0)
+                        .expect("a value with one place has a place");
+                    free = bit;
                     break;
                 }
             }
         }
-        let Some((k, mut free)) = best else {
-            found.push(cells.to_vec());
-            return;
-        };
-        let (i, j, b) = (k / n, k % n, self.box_of(k));
-        while free != 0 && found.len() < limit {
+        let [i, j, b] = self.place[k];
+        while free != 0 && s.found.len() < s.limit {
             let v = free.trailing_zeros();
             free &= free - 1;
             let bit = 1u64 << v;
-            cells[k] = v;
-            rows[i] |= bit;
-            cols[j] |= bit;
-            boxes[b] |= bit;
-            self.fill(cells, rows, cols, boxes, limit, found);
-            rows[i] &= !bit;
-            cols[j] &= !bit;
-            boxes[b] &= !bit;
+            s.cells[k] = v;
+            s.rows[i] |= bit;
+            s.cols[j] |= bit;
+            s.boxes[b] |= bit;
+            self.fill(s);
+            s.rows[i] &= !bit;
+            s.cols[j] &= !bit;
+            s.boxes[b] &= !bit;
         }
-        cells[k] = 0;
+        s.cells[k] = 0;
     }
+}
+
+/// The state of one count: values placed (0: empty), the values used in each row, column
+/// and box (bit v for value v), scratch masks per unit, and the completions found.
+struct Search {
+    cells: Vec<u32>,
+    rows: Vec<u64>,
+    cols: Vec<u64>,
+    boxes: Vec<u64>,
+    once: Vec<u64>,
+    twice: Vec<u64>,
+    limit: usize,
+    found: Vec<Vec<u32>>,
 }
 
 #[cfg(test)]
