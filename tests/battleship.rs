@@ -1,4 +1,4 @@
-//! Battleship end to end through the library: both formulations on every backend over the
+//! Battleship end to end through the library: the formulations on every backend over the
 //! committed instances, agreement with a brute force on tiny grids (solution counts and
 //! infeasible sums), the verifier, the generator and the parser's errors.
 
@@ -279,24 +279,19 @@ fn both_formulations_agree_with_brute_force_on_tiny_grids() {
             got, want,
             "case {case}: GBM solutions differ from brute force for {p:?}"
         );
-        let r = p.solve("cbm", HIGHS, &opts).unwrap();
+        for f in ["cbm", "gbm-cells"] {
+            let r = p.solve(f, HIGHS, &opts).unwrap();
+            let what = format!("case {case}: {f} for {p:?}");
+            if want.is_empty() {
+                assert_eq!(r.outcome.status, Status::Infeasible, "{what}");
+            } else {
+                assert_eq!(r.outcome.status, Status::Optimal, "{what}");
+                assert!(want.contains(&grid_of(&r)), "{what}: not a solution");
+            }
+        }
         if want.is_empty() {
-            assert_eq!(
-                r.outcome.status,
-                Status::Infeasible,
-                "case {case}: CBM for {p:?}"
-            );
             infeasible += 1;
         } else {
-            assert_eq!(
-                r.outcome.status,
-                Status::Optimal,
-                "case {case}: CBM for {p:?}"
-            );
-            assert!(
-                want.contains(&grid_of(&r)),
-                "case {case}: CBM answer not a solution"
-            );
             feasible += 1;
             several += (want.len() > 1) as usize;
         }
@@ -317,7 +312,7 @@ fn both_formulations_on_sat_agree_with_brute_force_on_tiny_grids() {
         let (m, n) = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 4)][case % 5];
         let p = tiny(&mut rng, m, n, case % 3 == 2);
         let want = brute_force(&p);
-        for f in ["gbm", "cbm"] {
+        for f in ["gbm", "gbm-cells", "cbm"] {
             let r = p.solve(f, puzzlebench::engines::sat::SAT, &opts).unwrap();
             let what = format!("case {case}: {f} on sat for {p:?}: {:?}", r.outcome);
             if want.is_empty() {
@@ -588,7 +583,7 @@ fn impossible_givens_are_infeasible_on_every_engine() {
     // A left end in the last column can start no ship.
     let text = "fleet 1 1\nrows 2 1\ncols 1 1 1\ngrid\n..<\n...\n";
     let p = &parse_text(text).unwrap()[0];
-    for f in ["gbm", "cbm"] {
+    for f in ["gbm", "gbm-cells", "cbm"] {
         for b in in_process_engines_for(Kind::Mip) {
             for presolve in [true, false] {
                 let opts = SolveOptions {

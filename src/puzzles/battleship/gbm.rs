@@ -125,11 +125,31 @@ impl Decoder {
     }
 }
 
+/// How the row and column sums are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sums {
+    /// Over the placements, each weighted by the cells it has in the row or column (the
+    /// report's (4.1c), (4.1d)).
+    Weighted,
+    /// Over cell columns z[i,j] = Σ_{a covers (i,j)} y[a], one each (cardinality rows):
+    /// [`super::gbm_cells`].
+    Cells,
+}
+
 /// Builds the GBM for `p`.
 pub fn build(p: &Battleship) -> (Model, Decoder) {
+    build_with(p, Sums::Weighted)
+}
+
+/// Builds the GBM for `p` with its sums written as `sums` says.
+pub fn build_with(p: &Battleship, sums: Sums) -> (Model, Decoder) {
     let (m, n) = (p.m(), p.n());
     let all = placements(p);
-    let mut model = Model::new(format!("battleship_gbm_{}", p.name));
+    let name = match sums {
+        Sums::Weighted => "gbm",
+        Sums::Cells => "gbm_cells",
+    };
+    let mut model = Model::new(format!("battleship_{name}_{}", p.name));
     let y: Vec<VarId> = all
         .iter()
         .map(|a| {
@@ -169,13 +189,33 @@ pub fn build(p: &Battleship) -> (Model, Decoder) {
             }
         }
     }
-    // (4.1c) row sums and (4.1d) column sums: a placement counts once per covered cell.
+    // (4.1c) row sums and (4.1d) column sums: a placement counts once per covered cell,
+    // or through the cell columns.
     let mut row_terms: Vec<Vec<(VarId, f64)>> = vec![Vec::new(); m];
     let mut col_terms: Vec<Vec<(VarId, f64)>> = vec![Vec::new(); n];
-    for (a, pl) in all.iter().enumerate() {
-        for (r, c, _) in pl.cells() {
-            row_terms[r].push((y[a], 1.0));
-            col_terms[c].push((y[a], 1.0));
+    match sums {
+        Sums::Weighted => {
+            for (a, pl) in all.iter().enumerate() {
+                for (r, c, _) in pl.cells() {
+                    row_terms[r].push((y[a], 1.0));
+                    col_terms[c].push((y[a], 1.0));
+                }
+            }
+        }
+        Sums::Cells => {
+            for i in 0..m {
+                for j in 0..n {
+                    let z = model.add_binary(Name::idx("z", &[i + 1, j + 1]));
+                    model.add_eq(
+                        Name::idx("cell", &[i + 1, j + 1]),
+                        std::iter::once((z, 1.0))
+                            .chain(cover[i * n + j].iter().map(|&(a, _)| (y[a], -1.0))),
+                        0.0,
+                    );
+                    row_terms[i].push((z, 1.0));
+                    col_terms[j].push((z, 1.0));
+                }
+            }
         }
     }
     for (i, terms) in row_terms.into_iter().enumerate() {

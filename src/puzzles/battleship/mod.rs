@@ -2,13 +2,15 @@
 //! that every row and column holds the given number of ship parts, no two ships touch (not
 //! even diagonally), and the given cells keep their cell types.
 //!
-//! Formulations: [`gbm`] (the report's grid-based, ship-placement model (4.1)) and [`cbm`]
-//! (the cell-based model of Meuffels and den Hertog, report (4.2)–(4.3)). The verifier in
+//! Formulations: [`gbm`] (the report's grid-based, ship-placement model (4.1)),
+//! [`gbm_cells`] (the same with its sums over cell columns) and [`cbm`] (the cell-based
+//! model of Meuffels and den Hertog, report (4.2)–(4.3)). The verifier in
 //! [`verify`] reads ships off the grid of cell types and shares no code with either model.
 //! [`generate`] makes puzzles with a unique solution.
 
 pub mod cbm;
 pub mod gbm;
+pub mod gbm_cells;
 pub mod generate;
 pub mod parse;
 pub mod picture;
@@ -29,6 +31,13 @@ pub static PUZZLE: PuzzleDef<Battleship> = PuzzleDef {
             kind: Kind::Mip,
             build: |p| Ok(gbm::build(p).0),
             solve: |p, run: &Run| run.compact(|| gbm::build(p), |d, v| p.answer(d.decode(v))),
+        },
+        Formulation {
+            key: "gbm-cells",
+            description: "gbm with z[i,j] = 1 iff cell (i,j) holds a ship part, z = sum of the placements covering it; the row/column sums count z (cardinality rows)",
+            kind: Kind::Mip,
+            build: |p| Ok(gbm_cells::build(p).0),
+            solve: |p, run: &Run| run.compact(|| gbm_cells::build(p), |d, v| p.answer(d.decode(v))),
         },
         Formulation {
             key: "cbm",
