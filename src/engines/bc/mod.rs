@@ -86,6 +86,10 @@ impl EngineImpl for Bc {
         let (mut outcome, figures) = solve(model, separator, &search, settings, budget);
         outcome.rounds = Some(figures.rounds);
         outcome.cuts = Some(figures.cuts);
+        outcome.separator_seconds = Some(figures.separation_seconds);
+        if std::env::var_os("PUZZLEBENCH_BC_TRACE").is_some() {
+            eprintln!("bc: {figures:?}");
+        }
         outcome
     }
 
@@ -120,7 +124,7 @@ impl Default for SearchSettings {
 }
 
 /// What a search did besides its outcome.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Figures {
     /// Nodes looked at.
     pub nodes: u64,
@@ -138,6 +142,12 @@ pub struct Figures {
     pub pruned_by_propagation: u64,
     /// Nodes pruned by an infeasible LP.
     pub pruned_by_lp: u64,
+    /// Seconds in propagation and probing.
+    pub propagation_seconds: f64,
+    /// Seconds in LP solves.
+    pub lp_seconds: f64,
+    /// Seconds in the separator's `separate` (finding rows).
+    pub separation_seconds: f64,
 }
 
 /// Integrality tolerance.
@@ -343,9 +353,15 @@ pub fn solve(
         if let Some(j) = node.branched {
             domain.touch(&rows, j);
         }
+        let propagating = std::time::Instant::now();
         let mut feasible = propagate_all(&rows, &mut domain, separator);
-        if feasible && search.probing {
-            match probe(&rows, &mut domain, separator, &binary, &mut figures, budget) {
+        let probed = match feasible && search.probing {
+            true => probe(&rows, &mut domain, separator, &binary, &mut figures, budget),
+            false => Probed::Done,
+        };
+        figures.propagation_seconds += propagating.elapsed().as_secs_f64();
+        if feasible {
+            match probed {
                 Probed::Done => {}
                 Probed::Infeasible => feasible = false,
                 Probed::OutOfTime => {
@@ -369,7 +385,10 @@ pub fn solve(
         let mut rounds_here = 0;
         loop {
             figures.lps += 1;
-            let obj = match lp.solve(budget.left()) {
+            let solving = std::time::Instant::now();
+            let solved = lp.solve(budget.left());
+            figures.lp_seconds += solving.elapsed().as_secs_f64();
+            let obj = match solved {
                 LpResult::Optimal(o) => o * flip,
                 LpResult::Infeasible => {
                     figures.pruned_by_lp += 1;
@@ -406,11 +425,13 @@ pub fn solve(
                 search.rounds_per_node
             };
             if integral || rounds_here < limit {
+                let separating = std::time::Instant::now();
                 let cuts: Vec<Cut> = separator
                     .separate(&x, integral)
                     .into_iter()
                     .filter(|c| c.is_contradiction() || c.violation(&x) > search.min_violation)
                     .collect();
+                figures.separation_seconds += separating.elapsed().as_secs_f64();
                 if cuts.iter().any(|c| c.is_contradiction()) {
                     // A row no point satisfies: the problem has no solution at all.
                     stack.clear();
