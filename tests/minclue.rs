@@ -13,6 +13,7 @@ use puzzlebench::engines::{
 };
 use puzzlebench::puzzles::minclue::verify::{check, Counter};
 use puzzlebench::puzzles::minclue::{parse, MinClue, PUZZLE};
+use puzzlebench::puzzles::sudoku::parse::value_char;
 use puzzlebench::puzzles::Solve;
 use std::path::Path;
 
@@ -235,17 +236,13 @@ fn sixteen_by_sixteen_clue_sets_are_checked_within_the_run() {
     let p = parse::parse_file(&grid_file, &std::fs::read_to_string(&grid_file).unwrap())
         .unwrap()
         .remove(0);
-    let symbol = |v: u32| std::char::from_digit(v, 36).unwrap().to_ascii_uppercase();
-    let tatham: Vec<String> = (0..16)
-        .map(|i| {
-            (0..16)
-                .map(|j| match s.givens[i][j] {
-                    0 => '.',
-                    v => symbol(v),
-                })
-                .collect()
-        })
-        .collect();
+    // The answer's lines of the values `value(i, j)` (0: no clue).
+    let lines = |value: &dyn Fn(usize, usize) -> u32| -> Vec<String> {
+        (0..16)
+            .map(|i| (0..16).map(|j| value_char(value(i, j))).collect())
+            .collect()
+    };
+    let tatham = lines(&|i, j| s.givens[i][j]);
     check(&p, &tatham, false).unwrap();
     let follower: Vec<String> = [
         "......C.8.F.....",
@@ -279,16 +276,10 @@ fn sixteen_by_sixteen_clue_sets_are_checked_within_the_run() {
         .find(|&(r1, r2, c1, c2)| g[r1][c1] == g[r2][c2] && g[r1][c2] == g[r2][c1])
         .expect("the grid has a rectangle");
     let (r1, r2, c1, c2) = rectangle;
-    let open: Vec<String> = (0..16)
-        .map(|i| {
-            (0..16)
-                .map(|j| match (i == r1 || i == r2) && (j == c1 || j == c2) {
-                    true => '.',
-                    false => symbol(g[i][j]),
-                })
-                .collect()
-        })
-        .collect();
+    let open = lines(&|i, j| match (i == r1 || i == r2) && (j == c1 || j == c2) {
+        true => 0,
+        false => g[i][j],
+    });
     let e = check(&p, &open, false).unwrap_err();
     assert!(e.contains("more than one completion"), "{e}");
 }

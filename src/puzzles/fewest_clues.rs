@@ -304,9 +304,10 @@ impl Separator for FollowerRows<'_> {
                 if count(puzzle) < count(&state.best) {
                     // Improved in place, so that a stop keeps what it reached.
                     let mut puzzle = puzzle.clone();
-                    let improved = match self.improves {
-                        true => improve(&mut state.follower, &mut puzzle),
-                        false => Ok(()),
+                    let improved = if self.improves {
+                        improve(&mut state.follower, &mut puzzle)
+                    } else {
+                        Ok(())
                     };
                     better = Some(count(&puzzle));
                     self.budget.incumbent(count(&puzzle) as f64);
@@ -408,14 +409,12 @@ fn without_needless_clues_in(f: &mut ClueFollower, shown: &mut [bool]) -> Result
     for k in 0..shown.len() {
         if shown[k] {
             shown[k] = false;
-            match f.other_outside(shown) {
-                Ok(None) => {}
-                Ok(Some(_)) => shown[k] = true,
-                Err(e) => {
-                    shown[k] = true;
-                    return Err(e);
-                }
+            let other = f.other_outside(shown);
+            // Kept when another solution remains, or when the deadline left it unknown.
+            if !matches!(other, Ok(None)) {
+                shown[k] = true;
             }
+            other?;
         }
     }
     Ok(())

@@ -355,25 +355,24 @@ pub fn solve(
         }
         let propagating = std::time::Instant::now();
         let mut feasible = propagate_all(&rows, &mut domain, separator);
-        let probed = match feasible && search.probing {
-            true => probe(&rows, &mut domain, separator, &binary, &mut figures, budget),
-            false => Probed::Done,
+        let probed = if feasible && search.probing {
+            probe(&rows, &mut domain, separator, &binary, &mut figures, budget)
+        } else {
+            Probed::Done
         };
         figures.propagation_seconds += propagating.elapsed().as_secs_f64();
-        if feasible {
-            match probed {
-                Probed::Done => {}
-                Probed::Infeasible => feasible = false,
-                Probed::OutOfTime => {
-                    stack.push(Node {
-                        lower: node_lower,
-                        upper: node_upper,
-                        branched: None,
-                        bound,
-                    });
-                    stopped = true;
-                    break;
-                }
+        match probed {
+            Probed::Done => {}
+            Probed::Infeasible => feasible = false,
+            Probed::OutOfTime => {
+                stack.push(Node {
+                    lower: node_lower,
+                    upper: node_upper,
+                    branched: None,
+                    bound,
+                });
+                stopped = true;
+                break;
             }
         }
         if !feasible {

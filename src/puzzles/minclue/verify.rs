@@ -109,9 +109,10 @@ fn smaller_unique(solver: &Counter, k: usize) -> Option<Vec<usize>> {
 /// A backtracking Sudoku solver on bit masks, for counting completions.
 pub struct Counter {
     n: usize,
-    /// The row, column and box of each cell (row-major).
-    place: Vec<[usize; 3]>,
-    /// The cells of each unit: rows 0..n, columns n..2n, boxes 2n..3n.
+    /// The units of each cell (row-major): its row, column and box, numbered as units
+    /// (rows 0..n, columns n..2n, boxes 2n..3n).
+    units: Vec<[usize; 3]>,
+    /// The cells of each unit.
     members: Vec<Vec<usize>>,
     /// G, row-major.
     pub grid: Vec<u32>,
@@ -121,21 +122,22 @@ impl Counter {
     /// The counter for `p`'s grid shape.
     pub fn new(p: &MinClue) -> Counter {
         let n = p.n();
-        let place: Vec<[usize; 3]> = (0..n * n)
+        let units: Vec<[usize; 3]> = (0..n * n)
             .map(|k| {
                 let (i, j) = (k / n, k % n);
-                [i, j, (i / p.box_rows) * (n / p.box_cols) + j / p.box_cols]
+                let b = (i / p.box_rows) * (n / p.box_cols) + j / p.box_cols;
+                [i, n + j, 2 * n + b]
             })
             .collect();
         let mut members = vec![Vec::new(); 3 * n];
-        for (k, [i, j, b]) in place.iter().enumerate() {
-            members[*i].push(k);
-            members[n + j].push(k);
-            members[2 * n + b].push(k);
+        for (k, cell_units) in units.iter().enumerate() {
+            for &u in cell_units {
+                members[u].push(k);
+            }
         }
         Counter {
             n,
-            place,
+            units,
             members,
             grid: p.grid.iter().flatten().copied().collect(),
         }
@@ -146,9 +148,7 @@ impl Counter {
         let n = self.n;
         let mut s = Search {
             cells: vec![0u32; n * n],
-            rows: vec![0u64; n],
-            cols: vec![0u64; n],
-            boxes: vec![0u64; n],
+            used: vec![0u64; 3 * n],
             once: vec![0u64; 3 * n],
             twice: vec![0u64; 3 * n],
             limit,
@@ -157,13 +157,10 @@ impl Counter {
         for (k, _) in clues.iter().enumerate().filter(|(_, &shown)| shown) {
             let v = self.grid[k];
             let bit = 1u64 << v;
-            let [i, j, b] = self.place[k];
-            if (s.rows[i] | s.cols[j] | s.boxes[b]) & bit != 0 {
+            if self.free(&s, k) & bit == 0 {
                 return Vec::new();
             }
-            s.rows[i] |= bit;
-            s.cols[j] |= bit;
-            s.boxes[b] |= bit;
+            self.units[k].iter().for_each(|&u| s.used[u] |= bit);
             s.cells[k] = v;
         }
         self.fill(&mut s);
@@ -173,8 +170,8 @@ impl Counter {
     /// The values cell `k` can still take, as a bit mask (bit v for value v).
     fn free(&self, s: &Search, k: usize) -> u64 {
         let all: u64 = ((1u64 << self.n) - 1) << 1;
-        let [i, j, b] = self.place[k];
-        all & !(s.rows[i] | s.cols[j] | s.boxes[b])
+        let [r, c, b] = self.units[k];
+        all & !(s.used[r] | s.used[c] | s.used[b])
     }
 
     /// Fills the empty cells of `s` in every way, up to `s.limit` completions.
@@ -200,8 +197,7 @@ impl Counter {
                     break;
                 }
             }
-            let [i, j, b] = self.place[k];
-            for u in [i, n + j, 2 * n + b] {
+            for u in self.units[k] {
                 s.twice[u] |= s.once[u] & free;
                 s.once[u] |= free;
             }
@@ -214,12 +210,7 @@ impl Counter {
             // A value missing from a unit with no place left in it ends the branch; one
             // with a single place goes there.
             for u in 0..3 * n {
-                let placed = match u / n {
-                    0 => s.rows[u],
-                    1 => s.cols[u - n],
-                    _ => s.boxes[u - 2 * n],
-                };
-                let missing = all & !placed;
+                let missing = all & !s.used[u];
                 if missing & !s.once[u] != 0 {
                     return;
                 }
@@ -235,31 +226,24 @@ impl Counter {
                 }
             }
         }
-        let [i, j, b] = self.place[k];
         while free != 0 && s.found.len() < s.limit {
             let v = free.trailing_zeros();
             free &= free - 1;
             let bit = 1u64 << v;
             s.cells[k] = v;
-            s.rows[i] |= bit;
-            s.cols[j] |= bit;
-            s.boxes[b] |= bit;
+            self.units[k].iter().for_each(|&u| s.used[u] |= bit);
             self.fill(s);
-            s.rows[i] &= !bit;
-            s.cols[j] &= !bit;
-            s.boxes[b] &= !bit;
+            self.units[k].iter().for_each(|&u| s.used[u] &= !bit);
         }
         s.cells[k] = 0;
     }
 }
 
-/// The state of one count: values placed (0: empty), the values used in each row, column
-/// and box (bit v for value v), scratch masks per unit, and the completions found.
+/// The state of one count: values placed (0: empty), the values used in each unit (bit v
+/// for value v), scratch masks per unit, and the completions found.
 struct Search {
     cells: Vec<u32>,
-    rows: Vec<u64>,
-    cols: Vec<u64>,
-    boxes: Vec<u64>,
+    used: Vec<u64>,
     once: Vec<u64>,
     twice: Vec<u64>,
     limit: usize,
