@@ -18,7 +18,8 @@
 //!   clause over the negations, at most one (and at least n − 1) an at-most-one encoding
 //!   (pairwise binary clauses up to [`PAIRWISE_MAX`] literals, the ladder encoding of
 //!   Gent and Nightingale beyond, both arc consistent under unit propagation), anything
-//!   else rustsat's totalizer (Bailleux and Boufkhad 2003);
+//!   else rustsat's totalizer (Bailleux and Boufkhad 2003), one for both sides when
+//!   neither has a short shape (as Star Battle's m stars per line, m ≥ 2);
 //! * unequal weights: a pseudo-Boolean row, rustsat's generalised totalizer
 //!   (Joshi, Martins and Manquinho 2015), both sides in one encoding for an equality.
 //!
@@ -26,6 +27,7 @@
 
 use crate::model::{Model, VarId};
 use rustsat::encodings::am1::{Encode as _, Ladder};
+use rustsat::encodings::card::{BoundLower as _, BoundUpper as _, Totalizer};
 use rustsat::encodings::{card, pb, CollectClauses};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::constraints::{CardConstraint, PbConstraint};
@@ -326,6 +328,17 @@ impl Encoder {
         if hi == 0 {
             return Ok(out.extend_clauses(lits.iter().map(|&l| Clause::from([!l])))?);
         }
+        // Both sides past the short shapes: one totalizer whose outputs serve both bounds
+        // (two would each have their own outputs and clauses).
+        let general = |k: usize| k >= 2 && k + 2 <= n;
+        if general(lo) && general(hi) {
+            let mut t: Totalizer = lits.iter().copied().collect();
+            t.encode_lb(lo..=lo, out, &mut self.vars)?;
+            t.encode_ub(hi..=hi, out, &mut self.vars)?;
+            let mut units = t.enforce_lb(lo).expect("the lower bound was just encoded");
+            units.extend(t.enforce_ub(hi).expect("the upper bound was just encoded"));
+            return Ok(out.extend_clauses(units.into_iter().map(|u| Clause::from([u])))?);
+        }
         // The lower side: at least one is a clause, at least n − 1 is at most one false.
         match lo {
             0 => {}
@@ -424,7 +437,10 @@ mod tests {
         agrees(4, &[1, 1, 1, 1], 1.0, inf); // clause
         agrees(4, &[1, 1, 1, 1], 3.0, inf); // at least n − 1
         agrees(4, &[1, 1, 1, 1], -inf, 3.0); // at most n − 1 (a no-good)
-        agrees(5, &[1, 1, 1, 1, 1], 2.0, 3.0); // totalizer
+        agrees(5, &[1, 1, 1, 1, 1], 2.0, 3.0); // one totalizer for both sides
+        agrees(7, &[1, 1, 1, 1, 1, 1, 1], 3.0, 3.0); // one totalizer, an equality
+        agrees(7, &[1, -1, 1, -1, 1, 1, 1], 1.0, 1.0); // the same over negations
+        agrees(6, &[1, 1, 1, 1, 1, 1], 2.0, 5.0); // totalizer below, a no-good above
         agrees(4, &[1, 1, -1, -1], 0.0, 0.0); // negated terms
         agrees(4, &[2, 2, 2, 2], 3.0, 5.0); // equal weights, rounded sides
         agrees(4, &[3, -2, 1, 1], -1.0, 2.0); // pseudo-Boolean, both sides
