@@ -144,7 +144,8 @@ impl Params {
 }
 
 /// Writes `count` instances made by `generator` from seeds `seed`, `seed + 1`, ... to a new
-/// file (never overwriting one) or to standard output, calling `progress` after each.
+/// file (never overwriting one) or to standard output, calling `progress` after each. When
+/// the first instance cannot be made, the new file is removed again.
 pub fn write(
     generator: &Generator,
     params: &Params,
@@ -176,8 +177,18 @@ pub fn write(
     let cannot_write =
         |e: std::io::Error| GenerateError::Output(format!("cannot write the puzzle: {e}"));
     for k in 0..count {
-        let text =
-            (generator.make)(params, seed.saturating_add(k)).map_err(GenerateError::Input)?;
+        let text = match (generator.make)(params, seed.saturating_add(k)) {
+            Ok(t) => t,
+            Err(e) => {
+                // A file made here and still empty goes again, so that the same command
+                // can be run again; the instances already written stay.
+                if let (0, Some(path)) = (k, out) {
+                    drop(sink);
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(GenerateError::Input(e));
+            }
+        };
         if k > 0 {
             sink.write_all(separator.as_bytes()).map_err(cannot_write)?;
         }

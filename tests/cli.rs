@@ -479,6 +479,22 @@ fn generate_battleship_writes_puzzles_that_solve_and_never_overwrites() {
         "{}",
         stderr(&o)
     );
+    // ... and leaves no empty file behind, so the same command can run again.
+    let failed = dir.path().join("none.txt");
+    let o = pb(&[
+        "generate",
+        "battleship",
+        "--rows",
+        "2",
+        "--cols",
+        "2",
+        "--fleet",
+        "0,0,3",
+        "--out",
+        failed.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!failed.exists(), "{} left behind", failed.display());
 }
 
 #[test]
