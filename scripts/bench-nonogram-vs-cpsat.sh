@@ -6,6 +6,9 @@
 #
 #   scripts/bench-nonogram-vs-cpsat.sh                 # 5 repeats of each puzzle on each side
 #   REPEATS=3 FILES="instances/nonogram/webpbn" scripts/bench-nonogram-vs-cpsat.sh
+#   ENGINES=sat,cpsat FILES="instances/nonogram-givens/random/random_40x40.non
+#       instances/nonogram-givens/random/random_50x50.non instances/nonogram/webpbn" \
+#       scripts/bench-nonogram-vs-cpsat.sh       # issue 41's set: 40 random pictures, webpbn
 #
 # Sides: `bosch` and `dfa` on highs, sat and the cpsat engine (CP-SAT on puzzlebench's
 # model), one run per process as every sweep; and CP-SAT on its own model of nonograms
@@ -15,6 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEATS=${REPEATS:-5}
+ENGINES=${ENGINES:-highs,sat,cpsat}
 FILES=${FILES:-instances/nonogram/tatham/pattern_30x30.txt instances/nonogram/large/pattern_50x50.txt}
 OUT=results/nonogram-vs-cpsat
 bash scripts/setup-python.sh
@@ -23,7 +27,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 # shellcheck disable=SC2086
 target/release/puzzlebench run --puzzle nonogram --formulation bosch,dfa \
-    --backend highs,sat,cpsat --repeats "$REPEATS" --jobs 1 --no-lp --quiet --time-limit 60 \
+    --backend "$ENGINES" --repeats "$REPEATS" --jobs 1 --no-lp --quiet --time-limit 60 \
     --instances $FILES --out "$OUT/puzzlebench.csv" > /dev/null 2>&1 || true
 # shellcheck disable=SC2086
 .venv/bin/python scripts/nonogram_cpsat_native.py --repeats "$REPEATS" $(find $FILES -type f ! -name '*.md' | sort) > "$OUT/native.csv"

@@ -5,7 +5,8 @@ and column, whose automaton accepts exactly the lines that meet the clue (states
 done, the last closed" and "inside run t, c cells read"). One worker, as the puzzlebench
 side has one thread.
 
-Reads Simon Tatham's Pattern game IDs (one per line) and webpbn .non files. For each puzzle
+Reads Simon Tatham's Pattern game IDs (one per line) and webpbn .non files (bundles of
+several between '====' lines too, named 'stem:K' as puzzlebench names them). For each puzzle
 it solves REPEATS times and prints a CSV row per solve: file, name (as puzzlebench names
 the puzzle: the file's stem, with ':LINE' in a file of game IDs), grid (width x height),
 repeat, status, CP-SAT's wall time, and whether the grid meets every clue (checked here).
@@ -137,7 +138,17 @@ def main():
         text = open(f).read()
         stem = os.path.splitext(os.path.basename(f))[0]
         if any(l.split()[:1] == ["width"] for l in text.splitlines() if l.strip()):
-            puzzles = [(stem, parse_non(text))]
+            # A bundle of .non puzzles between '====' lines: named stem:1, stem:2, ...
+            chunks = [[]]
+            for l in text.splitlines():
+                if l.strip() == "====":
+                    chunks.append([])
+                else:
+                    chunks[-1].append(l)
+            if len(chunks) == 1:
+                puzzles = [(stem, parse_non(text))]
+            else:
+                puzzles = [(f"{stem}:{n}", parse_non("\n".join(c))) for n, c in enumerate(chunks, 1)]
         else:
             puzzles = [
                 (f"{stem}:{n}", parse_pattern(l.strip()))
