@@ -10,8 +10,8 @@
 #       instances/nonogram-givens/random/random_50x50.non instances/nonogram/webpbn" \
 #       scripts/bench-nonogram-vs-cpsat.sh       # issue 41's set: 40 random pictures, webpbn
 #
-# Sides: `bosch` and `dfa` on highs, sat and the cpsat engine (CP-SAT on puzzlebench's
-# model), one run per process as every sweep; and CP-SAT on its own model of nonograms
+# Sides: `bosch` and `dfa` on the engines of $ENGINES (default highs, sat and cpsat,
+# CP-SAT on puzzlebench's model), one run per process as every sweep; and CP-SAT on its own model of nonograms
 # (scripts/nonogram_cpsat_native.py: one AddAutomaton per line), in one Python process.
 # Times are each solver's own: puzzlebench's `seconds` column (for cpsat, CP-SAT's
 # WallTime) and CP-SAT's WallTime for the native model. Output in results/nonogram-vs-cpsat/.

@@ -8,8 +8,8 @@
 #   ENGINES=sat,cpsat scripts/bench-starbattle-vs-cpsat.sh   # without HiGHS (minutes on 25x25)
 #   REPEATS=3 FILES="instances/starbattle/generated/sb_10x10_m2_s1.txt" scripts/bench-starbattle-vs-cpsat.sh
 #
-# Sides: `window` and `pairwise` on highs, sat and the cpsat engine (or $ENGINES) (CP-SAT on
-# puzzlebench's model), one run per process as every sweep; and CP-SAT on its own model
+# Sides: `window` and `pairwise` on the engines of $ENGINES (default highs, sat and cpsat,
+# CP-SAT on puzzlebench's model), one run per process as every sweep; and CP-SAT on its own model
 # (scripts/starbattle_cpsat_native.py: sums and AddAtMostOne per 2x2 window), in one
 # Python process. Times are each solver's own: puzzlebench's `seconds` column (for cpsat,
 # CP-SAT's WallTime) and CP-SAT's WallTime for the native model. Output in

@@ -145,10 +145,8 @@ def main():
                     chunks.append([])
                 else:
                     chunks[-1].append(l)
-            if len(chunks) == 1:
-                puzzles = [(stem, parse_non(text))]
-            else:
-                puzzles = [(f"{stem}:{n}", parse_non("\n".join(c))) for n, c in enumerate(chunks, 1)]
+            name = (lambda n: stem) if len(chunks) == 1 else (lambda n: f"{stem}:{n}")
+            puzzles = [(name(n), parse_non("\n".join(c))) for n, c in enumerate(chunks, 1)]
         else:
             puzzles = [
                 (f"{stem}:{n}", parse_pattern(l.strip()))

@@ -3,8 +3,8 @@ scripts/bench-starbattle-vs-cpsat.sh): reads OUT/puzzlebench.csv (puzzlebench's 
 OUT/native.csv (CP-SAT on its own model: name, grid, status, seconds, verified) and prints,
 per grid and side (and for all grids together, first), the number of puzzles, the median
 over the puzzles of each puzzle's median time, the largest of those medians, and on how
-many puzzles the side's median is below CP-SAT's on its own model. A run that did not solve or whose grid was
-not verified counts as infinitely slow.
+many puzzles the side's median is below CP-SAT's on its own model. A run that did not
+solve or whose grid was not verified counts as infinitely slow.
 
     python3 scripts/summarise_vs_cpsat.py results/nonogram-vs-cpsat
 """

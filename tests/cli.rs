@@ -463,7 +463,7 @@ fn generate_battleship_writes_puzzles_that_solve_and_never_overwrites() {
     assert!(stderr(&o).contains("cannot create"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
     // Nonsense is refused with exit 2.
-    let o = pb(&[
+    let nonsense = [
         "generate",
         "battleship",
         "--rows",
@@ -472,7 +472,8 @@ fn generate_battleship_writes_puzzles_that_solve_and_never_overwrites() {
         "2",
         "--fleet",
         "0,0,3",
-    ]);
+    ];
+    let o = pb(&nonsense);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("could not place the fleet"),
@@ -481,18 +482,7 @@ fn generate_battleship_writes_puzzles_that_solve_and_never_overwrites() {
     );
     // ... and leaves no empty file behind, so the same command can run again.
     let failed = dir.path().join("none.txt");
-    let o = pb(&[
-        "generate",
-        "battleship",
-        "--rows",
-        "2",
-        "--cols",
-        "2",
-        "--fleet",
-        "0,0,3",
-        "--out",
-        failed.to_str().unwrap(),
-    ]);
+    let o = pb(&[&nonsense[..], &["--out", failed.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(2));
     assert!(!failed.exists(), "{} left behind", failed.display());
 }

@@ -276,10 +276,8 @@ fn sixteen_by_sixteen_clue_sets_are_checked_within_the_run() {
         .find(|&(r1, r2, c1, c2)| g[r1][c1] == g[r2][c2] && g[r1][c2] == g[r2][c1])
         .expect("the grid has a rectangle");
     let (r1, r2, c1, c2) = rectangle;
-    let open = lines(&|i, j| match (i == r1 || i == r2) && (j == c1 || j == c2) {
-        true => 0,
-        false => g[i][j],
-    });
+    let corner = |i: usize, j: usize| (i == r1 || i == r2) && (j == c1 || j == c2);
+    let open = lines(&|i, j| if corner(i, j) { 0 } else { g[i][j] });
     let e = check(&p, &open, false).unwrap_err();
     assert!(e.contains("more than one completion"), "{e}");
 }
