@@ -10,7 +10,7 @@
 #       instances/nonogram-givens/random/random_50x50.non instances/nonogram/webpbn" \
 #       scripts/bench-nonogram-vs-cpsat.sh       # issue 41's set: 40 random pictures, webpbn
 #
-# Sides: `bosch` and `dfa` on the engines of $ENGINES (default highs, sat and cpsat,
+# Sides: `bosch`, `dfa` and `states` on the engines of $ENGINES (default highs, sat and cpsat,
 # CP-SAT on puzzlebench's model), one run per process as every sweep; and CP-SAT on its own model of nonograms
 # (scripts/nonogram_cpsat_native.py: one AddAutomaton per line), in one Python process.
 # Times are each solver's own: puzzlebench's `seconds` column (for cpsat, CP-SAT's
@@ -26,7 +26,7 @@ cargo build --release --quiet
 rm -rf "$OUT"
 mkdir -p "$OUT"
 # shellcheck disable=SC2086
-target/release/puzzlebench run --puzzle nonogram --formulation bosch,dfa \
+target/release/puzzlebench run --puzzle nonogram --formulation bosch,dfa,states \
     --backend "$ENGINES" --repeats "$REPEATS" --jobs 1 --no-lp --quiet --time-limit 60 \
     --instances $FILES --out "$OUT/puzzlebench.csv" > /dev/null 2>&1 || true
 # shellcheck disable=SC2086

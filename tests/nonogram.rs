@@ -1,4 +1,4 @@
-//! Nonograms end to end: every committed puzzle solved and verified by both formulations,
+//! Nonograms end to end: every committed puzzle solved and verified by every formulation,
 //! which agree, and the count of two solutions agrees between the MIP engine and the SAT
 //! backend; the goals of `.non` files and pictures are the answers of unique puzzles;
 //! small random puzzles (unique, with several solutions, without any) against a brute
@@ -52,7 +52,7 @@ fn grid(r: &puzzles::RunResult) -> Vec<Vec<bool>> {
 #[test]
 fn tathams_4x4_example_has_its_one_solution() {
     let p = parse::parse_pattern("4x4:2/1/2/1/1.1/2/1/1").unwrap();
-    for f in ["bosch", "dfa"] {
+    for f in ["bosch", "dfa", "states"] {
         for e in in_process_engines_for(Kind::Mip) {
             let r = p.solve(f, e, &opts(2)).unwrap();
             assert_eq!(r.outcome.status, Status::Optimal, "{f} {e}");
@@ -64,21 +64,23 @@ fn tathams_4x4_example_has_its_one_solution() {
     }
 }
 
-/// Up to 45×45 both formulations on HiGHS and on the SAT backend; the 35×35 to 50×50
+/// Up to 45×45 every formulation on HiGHS and on the SAT backend; the 35×35 to 50×50
 /// puzzles of `large` (HiGHS takes seconds to minutes on each) on the SAT backend with
-/// Bosch's model, while the README's measurement runs them on both engines.
+/// Bosch's model and the state model, while the README's measurement runs them on both engines.
 #[test]
 fn every_committed_puzzle_agrees_between_formulations_and_mip_and_sat() {
     let mut checked = 0;
     for folder in ["tatham", "webpbn", "made", "large"] {
         let pairs: &[(&str, _)] = if folder == "large" {
-            &[("bosch", SAT)]
+            &[("bosch", SAT), ("states", SAT)]
         } else {
             &[
                 ("bosch", HIGHS),
                 ("bosch", SAT),
                 ("dfa", HIGHS),
                 ("dfa", SAT),
+                ("states", HIGHS),
+                ("states", SAT),
             ]
         };
         for p in committed(folder) {
@@ -175,7 +177,7 @@ fn random_puzzles_agree_with_the_brute_force_on_every_engine() {
             1 => one += 1,
             _ => several += 1,
         }
-        for f in ["bosch", "dfa"] {
+        for f in ["bosch", "dfa", "states"] {
             for e in in_process_engines_for(Kind::Mip) {
                 let r = p.solve(f, e, &opts(3)).unwrap();
                 let what = format!(

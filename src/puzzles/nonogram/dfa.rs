@@ -46,7 +46,7 @@ use std::collections::HashMap;
 
 /// A state of a clue's automaton.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum State {
+pub(super) enum State {
     /// t clusters done, the last closed (or none yet).
     Gap(usize),
     /// Inside cluster t (from 0), c of its cells read (c ≥ 1).
@@ -55,7 +55,7 @@ enum State {
 
 impl State {
     /// A number for row names.
-    fn number(self, clue: &[usize]) -> usize {
+    pub(super) fn number(self, clue: &[usize]) -> usize {
         match self {
             State::Gap(t) => clue[..t].iter().sum::<usize>() + 2 * t + 1,
             State::Block(t, c) => clue[..t].iter().sum::<usize>() + 2 * t + 1 + c,
@@ -84,15 +84,19 @@ fn accepts(clue: &[usize], s: State) -> bool {
 
 /// One arc of a layered graph: from the state at `pos` to the state at `pos + 1`, reading
 /// a black or white cell.
-struct Arc {
-    pos: usize,
-    from: State,
-    to: State,
-    black: bool,
+pub(super) struct Arc {
+    /// The position of the cell read (from 0).
+    pub(super) pos: usize,
+    /// The state before reading it.
+    pub(super) from: State,
+    /// The state after reading it.
+    pub(super) to: State,
+    /// Whether the cell read is black.
+    pub(super) black: bool,
 }
 
 /// The arcs of the line's layered graph that lie on some accepted path.
-fn arcs(clue: &[usize], len: usize) -> Vec<Arc> {
+pub(super) fn arcs(clue: &[usize], len: usize) -> Vec<Arc> {
     // Forward: the states reachable at each position.
     let mut forward: Vec<Vec<State>> = vec![vec![State::Gap(0)]];
     for pos in 0..len {

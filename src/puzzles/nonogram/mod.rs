@@ -3,11 +3,13 @@
 //! its clue lists (runs separated by at least one white cell).
 //!
 //! Formulations: [`bosch`] (Bosch's two interlocking tilings, as the paper "Nonokenken"
-//! gives them: cluster-position binaries for rows and columns tied to cell binaries) and
+//! gives them: cluster-position binaries for rows and columns tied to cell binaries),
 //! [`dfa`] (one network flow per line through the automaton of its clue, the integer
 //! programming form of the `regular` constraint: each line's LP relaxation is the convex
-//! hull of its patterns). The verifier in [`verify`] checks an answer from the clues
-//! alone and shares no code with either formulation. [`generate`] turns a picture into a
+//! hull of its patterns) and [`states`] (the same automaton with its states alone, tied
+//! by transition clauses: the formula the SAT engine is fastest on). The verifier in
+//! [`verify`] checks an answer from the clues alone and shares no code with any
+//! formulation. [`generate`] turns a picture into a
 //! puzzle (`puzzlebench generate nonogram --image`).
 
 pub mod bosch;
@@ -16,6 +18,7 @@ pub mod generate;
 pub mod givens;
 pub mod parse;
 pub mod picture;
+pub mod states;
 pub mod tables;
 pub mod verify;
 
@@ -48,6 +51,15 @@ pub static PUZZLE: PuzzleDef<Nonogram> = PuzzleDef {
                 run.count(|| dfa::build(p), |c, v| c.nogood(v), |c, v| p.answer(&c.decode(v)))
             },
         },
+        Formulation {
+            key: "states",
+            description: "z[i,j] = 1 iff cell (i,j) is black; per line, s = 1 on the states of its path through the layered automaton of its clue, tied by transition clauses (the regular constraint decomposed, no arc columns)",
+            kind: Kind::Mip,
+            build: |p| Ok(states::build(p).0),
+            solve: |p, run: &Run| {
+                run.count(|| states::build(p), |c, v| c.nogood(v), |c, v| p.answer(&c.decode(v)))
+            },
+        },
     ],
     formats: "Simon Tatham's Pattern game IDs such as '4x4:2/1/2/1/1.1/2/1/1', one per line; \
               the webpbn .non format (width, height, rows, columns, goal; '====' between bundled puzzles); \
@@ -61,11 +73,12 @@ pub static PUZZLE: PuzzleDef<Nonogram> = PuzzleDef {
     generator: Some(&generate::GENERATOR),
 };
 
-/// The committed puzzles, both formulations on the default engine and on the SAT engine
+/// The committed puzzles, every formulation on the default engine and on the SAT engine
 /// (the paper's comparison: one model on a MIP solver and on a SAT solver): the quick
 /// suite takes Tatham's puzzles up to 30×30, the webpbn puzzles and the puzzles made from
 /// the test picture, once each with 20 s; the full one adds the 35×35 to 50×50 puzzles,
-/// three times each with 60 s. The engine part compares every engine on the 15×15
+/// three times each with 60 s. The engine part compares every engine with `bosch` and
+/// `dfa` (`states` is the SAT engine's formulation) on the 15×15
 /// puzzles (quick; GLPK and microlp leave many 20×20 puzzles at the limit) or the 20×20,
 /// 30×30 and 50×50 ones (full; GLPK is the paper's MIP solver).
 fn suite(quick: bool) -> super::Suite {
@@ -84,7 +97,7 @@ fn suite(quick: bool) -> super::Suite {
     };
     super::Suite {
         parts: vec![
-            SuitePart::new(report, both.clone(), limit).also_on(&["sat"]),
+            SuitePart::new(report, vec!["bosch", "dfa", "states"], limit).also_on(&["sat"]),
             SuitePart::engines(
                 backends,
                 both,
