@@ -30,9 +30,14 @@
 //! * **Counting** (`--count K`): CP-SAT's own enumeration (`enumerate_all_solutions`, one
 //!   worker) on the model with its objective fixed, in one search on one driver process;
 //!   each solution goes to puzzlebench, which counts distinct answers and stops the search
-//!   at K. Asked for more than one thread, counting keeps the no-good loop.
+//!   at K. Asked for more than one thread, counting keeps the no-good loop. Before it, the
+//!   at-most-one rows that a cardinality row forces to exactly one (the rows and columns of
+//!   an n-Queens board without walls, by the queen count) are sent as equalities
+//!   ([`super::implied`]): the solutions are the same, and CP-SAT's enumeration, which
+//!   keeps only presolve steps that keep every solution, does not find them itself.
 
 use super::external::{self, Reply, Session};
+use super::implied;
 use super::row_generation;
 use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings,
@@ -113,6 +118,10 @@ impl EngineImpl for CpSat {
         if settings.threads.is_some_and(|t| t > 1) {
             return None;
         }
+        // The at-most-one rows that the count forces to exactly one, as equalities (the
+        // same solutions; see `implied`).
+        let tightened = implied::with_forced_rows(model);
+        let model = tightened.as_ref().map_or(model, |(m, _)| m);
         Some(external::with_python(|python| {
             let mut driver = Driver::new(python);
             let outcome = driver.enumerate(model, settings, budget, counter);

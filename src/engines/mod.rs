@@ -31,6 +31,7 @@ pub mod external;
 pub mod glpk;
 pub mod highs;
 pub mod hitset;
+pub mod implied;
 pub mod microlp;
 pub mod problem;
 pub mod propagate;
