@@ -301,6 +301,22 @@ impl Model {
         (starts, index, value)
     }
 
+    /// Whether `x` (one value per column) lies within every column's bounds and every
+    /// row's sides, to 1e-9.
+    pub fn feasible(&self, x: &[f64]) -> bool {
+        let tol = 1e-9;
+        let within =
+            |value: f64, lower: f64, upper: f64| lower - tol <= value && value <= upper + tol;
+        self.vars
+            .iter()
+            .zip(x)
+            .all(|(v, &value)| within(value, v.lower, v.upper))
+            && self.rows.iter().all(|r| {
+                let a: f64 = r.terms.iter().map(|&(v, c)| c * x[v.0]).sum();
+                within(a, r.lower, r.upper)
+            })
+    }
+
     /// Objective value of a point (including the offset).
     pub fn objective_value(&self, values: &[f64]) -> f64 {
         self.objective_offset

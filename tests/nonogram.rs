@@ -10,7 +10,7 @@ use common::{assert_bad_files, assert_matches_brute_force, pb};
 use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, sat::SAT, Kind, SolveOptions, Status,
 };
-use puzzlebench::puzzles::nonogram::{parse, verify, Nonogram};
+use puzzlebench::puzzles::nonogram::{parse, verify, Nonogram, PUZZLE};
 use puzzlebench::puzzles::{self, Instance, Solve};
 use puzzlebench::rng::Rng;
 use std::path::PathBuf;
@@ -29,6 +29,11 @@ fn committed(folder: &str) -> Vec<Nonogram> {
         .iter()
         .flat_map(|f| load(f.strip_prefix(root()).unwrap().to_str().unwrap()))
         .collect()
+}
+
+/// Every formulation of the registry.
+fn formulations() -> impl Iterator<Item = &'static str> {
+    PUZZLE.formulations.iter().map(|f| f.key)
 }
 
 fn opts(count: u32) -> SolveOptions {
@@ -52,7 +57,7 @@ fn grid(r: &puzzles::RunResult) -> Vec<Vec<bool>> {
 #[test]
 fn tathams_4x4_example_has_its_one_solution() {
     let p = parse::parse_pattern("4x4:2/1/2/1/1.1/2/1/1").unwrap();
-    for f in ["bosch", "dfa", "states"] {
+    for f in formulations() {
         for e in in_process_engines_for(Kind::Mip) {
             let r = p.solve(f, e, &opts(2)).unwrap();
             assert_eq!(r.outcome.status, Status::Optimal, "{f} {e}");
@@ -177,7 +182,7 @@ fn random_puzzles_agree_with_the_brute_force_on_every_engine() {
             1 => one += 1,
             _ => several += 1,
         }
-        for f in ["bosch", "dfa", "states"] {
+        for f in formulations() {
             for e in in_process_engines_for(Kind::Mip) {
                 let r = p.solve(f, e, &opts(3)).unwrap();
                 let what = format!(

@@ -520,10 +520,7 @@ mod tests {
             let m = model_of(4, &rows);
             let feasible: Vec<Vec<f64>> = (0..16u32)
                 .map(|b| (0..4).map(|j| f64::from(b >> j & 1)).collect::<Vec<f64>>())
-                .filter(|x| m.rows.iter().all(|r| {
-                    let a: f64 = r.terms.iter().map(|&(v, c)| c * x[v.0]).sum();
-                    r.lower <= a && a <= r.upper
-                }))
+                .filter(|x| m.feasible(x))
                 .collect();
             match fixings(&m) {
                 Err(_) => prop_assert!(feasible.is_empty()),

@@ -118,13 +118,10 @@ impl EngineImpl for CpSat {
         if settings.threads.is_some_and(|t| t > 1) {
             return None;
         }
-        // The at-most-one rows that the count forces to exactly one, as equalities (the
-        // same solutions; see `implied`).
-        let tightened = implied::with_forced_rows(model);
-        let model = tightened.as_ref().map_or(model, |(m, _)| m);
+        let model = implied::with_forced_rows(model);
         Some(external::with_python(|python| {
             let mut driver = Driver::new(python);
-            let outcome = driver.enumerate(model, settings, budget, counter);
+            let outcome = driver.enumerate(&model, settings, budget, counter);
             driver.finish(outcome)
         }))
     }

@@ -1,5 +1,5 @@
-//! At-most-one rows that a cardinality row forces to exactly one, found before an engine
-//! enumerates solutions ([`super::cpsat`]).
+//! At-most-one rows that a cardinality row forces to exactly one, written as equalities
+//! before CP-SAT or SCIP enumerates solutions ([`super::cpsat`], [`super::scip`]).
 //!
 //! Let C be a row Σ_{j∈S} x_j ≥ k over 0/1 columns (coefficients 1, k ≥ 2; counting turns
 //! the objective into such a row, as the number of queens on an n-Queens board), and R an
@@ -20,6 +20,7 @@
 //! with one queen per row and column.
 
 use crate::model::{Model, VarKind};
+use std::borrow::Cow;
 
 /// Whether column `j` of `m` is a 0/1 column.
 fn binary(m: &Model, j: usize) -> bool {
@@ -49,10 +50,10 @@ pub fn forced_rows(m: &Model) -> Vec<usize> {
     let mut uncovered = vec![false; m.vars.len()];
     let mut in_r = vec![false; m.vars.len()];
     for (c, row) in m.rows.iter().enumerate() {
-        let k = row.lower;
-        if !(k >= 2.0 && k.fract() == 0.0 && unit_row(m, c)) {
+        if !(row.lower >= 2.0 && row.lower.fract() == 0.0 && unit_row(m, c)) {
             continue;
         }
+        let k = row.lower as usize;
         for &(v, _) in &row.terms {
             in_s[v.0] = true;
         }
@@ -82,8 +83,8 @@ pub fn forced_rows(m: &Model) -> Vec<usize> {
                 .copied()
                 .filter(|&o| o != r && !m.rows[o].terms.iter().any(|t| in_r[t.0 .0]))
                 .collect();
-            let mut used = 0.0;
-            while left > 0 && used < k - 1.0 {
+            let mut used = 0;
+            while left > 0 && used + 1 < k {
                 let gain = |o: usize| m.rows[o].terms.iter().filter(|t| uncovered[t.0 .0]).count();
                 let Some(best) = candidates.iter().copied().max_by_key(|&o| gain(o)) else {
                     break;
@@ -96,7 +97,7 @@ pub fn forced_rows(m: &Model) -> Vec<usize> {
                     uncovered[v.0] = false;
                 }
                 left -= g;
-                used += 1.0;
+                used += 1;
             }
             if left == 0 {
                 forced[r] = true;
@@ -113,18 +114,18 @@ pub fn forced_rows(m: &Model) -> Vec<usize> {
     (0..m.rows.len()).filter(|&r| forced[r]).collect()
 }
 
-/// `m` with the rows of [`forced_rows`] written as equalities, and how many they are;
-/// `None` when there are none.
-pub fn with_forced_rows(m: &Model) -> Option<(Model, usize)> {
+/// `m` with the rows of [`forced_rows`] written as equalities (`m` itself, not copied,
+/// when there are none).
+pub fn with_forced_rows(m: &Model) -> Cow<'_, Model> {
     let forced = forced_rows(m);
     if forced.is_empty() {
-        return None;
+        return Cow::Borrowed(m);
     }
     let mut out = m.clone();
     for &r in &forced {
         out.rows[r].lower = 1.0;
     }
-    Some((out, forced.len()))
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -187,7 +188,7 @@ mod tests {
         let last = m.rows.len() - 1;
         m.rows[last].lower = 5.0;
         assert!(forced_rows(&m).is_empty());
-        assert!(with_forced_rows(&m).is_none());
+        assert!(matches!(with_forced_rows(&m), Cow::Borrowed(_)));
     }
 
     /// Every 0/1 point of `m`'s columns that meets its rows.
@@ -195,12 +196,8 @@ mod tests {
         let n = m.vars.len();
         (0u32..1 << n)
             .filter(|&code| {
-                let x = |j: usize| f64::from(code >> j & 1);
-                (0..n).all(|j| m.vars[j].lower <= x(j) && x(j) <= m.vars[j].upper)
-                    && m.rows.iter().all(|r| {
-                        let s: f64 = r.terms.iter().map(|&(v, a)| a * x(v.0)).sum();
-                        r.lower <= s && s <= r.upper
-                    })
+                let x: Vec<f64> = (0..n).map(|j| f64::from(code >> j & 1)).collect();
+                m.feasible(&x)
             })
             .collect()
     }
@@ -229,7 +226,7 @@ mod tests {
             }
             let k = 2 + rng.below(3);
             m.add_ge(Name::from("count"), x.iter().map(|&v| (v, 1.0)), k as f64);
-            if let Some((tight, _)) = with_forced_rows(&m) {
+            if let Cow::Owned(tight) = with_forced_rows(&m) {
                 forced_some += 1;
                 assert_eq!(solutions(&tight), solutions(&m));
             }

@@ -459,12 +459,7 @@ mod tests {
         let n = m.vars.len();
         (0..1u32 << n)
             .map(|b| (0..n).map(|j| f64::from(b >> j & 1)).collect::<Vec<f64>>())
-            .filter(|x| {
-                m.rows.iter().all(|r| {
-                    let a: f64 = r.terms.iter().map(|&(v, c)| c * x[v.0]).sum();
-                    r.lower <= a && a <= r.upper
-                })
-            })
+            .filter(|x| m.feasible(x))
             .map(|x| m.objective_value(&x))
             .reduce(|a, b| match m.sense {
                 Sense::Minimize => a.min(b),

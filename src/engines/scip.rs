@@ -103,11 +103,10 @@ impl EngineImpl for Scip {
         budget: &Budget,
         counter: &mut dyn Enumeration,
     ) -> Option<Outcome> {
-        let tightened = super::implied::with_forced_rows(model);
-        let model = tightened.as_ref().map_or(model, |(m, _)| m);
+        let model = super::implied::with_forced_rows(model);
         Some(external::with_python(|python| {
             let mut driver = Driver::new(python);
-            let outcome = driver.enumerate(model, settings, budget, counter);
+            let outcome = driver.enumerate(&model, settings, budget, counter);
             driver.finish(outcome)
         }))
     }

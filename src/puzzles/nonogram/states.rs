@@ -105,8 +105,6 @@ fn add_line(m: &mut Model, cells: &Cells, line: &Line) {
             v
         });
     }
-    // A node as a literal; None for the start, which is the constant 1.
-    let node = |pos: usize, q: State| (pos > 0).then(|| nodes[&(pos, q)]);
     for (pos, states) in layers.iter().enumerate().skip(1) {
         let terms = states.iter().map(|&(_, v)| (v, 1.0));
         m.add_ge(Name::idx(layer, &[line.index + 1, pos + 1]), terms, 1.0);
@@ -122,7 +120,12 @@ fn add_line(m: &mut Model, cells: &Cells, line: &Line) {
     froms.sort_unstable();
     for (pos, q) in froms {
         let z = cells.at(line.cell(pos));
-        let here: Vec<Literal> = node(pos, q).map(|v| (v, false)).into_iter().collect();
+        // The node as a negative literal; none for the start, which is the constant 1.
+        let here: Vec<Literal> = if pos > 0 {
+            vec![(nodes[&(pos, q)], false)]
+        } else {
+            Vec::new()
+        };
         let number = |k: usize| Name::idx(next, &[line.index + 1, pos + 1, q.number(clue), k]);
         let to = |s: State| (nodes[&(pos + 1, s)], true);
         match out[&(pos, q)] {
@@ -176,14 +179,6 @@ fn add_line(m: &mut Model, cells: &Cells, line: &Line) {
 mod tests {
     use super::*;
 
-    /// Whether 0/1 `x` meets every row of `m`.
-    fn meets(m: &Model, x: &[f64]) -> bool {
-        m.rows.iter().all(|r| {
-            let lhs: f64 = r.terms.iter().map(|&(v, a)| a * x[v.0]).sum();
-            r.lower <= lhs + 1e-9 && lhs <= r.upper + 1e-9
-        })
-    }
-
     /// One row of every clue up to length 5, all columns enumerated: each pattern of the
     /// clue has exactly one assignment of the state columns, every other line none (the
     /// claim that the clauses alone make the states the path, so that "at least one" per
@@ -209,7 +204,7 @@ mod tests {
                 let mut per_line = vec![0usize; 1 << len];
                 for code in 0u32..1 << n {
                     let x: Vec<f64> = (0..n).map(|j| f64::from(code >> j & 1)).collect();
-                    if meets(&m, &x) {
+                    if m.feasible(&x) {
                         let cells_code =
                             (0..len).fold(0, |c, k| c | (x[cells.at((0, k)).0] as usize) << k);
                         per_line[cells_code] += 1;
