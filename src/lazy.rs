@@ -76,17 +76,24 @@ pub trait Separator {
 }
 
 /// How an engine with a search of its own may use a separator (engines without one
-/// ignore it): the project's branch and cut probes every free binary column at every node
-/// when `probing` is on.
+/// ignore it): the project's branch and cut probes free binary columns at every node
+/// when `probing` is on, and separates few rounds when `constant_objective` is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchHints {
     /// Probe free binary columns at every node (with the separator's propagation).
     pub probing: bool,
+    /// The rows fix the objective's value at every feasible point (as `cm1`'s Σ x =
+    /// |V| − 1 does), so the first solution found is optimal and the LP serves only to
+    /// guide the search towards one.
+    pub constant_objective: bool,
 }
 
 impl Default for SearchHints {
     fn default() -> Self {
-        SearchHints { probing: true }
+        SearchHints {
+            probing: true,
+            constant_objective: false,
+        }
     }
 }
 

@@ -59,6 +59,24 @@ impl Rows {
         self.rows.push(c);
     }
 
+    /// For each column, the columns it shares a row of at most `max_terms` terms with.
+    pub fn neighbours(&self, max_terms: usize) -> Vec<Vec<usize>> {
+        let mut out = vec![Vec::new(); self.of_column.len()];
+        for row in &self.rows {
+            if row.terms.len() > max_terms {
+                continue;
+            }
+            for &(a, _) in &row.terms {
+                for &(b, _) in &row.terms {
+                    if a != b && !out[a.0].contains(&b.0) {
+                        out[a.0].push(b.0);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.rows.len()

@@ -38,14 +38,26 @@ pub static PUZZLE: PuzzleDef<Circuit> = PuzzleDef {
             description: "x[e] = 1 iff link e is in the tree, y[i] = 1 iff point i has degree 3; subtour rows (5.1e) as lazy rows, with the tree rules as propagation and probing for engines that use them (report (5.1))",
             kind: Kind::LazyRows,
             build: |p| Ok(cm1::build(&graph::Graph::new(p)).0),
-            solve: |p, run: &Run| cm1::solve(p, run, SearchHints { probing: true }, true),
+            solve: |p, run: &Run| {
+                let hints = SearchHints {
+                    probing: true,
+                    constant_objective: true,
+                };
+                cm1::solve(p, run, hints, true)
+            },
         },
         Formulation {
             key: "cm1-lazy",
             description: "cm1's model with the lazy subtour rows only: no tree propagation, no probing",
             kind: Kind::LazyRows,
             build: |p| Ok(cm1::build(&graph::Graph::new(p)).0),
-            solve: |p, run: &Run| cm1::solve(p, run, SearchHints { probing: false }, false),
+            solve: |p, run: &Run| {
+                let hints = SearchHints {
+                    probing: false,
+                    constant_objective: false,
+                };
+                cm1::solve(p, run, hints, false)
+            },
         },
         Formulation {
             key: "cm1-rowgen",
