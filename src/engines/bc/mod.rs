@@ -415,16 +415,19 @@ pub fn solve(
     let mut rows = Rows::new(model);
     let neighbours = rows.neighbours(SHORT_ROW);
     let (root_lower, root_upper) = (lp.lower.clone(), lp.upper.clone());
-    let root_node = || Node {
+    // The root again after a restart keeps the bound its LP proved the first time (the
+    // rows added since are valid everywhere), so a search stopped there still has it.
+    let root_node = |bound: f64| Node {
         lower: root_lower.clone(),
         upper: root_upper.clone(),
         branched: None,
-        bound: f64::NEG_INFINITY,
+        bound,
     };
+    let mut root_bound = f64::NEG_INFINITY;
     let mut restart_at = search.restarts.map(|unit| luby(1) * unit);
     let mut nodes_this_try = 0u64;
     let mut rng = rand::rngs::StdRng::seed_from_u64(settings.seed.unwrap_or(0));
-    let mut stack = vec![root_node()];
+    let mut stack = vec![root_node(f64::NEG_INFINITY)];
     // The incumbent in minimisation terms (objective × flip) and its values.
     let mut incumbent: Option<(f64, Vec<f64>)> = None;
     // The lowest bound of the nodes pruned only because the incumbent was within the gap.
@@ -468,7 +471,7 @@ pub fn solve(
                 .map(|unit| luby(figures.restarts + 1) * unit);
             nodes_this_try = 0;
             stack.clear();
-            stack.push(root_node());
+            stack.push(root_node(root_bound));
             continue;
         }
         figures.nodes += 1;
@@ -547,7 +550,12 @@ pub fn solve(
             let solved = lp.solve(budget.left());
             figures.lp_seconds += solving.elapsed().as_secs_f64();
             let obj = match solved {
-                LpResult::Optimal(o) => o * flip,
+                LpResult::Optimal(o) => {
+                    if root {
+                        root_bound = root_bound.max(o * flip);
+                    }
+                    o * flip
+                }
                 LpResult::Infeasible => {
                     figures.pruned_by_lp += 1;
                     break;
