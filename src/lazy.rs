@@ -77,7 +77,8 @@ pub trait Separator {
 
 /// How an engine with a search of its own may use a separator (engines without one
 /// ignore it): the project's branch and cut probes free binary columns at every node
-/// when `probing` is on, and separates few rounds when `constant_objective` is.
+/// when `probing` is on, and searches for one point when `constant_objective` is (rows at
+/// integral points only, probing near each node's changes, restarts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchHints {
     /// Probe free binary columns at every node (with the separator's propagation).

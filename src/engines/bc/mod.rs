@@ -90,12 +90,7 @@ impl EngineImpl for Bc {
         let search = SearchSettings {
             probing: hints.probing,
             ..if hints.constant_objective {
-                let binary = model
-                    .vars
-                    .iter()
-                    .filter(|v| v.kind != VarKind::Continuous && v.lower >= 0.0 && v.upper <= 1.0)
-                    .count();
-                SearchSettings::one_point(binary)
+                SearchSettings::one_point(binary_columns(model).len())
             } else {
                 SearchSettings::default()
             }
@@ -207,6 +202,16 @@ pub struct Figures {
     pub separation_seconds: f64,
     /// Restarts from the root.
     pub restarts: u64,
+}
+
+/// The integer columns with bounds within [0, 1], the ones probing tries.
+fn binary_columns(model: &Model) -> Vec<usize> {
+    (0..model.vars.len())
+        .filter(|&j| {
+            let v = &model.vars[j];
+            v.kind != VarKind::Continuous && v.lower >= 0.0 && v.upper <= 1.0
+        })
+        .collect()
 }
 
 /// The i-th term (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ... (Luby,
@@ -402,18 +407,17 @@ pub fn solve(
     let integer: Vec<usize> = (0..model.vars.len())
         .filter(|&j| model.vars[j].kind != VarKind::Continuous)
         .collect();
-    let binary: Vec<usize> = integer
-        .iter()
-        .copied()
-        .filter(|&j| model.vars[j].lower >= 0.0 && model.vars[j].upper <= 1.0)
-        .collect();
+    let binary = binary_columns(model);
     // With integer costs on integer columns only, objectives are whole numbers and a node
     // must beat the incumbent by 1.
     let whole = model.vars.iter().all(|v| {
         v.objective == 0.0 || (v.kind != VarKind::Continuous && v.objective.fract() == 0.0)
     }) && model.objective_offset.fract() == 0.0;
     let mut rows = Rows::new(model);
-    let neighbours = rows.neighbours(SHORT_ROW);
+    let neighbours = match search.probe_radius {
+        Some(_) => rows.neighbours(SHORT_ROW),
+        None => Vec::new(),
+    };
     let (root_lower, root_upper) = (lp.lower.clone(), lp.upper.clone());
     // The root again after a restart keeps the bound its LP proved the first time (the
     // rows added since are valid everywhere), so a search stopped there still has it.
@@ -427,7 +431,7 @@ pub fn solve(
     let mut restart_at = search.restarts.map(|unit| luby(1) * unit);
     let mut nodes_this_try = 0u64;
     let mut rng = rand::rngs::StdRng::seed_from_u64(settings.seed.unwrap_or(0));
-    let mut stack = vec![root_node(f64::NEG_INFINITY)];
+    let mut stack = vec![root_node(root_bound)];
     // The incumbent in minimisation terms (objective × flip) and its values.
     let mut incumbent: Option<(f64, Vec<f64>)> = None;
     // The lowest bound of the nodes pruned only because the incumbent was within the gap.

@@ -130,13 +130,7 @@ pub fn sparse_subtour_row(g: &Graph, x: &[VarId], y: &[VarId], inside: &[bool]) 
         .iter()
         .filter(|&&(i, j)| inside[i] && inside[j])
         .count();
-    let boundary: Vec<(VarId, f64)> = g
-        .edges
-        .iter()
-        .enumerate()
-        .filter(|(_, &(i, j))| inside[i] != inside[j])
-        .map(|(e, _)| (x[e], 1.0))
-        .collect();
+    let boundary = cutset_row(g, x, inside).terms;
     if internal <= boundary.len() + size.min(rest) {
         return subtour_row(g, x, inside);
     }
