@@ -888,3 +888,114 @@ fn the_short_subtour_rows_have_the_slack_of_5_1e() {
     );
     assert!(short > 50, "the short forms were taken {short} times");
 }
+
+/// The bound changes `TreeRules` pushes at given bounds, or None on a contradiction.
+fn tree_rules(p: &Circuit, lower: &[f64], upper: &[f64]) -> Option<Vec<(usize, f64, f64)>> {
+    let g = puzzlebench::puzzles::circuit::graph::Graph::new(p);
+    let x: Vec<_> = (0..g.edges.len()).map(puzzlebench::model::VarId).collect();
+    let mut out = Vec::new();
+    let mut rules = puzzlebench::puzzles::circuit::cm1::TreeRules::default();
+    rules
+        .propagate(&g, &x, lower, upper, &mut out)
+        .then_some(out)
+}
+
+#[test]
+fn the_tree_rules_fix_only_what_every_tree_has() {
+    // A 2×3 board. The two links across each column boundary are a 2-link cut with an
+    // even number of points on each side, so every tree takes both. The two links and the
+    // upright of an outer column form a ring of three segments (two single points and the
+    // other four): the upright, between the two odd ones, is left out. The older rules
+    // fix nothing here; the brute force has the one tree (an H).
+    let ladder = parse_text("grid 2 3\no o o\n. . .\no o o\n")
+        .unwrap()
+        .remove(0);
+    let (_, links) = points_and_links(&ladder);
+    let free = (vec![0.0; links.len()], vec![1.0; links.len()]);
+    let fixed: BTreeSet<(Link, bool)> = tree_rules(&ladder, &free.0, &free.1)
+        .unwrap()
+        .into_iter()
+        .map(|(e, lo, hi)| {
+            assert_eq!(lo, hi);
+            (links[e], lo == 1.0)
+        })
+        .collect();
+    let expected: BTreeSet<(Link, bool)> = links
+        .iter()
+        .filter(|l| l.0 .1 != 1 || l.1 .1 != 1)
+        .map(|&l| (l, l.0 .0 == l.1 .0))
+        .collect();
+    assert_eq!(expected.len(), 6);
+    assert_eq!(fixed, expected);
+    assert_eq!(brute_force(&ladder).len(), 1);
+
+    // Random tiny boards and random bounds: every change pushed holds in every tree that
+    // meets the bounds, and a contradiction only where none does (brute force).
+    let mut rng = Lcg(11);
+    let (mut pushed, mut refused) = (0, 0);
+    for _ in 0..150 {
+        let p = tiny(&mut rng);
+        let (points, links) = points_and_links(&p);
+        let index = |c: Cell| points.iter().position(|&q| q == c).unwrap();
+        // The crate's graph lists links as points in row-major order, right then down;
+        // `points_and_links` does the same, which the first check of each board confirms.
+        let g = puzzlebench::puzzles::circuit::graph::Graph::new(&p);
+        let same: Vec<(usize, usize)> = links.iter().map(|l| (index(l.0), index(l.1))).collect();
+        assert_eq!(g.edges, same);
+        let trees: Vec<Vec<bool>> = brute_force(&p)
+            .iter()
+            .map(|t| links.iter().map(|l| t.contains(l)).collect())
+            .collect();
+        for round in 0..20 {
+            let mut lower = vec![0.0; links.len()];
+            let mut upper = vec![1.0; links.len()];
+            for e in 0..links.len() {
+                // Half of the rounds fix links as one tree has them, so that some trees
+                // meet the bounds; the other half fix at random.
+                let value = match (&trees[..], round % 2) {
+                    ([t, ..], 0) => Some(t[e]),
+                    _ => Some(rng.next(2) == 1),
+                };
+                if rng.next(4) == 0 {
+                    let v = if value.unwrap() { 1.0 } else { 0.0 };
+                    lower[e] = v;
+                    upper[e] = v;
+                }
+            }
+            let meeting: Vec<&Vec<bool>> = trees
+                .iter()
+                .filter(|t| {
+                    (0..links.len())
+                        .all(|e| lower[e] <= t[e] as u8 as f64 && t[e] as u8 as f64 <= upper[e])
+                })
+                .collect();
+            match tree_rules(&p, &lower, &upper) {
+                None => {
+                    assert!(
+                        meeting.is_empty(),
+                        "a contradiction with a tree on\n{}",
+                        p.to_text()
+                    );
+                    refused += 1;
+                }
+                Some(out) => {
+                    for (e, lo, hi) in out {
+                        for t in &meeting {
+                            let v = t[e] as u8 as f64;
+                            assert!(
+                                lo <= v && v <= hi,
+                                "link {e} to [{lo}, {hi}] cuts a tree off\n{}",
+                                p.to_text()
+                            );
+                        }
+                        pushed += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        pushed > 100 && refused > 100,
+        "{pushed} changes, {refused} contradictions"
+    );
+}

@@ -35,6 +35,7 @@
 //! of fixed links needs links leaving it, an odd number for an odd component and at
 //! least two for an even one, since all degrees are odd; bridges of the links still
 //! possible are fixed, and a bridge with an even number of points on its sides is a
+//! contradiction; the same parity on the rings of 2-link cuts fixes their links or finds a
 //! contradiction). With probing (each free column near the node's changes tried at 0 and
 //! 1 and propagated) most boards of up to 20×20 are solved in about a hundred nodes. These
 //! rules and probing are solver technique, not rows of the model: the model is (5.1) as
@@ -242,7 +243,11 @@ fn find(parent: &mut [usize], mut v: usize) -> usize {
 /// chosen must connect all points, and each of their bridges is fixed to 1. The same
 /// parity holds for every set R of points (Σ_{i∈R} deg_i = 2|E(R)| + |δ(R)| with every
 /// degree odd, so the tree has |R| mod 2 links leaving R): a bridge, the only link leaving
-/// the points on one of its sides, needs an odd number of points there.
+/// the points on one of its sides, needs an odd number of points there, and the links of
+/// a 2-link cut are fixed by the parity of the segments they leave (see `ring`). The 2-link
+/// cuts are found with random labels on the DFS tree of the bridge search (a tree link's
+/// label is the XOR of the labels of the back links around it; equal labels, equal cuts),
+/// and each is checked exactly before it fixes anything.
 #[derive(Clone, Debug, Default)]
 pub struct TreeRules {
     parent: Vec<usize>,
@@ -254,6 +259,9 @@ pub struct TreeRules {
     low: Vec<usize>,
     below: Vec<usize>,
     stack: Vec<(usize, usize, usize)>,
+    label: Vec<u64>,
+    cuts: Vec<(u64, usize, usize)>,
+    slots: Vec<(u64, u32)>,
 }
 
 impl TreeRules {
@@ -341,6 +349,9 @@ impl TreeRules {
         self.below.clear();
         self.below.resize(n, 1);
         self.stack.clear();
+        self.label.clear();
+        self.label.resize(n, 0);
+        self.cuts.clear();
         self.disc[0] = 0;
         let mut time = 1;
         self.stack.push((0, usize::MAX, 0));
@@ -361,12 +372,25 @@ impl TreeRules {
                     self.stack.push((w, e, 0));
                 } else {
                     self.low[v] = self.low[v].min(self.disc[w]);
+                    if self.disc[w] < self.disc[v] {
+                        // A back link to an ancestor, seen from below: its random label
+                        // goes on both ends, so that a tree link's label (the XOR over the
+                        // subtree below it) is the XOR of the back links around it.
+                        let l = link_label(e);
+                        self.label[v] ^= l;
+                        self.label[w] ^= l;
+                        self.cuts.push((l, e, usize::MAX));
+                    }
                 }
             } else {
                 self.stack.pop();
                 if let Some(&(p, _, _)) = self.stack.last() {
                     self.low[p] = self.low[p].min(self.low[v]);
                     self.below[p] += self.below[v];
+                    self.label[p] ^= self.label[v];
+                    if self.label[v] != 0 {
+                        self.cuts.push((self.label[v], via, v));
+                    }
                     if self.low[v] > self.disc[p] {
                         // A bridge: the only link between the points below v and the rest,
                         // so the tree's only link across, and an even side cannot be.
@@ -380,8 +404,185 @@ impl TreeRules {
                 }
             }
         }
-        self.disc.iter().all(|&d| d != usize::MAX)
+        if self.disc.contains(&usize::MAX) {
+            return false;
+        }
+        // Two links with the same label leave the same set of points (a 2-link cut): keep
+        // the labels seen twice (an open-addressing count, as most labels are unique) and
+        // group their links, the tree links of a group from the root down.
+        let bits = (2 * self.cuts.len())
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        self.slots.clear();
+        self.slots.resize(1 << bits, (0, 0));
+        let slot = |slots: &[(u64, u32)], l: u64| {
+            let mut i = (l >> (64 - bits)) as usize;
+            while slots[i].1 != 0 && slots[i].0 != l {
+                i = (i + 1) & (slots.len() - 1);
+            }
+            i
+        };
+        for &(l, _, _) in &self.cuts {
+            let i = slot(&self.slots, l);
+            self.slots[i] = (l, self.slots[i].1 + 1);
+        }
+        let slots = &self.slots;
+        self.cuts.retain(|&(l, _, _)| slots[slot(slots, l)].1 >= 2);
+        let disc = &self.disc;
+        self.cuts
+            .sort_unstable_by_key(|&(l, _, v)| (l, disc.get(v).copied().unwrap_or(usize::MAX)));
+        let mut i = 0;
+        while i < self.cuts.len() {
+            let mut j = i + 1;
+            while j < self.cuts.len() && self.cuts[j].0 == self.cuts[i].0 {
+                j += 1;
+            }
+            if j - i >= 2 && !self.ring(i..j, g, x, lower, upper, out) {
+                return false;
+            }
+            i = j;
+        }
+        true
     }
+
+    /// The parity rule on one group of links that pairwise cut the usable links (a ring):
+    /// removing the k links of the group leaves k segments S_0 … S_{k−1} in a ring, link
+    /// r_i joining S_i and S_{i+1 mod k}. A tree has |S_i| mod 2 links leaving S_i and
+    /// crosses the ring connectedly, so either it takes every r_i and every segment is
+    /// even, or it leaves out exactly one r_i and S_i, S_{i+1} are the only odd segments.
+    /// With no odd segment every r_i is fixed to 1; with two odd neighbours (k ≥ 3) the
+    /// link between them is fixed to 0 and the others to 1; any other pattern is a
+    /// contradiction. The labels only propose the ring: before anything is fixed, every
+    /// usable link but the ring's is checked to stay inside a segment.
+    fn ring(
+        &self,
+        group: std::ops::Range<usize>,
+        g: &Graph,
+        x: &[VarId],
+        lower: &[f64],
+        upper: &[f64],
+        out: &mut Vec<(usize, f64, f64)>,
+    ) -> bool {
+        let group = &self.cuts[group];
+        let back = group.iter().filter(|c| c.2 == usize::MAX).count();
+        if back > 1 {
+            return true; // two back links with one label: a collision, no ring
+        }
+        let tree = &group[..group.len() - back];
+        let t = tree.len();
+        let below = |k: usize| self.below[tree[k].2];
+        let n = g.n();
+        // The segments in ring order and the links between them.
+        let mut sizes = Vec::with_capacity(t + 1);
+        let mut links: Vec<usize> = tree.iter().map(|c| c.1).collect();
+        if back == 0 {
+            sizes.push(n - below(0) + below(t - 1));
+        } else {
+            sizes.push(n - below(0));
+        }
+        for k in 1..t {
+            if below(k - 1) <= below(k) {
+                return true; // not nested: a collision, no ring
+            }
+            sizes.push(below(k - 1) - below(k));
+        }
+        if back == 1 {
+            sizes.push(below(t - 1));
+            links.push(group[t].1);
+        }
+        let k = links.len();
+        let odd: Vec<usize> = (0..k).filter(|&i| sizes[i] % 2 == 1).collect();
+        let left_out = match odd[..] {
+            [] => None,
+            [_, _] if k == 2 => return true, // one of the two, either
+            [a, b] if b == a + 1 => Some(a),
+            [0, b] if b == k - 1 => Some(k - 1),
+            _ => {
+                return !self.is_ring(tree, back == 1, &links, g);
+            }
+        };
+        let mut changes = Vec::new();
+        for (i, &e) in links.iter().enumerate() {
+            let col = x[e].0;
+            if Some(i) == left_out {
+                if lower[col] > 0.5 {
+                    changes.push(None);
+                } else if upper[col] > 0.5 {
+                    changes.push(Some((col, 0.0, 0.0)));
+                }
+            } else if lower[col] < 0.5 {
+                changes.push(Some((col, 1.0, 1.0)));
+            }
+        }
+        if changes.is_empty() || !self.is_ring(tree, back == 1, &links, g) {
+            return true;
+        }
+        for c in changes {
+            match c {
+                Some(c) => out.push(c),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Whether the group is a ring: the tree links nested from the root down, and every
+    /// usable link outside `links` inside one segment.
+    fn is_ring(
+        &self,
+        tree: &[(u64, usize, usize)],
+        back: bool,
+        links: &[usize],
+        g: &Graph,
+    ) -> bool {
+        let t = tree.len();
+        let inside = |u: usize, v: usize| {
+            self.disc[u] >= self.disc[v] && self.disc[u] < self.disc[v] + self.below[v]
+        };
+        if tree
+            .windows(2)
+            .any(|w| !inside(w[1].2, w[0].2) || w[1].2 == w[0].2)
+        {
+            return false;
+        }
+        let segment = |u: usize| {
+            let s = tree.iter().take_while(|c| inside(u, c.2)).count();
+            if !back && s == t {
+                0
+            } else {
+                s
+            }
+        };
+        let k = links.len();
+        for (e, &(a, b)) in g.edges.iter().enumerate() {
+            if !self.usable[e] {
+                continue;
+            }
+            let (sa, sb) = (segment(a), segment(b));
+            match links.iter().position(|&r| r == e) {
+                Some(i) => {
+                    if !((sa == i && sb == (i + 1) % k) || (sb == i && sa == (i + 1) % k)) {
+                        return false;
+                    }
+                }
+                None => {
+                    if sa != sb {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// A link's random label for finding 2-link cuts (splitmix64 of its index, so runs repeat).
+fn link_label(e: usize) -> u64 {
+    let mut z = (e as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The lazy rows (5.1e) of CM1 and the propagation of the tree rules, for the branch and
