@@ -7,6 +7,7 @@ use puzzlebench::engines::{
     bc::BC, cbc::CBC, highs::HIGHS, in_process_engines_for, microlp::MICROLP, propagate::PROPAGATE,
     Engine, Kind, SolveOptions, Status,
 };
+use puzzlebench::puzzles::circuit::cm1::TreeRules;
 use puzzlebench::puzzles::circuit::{generate, parse, verify, Cell, Circuit, Link};
 use puzzlebench::puzzles::{self, Solve};
 use std::collections::BTreeSet;
@@ -889,12 +890,16 @@ fn the_short_subtour_rows_have_the_slack_of_5_1e() {
     assert!(short > 50, "the short forms were taken {short} times");
 }
 
-/// The bound changes `TreeRules` pushes at given bounds, or None on a contradiction.
-fn tree_rules(p: &Circuit, lower: &[f64], upper: &[f64]) -> Option<Vec<(usize, f64, f64)>> {
+/// The bound changes `rules` push at given bounds, or None on a contradiction.
+fn tree_rules(
+    rules: &mut TreeRules,
+    p: &Circuit,
+    lower: &[f64],
+    upper: &[f64],
+) -> Option<Vec<(usize, f64, f64)>> {
     let g = puzzlebench::puzzles::circuit::graph::Graph::new(p);
     let x: Vec<_> = (0..g.edges.len()).map(puzzlebench::model::VarId).collect();
     let mut out = Vec::new();
-    let mut rules = puzzlebench::puzzles::circuit::cm1::TreeRules::default();
     rules
         .propagate(&g, &x, lower, upper, &mut out)
         .then_some(out)
@@ -912,14 +917,15 @@ fn the_tree_rules_fix_only_what_every_tree_has() {
         .remove(0);
     let (_, links) = points_and_links(&ladder);
     let free = (vec![0.0; links.len()], vec![1.0; links.len()]);
-    let fixed: BTreeSet<(Link, bool)> = tree_rules(&ladder, &free.0, &free.1)
-        .unwrap()
-        .into_iter()
-        .map(|(e, lo, hi)| {
-            assert_eq!(lo, hi);
-            (links[e], lo == 1.0)
-        })
-        .collect();
+    let fixed: BTreeSet<(Link, bool)> =
+        tree_rules(&mut TreeRules::default(), &ladder, &free.0, &free.1)
+            .unwrap()
+            .into_iter()
+            .map(|(e, lo, hi)| {
+                assert_eq!(lo, hi);
+                (links[e], lo == 1.0)
+            })
+            .collect();
     let expected: BTreeSet<(Link, bool)> = links
         .iter()
         .filter(|l| l.0 .1 != 1 || l.1 .1 != 1)
@@ -930,7 +936,9 @@ fn the_tree_rules_fix_only_what_every_tree_has() {
     assert_eq!(brute_force(&ladder).len(), 1);
 
     // Random tiny boards and random bounds: every change pushed holds in every tree that
-    // meets the bounds, and a contradiction only where none does (brute force).
+    // meets the bounds, and a contradiction only where none does (brute force). One
+    // `TreeRules` serves a board's calls, as in a search (it keeps what it found for the
+    // last sets of usable links), and answers as a fresh one does.
     let mut rng = Lcg(11);
     let (mut pushed, mut refused) = (0, 0);
     for _ in 0..150 {
@@ -946,6 +954,7 @@ fn the_tree_rules_fix_only_what_every_tree_has() {
             .iter()
             .map(|t| links.iter().map(|l| t.contains(l)).collect())
             .collect();
+        let mut rules = TreeRules::default();
         for round in 0..20 {
             let mut lower = vec![0.0; links.len()];
             let mut upper = vec![1.0; links.len()];
@@ -969,7 +978,23 @@ fn the_tree_rules_fix_only_what_every_tree_has() {
                         .all(|e| lower[e] <= t[e] as u8 as f64 && t[e] as u8 as f64 <= upper[e])
                 })
                 .collect();
-            match tree_rules(&p, &lower, &upper) {
+            let answer = tree_rules(&mut rules, &p, &lower, &upper);
+            assert_eq!(
+                answer,
+                tree_rules(&mut TreeRules::default(), &p, &lower, &upper)
+            );
+            // The same usable links with more of them fixed to 1: the kept structure.
+            let mut more = lower.clone();
+            for e in 0..links.len() {
+                if upper[e] == 1.0 && rng.next(3) == 0 {
+                    more[e] = 1.0;
+                }
+            }
+            assert_eq!(
+                tree_rules(&mut rules, &p, &more, &upper),
+                tree_rules(&mut TreeRules::default(), &p, &more, &upper)
+            );
+            match answer {
                 None => {
                     assert!(
                         meeting.is_empty(),

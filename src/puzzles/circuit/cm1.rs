@@ -232,8 +232,8 @@ fn find(parent: &mut [usize], mut v: usize) -> usize {
     v
 }
 
-/// Domain propagation of the tree rules on the bounds of the `x` columns (with buffers
-/// kept from call to call, since it runs for every probe).
+/// Domain propagation of the tree rules on the bounds of the `x` columns of one graph
+/// (with buffers kept from call to call, since it runs for every probe).
 ///
 /// The rules: a free link inside a component of links fixed to 1 would close a cycle
 /// (fixed to 0); a component C of fixed links needs a link leaving it, and since every
@@ -255,13 +255,55 @@ pub struct TreeRules {
     leaving: Vec<u32>,
     first: Vec<[usize; 2]>,
     usable: Vec<bool>,
-    disc: Vec<usize>,
     low: Vec<usize>,
-    below: Vec<usize>,
     stack: Vec<(usize, usize, usize)>,
     label: Vec<u64>,
     cuts: Vec<(u64, usize, usize)>,
     slots: Vec<(u64, u32)>,
+    /// What the bridges and rings of the last two sets of usable links were (probing
+    /// often comes back to a set it saw one or two calls before).
+    seen: [Structure; 2],
+    /// The graph's incidences in one array, (link, other end) from `start[v]` to
+    /// `start[v + 1]` for point v, for a faster depth-first search.
+    start: Vec<usize>,
+    adjacent: Vec<(usize, usize)>,
+}
+
+/// A ring of 2-link cuts and what its parity decides.
+#[derive(Clone, Debug)]
+struct Ring {
+    /// Its links in ring order (a range of [`Structure::links`]).
+    links: std::ops::Range<usize>,
+    /// The link left out: None, every link is taken; Some(usize::MAX), no way.
+    left_out: Option<usize>,
+    /// Whether the exact check confirmed the ring (None: not checked yet).
+    checked: std::cell::Cell<Option<bool>>,
+    /// Its tree links (a range of [`Structure::tree`]).
+    tree: std::ops::Range<usize>,
+    /// Whether it holds a back link (the last of its links).
+    back: bool,
+}
+
+/// The bridges and 2-link rings of one set of usable links, and the depth-first tree they
+/// were found on.
+#[derive(Clone, Debug, Default)]
+struct Structure {
+    /// The usable links (fixed to 1 or free) it was computed for.
+    usable: Vec<bool>,
+    /// The usable links leave a point unreached, or a bridge has an even side.
+    impossible: bool,
+    /// The bridges.
+    bridges: Vec<usize>,
+    /// The rings whose parity decides something.
+    rings: Vec<Ring>,
+    /// The links of the rings, in ring order.
+    links: Vec<usize>,
+    /// The tree links of the rings (their child points), from the root down.
+    tree: Vec<usize>,
+    /// Discovery time of each point in the depth-first search.
+    disc: Vec<usize>,
+    /// Points in the subtree of each point.
+    below: Vec<usize>,
 }
 
 impl TreeRules {
@@ -341,38 +383,120 @@ impl TreeRules {
                 _ => {}
             }
         }
-        // Bridges of the usable links (iterative Tarjan).
-        self.disc.clear();
-        self.disc.resize(n, usize::MAX);
+        // The bridges and rings of the usable links: from one of the last two calls when
+        // the usable links are the same, or found again.
+        if self.seen[0].usable != self.usable {
+            self.seen.swap(0, 1);
+            if self.seen[0].usable != self.usable {
+                self.structure(g);
+            }
+        }
+        let st = &self.seen[0];
+        if st.impossible {
+            return false;
+        }
+        for &e in &st.bridges {
+            if !fixed(e) {
+                out.push((x[e].0, 1.0, 1.0));
+            }
+        }
+        for ring in &st.rings {
+            let left_out = &ring.left_out;
+            let links = &st.links[ring.links.clone()];
+            let mut changes = 0;
+            let mut contradiction = *left_out == Some(usize::MAX);
+            for (i, &e) in links.iter().enumerate() {
+                let col = x[e].0;
+                if Some(i) == *left_out {
+                    if lower[col] > 0.5 {
+                        contradiction = true;
+                    } else if upper[col] > 0.5 {
+                        changes += 1;
+                    }
+                } else if lower[col] < 0.5 {
+                    changes += 1;
+                }
+            }
+            if !contradiction && changes == 0 {
+                continue;
+            }
+            let confirmed = ring.checked.get().unwrap_or_else(|| {
+                let ok = st.is_ring(ring, g, &self.usable);
+                ring.checked.set(Some(ok));
+                ok
+            });
+            if !confirmed {
+                continue;
+            }
+            if contradiction {
+                return false;
+            }
+            for (i, &e) in links.iter().enumerate() {
+                let col = x[e].0;
+                if Some(i) == *left_out {
+                    if upper[col] > 0.5 {
+                        out.push((col, 0.0, 0.0));
+                    }
+                } else if lower[col] < 0.5 {
+                    out.push((col, 1.0, 1.0));
+                }
+            }
+        }
+        true
+    }
+
+    /// Finds the bridges and rings of `self.usable` into `self.seen[0]`: one depth-first
+    /// search (iterative Tarjan for the bridges, XOR labels for the 2-link cuts).
+    fn structure(&mut self, g: &Graph) {
+        let n = g.n();
+        if self.start.len() != n + 1 {
+            self.start.clear();
+            self.adjacent.clear();
+            for v in 0..n {
+                self.start.push(self.adjacent.len());
+                for &e in &g.incident[v] {
+                    let (a, b) = g.edges[e];
+                    self.adjacent.push((e, if a == v { b } else { a }));
+                }
+            }
+            self.start.push(self.adjacent.len());
+        }
+        let st = &mut self.seen[0];
+        st.usable.clone_from(&self.usable);
+        st.impossible = false;
+        st.bridges.clear();
+        st.rings.clear();
+        st.links.clear();
+        st.tree.clear();
+        st.disc.clear();
+        st.disc.resize(n, usize::MAX);
+        st.below.clear();
+        st.below.resize(n, 1);
         self.low.clear();
         self.low.resize(n, 0);
-        self.below.clear();
-        self.below.resize(n, 1);
         self.stack.clear();
         self.label.clear();
         self.label.resize(n, 0);
         self.cuts.clear();
-        self.disc[0] = 0;
+        st.disc[0] = 0;
         let mut time = 1;
-        self.stack.push((0, usize::MAX, 0));
+        self.stack.push((0, usize::MAX, self.start[0]));
         while let Some(top) = self.stack.last_mut() {
             let (v, via) = (top.0, top.1);
-            if top.2 < g.incident[v].len() {
-                let e = g.incident[v][top.2];
+            if top.2 < self.start[v + 1] {
+                let (e, w) = self.adjacent[top.2];
                 top.2 += 1;
                 if e == via || !self.usable[e] {
                     continue;
                 }
-                let (a, b) = g.edges[e];
-                let w = if a == v { b } else { a };
-                if self.disc[w] == usize::MAX {
-                    self.disc[w] = time;
+                if st.disc[w] == usize::MAX {
+                    st.disc[w] = time;
                     self.low[w] = time;
                     time += 1;
-                    self.stack.push((w, e, 0));
+                    self.stack.push((w, e, self.start[w]));
                 } else {
-                    self.low[v] = self.low[v].min(self.disc[w]);
-                    if self.disc[w] < self.disc[v] {
+                    self.low[v] = self.low[v].min(st.disc[w]);
+                    if st.disc[w] < st.disc[v] {
                         // A back link to an ancestor, seen from below: its random label
                         // goes on both ends, so that a tree link's label (the XOR over the
                         // subtree below it) is the XOR of the back links around it.
@@ -386,26 +510,26 @@ impl TreeRules {
                 self.stack.pop();
                 if let Some(&(p, _, _)) = self.stack.last() {
                     self.low[p] = self.low[p].min(self.low[v]);
-                    self.below[p] += self.below[v];
+                    st.below[p] += st.below[v];
                     self.label[p] ^= self.label[v];
                     if self.label[v] != 0 {
                         self.cuts.push((self.label[v], via, v));
                     }
-                    if self.low[v] > self.disc[p] {
+                    if self.low[v] > st.disc[p] {
                         // A bridge: the only link between the points below v and the rest,
                         // so the tree's only link across, and an even side cannot be.
-                        if self.below[v].is_multiple_of(2) {
-                            return false;
+                        if st.below[v].is_multiple_of(2) {
+                            st.impossible = true;
+                            return;
                         }
-                        if !fixed(via) {
-                            out.push((x[via].0, 1.0, 1.0));
-                        }
+                        st.bridges.push(via);
                     }
                 }
             }
         }
-        if self.disc.contains(&usize::MAX) {
-            return false;
+        if st.disc.contains(&usize::MAX) {
+            st.impossible = true;
+            return;
         }
         // Two links with the same label leave the same set of points (a 2-link cut): keep
         // the labels seen twice (an open-addressing count, as most labels are unique) and
@@ -429,7 +553,7 @@ impl TreeRules {
         }
         let slots = &self.slots;
         self.cuts.retain(|&(l, _, _)| slots[slot(slots, l)].1 >= 2);
-        let disc = &self.disc;
+        let disc = &st.disc;
         self.cuts
             .sort_unstable_by_key(|&(l, _, v)| (l, disc.get(v).copied().unwrap_or(usize::MAX)));
         let mut i = 0;
@@ -438,14 +562,15 @@ impl TreeRules {
             while j < self.cuts.len() && self.cuts[j].0 == self.cuts[i].0 {
                 j += 1;
             }
-            if j - i >= 2 && !self.ring(i..j, g, x, lower, upper, out) {
-                return false;
+            if j - i >= 2 {
+                st.ring(&self.cuts[i..j], n);
             }
             i = j;
         }
-        true
     }
+}
 
+impl Structure {
     /// The parity rule on one group of links that pairwise cut the usable links (a ring):
     /// removing the k links of the group leaves k segments S_0 … S_{k−1} in a ring, link
     /// r_i joining S_i and S_{i+1 mod k}. A tree has |S_i| mod 2 links leaving S_i and
@@ -453,29 +578,18 @@ impl TreeRules {
     /// even, or it leaves out exactly one r_i and S_i, S_{i+1} are the only odd segments.
     /// With no odd segment every r_i is fixed to 1; with two odd neighbours (k ≥ 3) the
     /// link between them is fixed to 0 and the others to 1; any other pattern is a
-    /// contradiction. The labels only propose the ring: before anything is fixed, every
-    /// usable link but the ring's is checked to stay inside a segment.
-    fn ring(
-        &self,
-        group: std::ops::Range<usize>,
-        g: &Graph,
-        x: &[VarId],
-        lower: &[f64],
-        upper: &[f64],
-        out: &mut Vec<(usize, f64, f64)>,
-    ) -> bool {
-        let group = &self.cuts[group];
+    /// contradiction. The ring is recorded with that verdict; the labels only propose it,
+    /// and before it fixes anything [`Structure::is_ring`] checks it exactly.
+    fn ring(&mut self, group: &[(u64, usize, usize)], n: usize) {
         let back = group.iter().filter(|c| c.2 == usize::MAX).count();
         if back > 1 {
-            return true; // two back links with one label: a collision, no ring
+            return; // two back links with one label: a collision, no ring
         }
         let tree = &group[..group.len() - back];
         let t = tree.len();
         let below = |k: usize| self.below[tree[k].2];
-        let n = g.n();
-        // The segments in ring order and the links between them.
+        // The segments' sizes in ring order, and the links between them.
         let mut sizes = Vec::with_capacity(t + 1);
-        let mut links: Vec<usize> = tree.iter().map(|c| c.1).collect();
         if back == 0 {
             sizes.push(n - below(0) + below(t - 1));
         } else {
@@ -483,71 +597,53 @@ impl TreeRules {
         }
         for k in 1..t {
             if below(k - 1) <= below(k) {
-                return true; // not nested: a collision, no ring
+                return; // not nested: a collision, no ring
             }
             sizes.push(below(k - 1) - below(k));
         }
         if back == 1 {
             sizes.push(below(t - 1));
-            links.push(group[t].1);
         }
-        let k = links.len();
+        let k = sizes.len();
         let odd: Vec<usize> = (0..k).filter(|&i| sizes[i] % 2 == 1).collect();
         let left_out = match odd[..] {
             [] => None,
-            [_, _] if k == 2 => return true, // one of the two, either
+            [_, _] if k == 2 => return, // one of the two, either
             [a, b] if b == a + 1 => Some(a),
             [0, b] if b == k - 1 => Some(k - 1),
-            _ => {
-                return !self.is_ring(tree, back == 1, &links, g);
-            }
+            _ => Some(usize::MAX),
         };
-        let mut changes = Vec::new();
-        for (i, &e) in links.iter().enumerate() {
-            let col = x[e].0;
-            if Some(i) == left_out {
-                if lower[col] > 0.5 {
-                    changes.push(None);
-                } else if upper[col] > 0.5 {
-                    changes.push(Some((col, 0.0, 0.0)));
-                }
-            } else if lower[col] < 0.5 {
-                changes.push(Some((col, 1.0, 1.0)));
-            }
+        let start = self.links.len();
+        self.links.extend(tree.iter().map(|c| c.1));
+        if back == 1 {
+            self.links.push(group[t].1);
         }
-        if changes.is_empty() || !self.is_ring(tree, back == 1, &links, g) {
-            return true;
-        }
-        for c in changes {
-            match c {
-                Some(c) => out.push(c),
-                None => return false,
-            }
-        }
-        true
+        let tree_start = self.tree.len();
+        self.tree.extend(tree.iter().map(|c| c.2));
+        self.rings.push(Ring {
+            links: start..self.links.len(),
+            left_out,
+            checked: std::cell::Cell::new(None),
+            tree: tree_start..self.tree.len(),
+            back: back == 1,
+        });
     }
 
-    /// Whether the group is a ring: the tree links nested from the root down, and every
-    /// usable link outside `links` inside one segment.
-    fn is_ring(
-        &self,
-        tree: &[(u64, usize, usize)],
-        back: bool,
-        links: &[usize],
-        g: &Graph,
-    ) -> bool {
+    /// Whether `ring` is one: its tree links nested from the root down, and every usable
+    /// link outside the ring inside one segment.
+    fn is_ring(&self, ring: &Ring, g: &Graph, usable: &[bool]) -> bool {
+        let back = ring.back;
+        let tree = &self.tree[ring.tree.clone()];
+        let links = &self.links[ring.links.clone()];
         let t = tree.len();
         let inside = |u: usize, v: usize| {
             self.disc[u] >= self.disc[v] && self.disc[u] < self.disc[v] + self.below[v]
         };
-        if tree
-            .windows(2)
-            .any(|w| !inside(w[1].2, w[0].2) || w[1].2 == w[0].2)
-        {
+        if tree.windows(2).any(|w| !inside(w[1], w[0]) || w[1] == w[0]) {
             return false;
         }
         let segment = |u: usize| {
-            let s = tree.iter().take_while(|c| inside(u, c.2)).count();
+            let s = tree.iter().take_while(|&&v| inside(u, v)).count();
             if !back && s == t {
                 0
             } else {
@@ -556,7 +652,7 @@ impl TreeRules {
         };
         let k = links.len();
         for (e, &(a, b)) in g.edges.iter().enumerate() {
-            if !self.usable[e] {
+            if !usable[e] {
                 continue;
             }
             let (sa, sb) = (segment(a), segment(b));
