@@ -244,10 +244,10 @@ fn find(parent: &mut [usize], mut v: usize) -> usize {
 /// parity holds for every set R of points (Σ_{i∈R} deg_i = 2|E(R)| + |δ(R)| with every
 /// degree odd, so the tree has |R| mod 2 links leaving R): a bridge, the only link leaving
 /// the points on one of its sides, needs an odd number of points there, and the links of
-/// a 2-link cut are fixed by the parity of the segments they leave (see `ring`). The 2-link
-/// cuts are found with random labels on the DFS tree of the bridge search (a tree link's
-/// label is the XOR of the labels of the back links around it; equal labels, equal cuts),
-/// and each is checked exactly before it fixes anything.
+/// a 2-link cut are fixed by the parity of the segments they leave (`Structure::ring`).
+/// The 2-link cuts are found with random labels on the DFS tree of the bridge search (a
+/// tree link's label is the XOR of the labels of the back links around it; equal labels,
+/// equal cuts), and each is checked exactly before it fixes anything.
 #[derive(Clone, Debug, Default)]
 pub struct TreeRules {
     parent: Vec<usize>,
@@ -272,16 +272,27 @@ pub struct TreeRules {
 /// A ring of 2-link cuts and what its parity decides.
 #[derive(Clone, Debug)]
 struct Ring {
-    /// Its links in ring order (a range of [`Structure::links`]).
+    /// Its links in ring order (a range of [`Structure::links`]): its tree links, then
+    /// its back link when it has one.
     links: std::ops::Range<usize>,
-    /// The link left out: None, every link is taken; Some(usize::MAX), no way.
-    left_out: Option<usize>,
+    /// What its parity decides.
+    verdict: Verdict,
     /// Whether the exact check confirmed the ring (None: not checked yet).
     checked: std::cell::Cell<Option<bool>>,
     /// Its tree links (a range of [`Structure::tree`]).
     tree: std::ops::Range<usize>,
-    /// Whether it holds a back link (the last of its links).
-    back: bool,
+}
+
+/// What the parity of a ring's segments decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Every segment is even: the tree takes every link of the ring.
+    TakeAll,
+    /// The two odd segments are neighbours: the tree takes every link but this one (its
+    /// position in the ring).
+    LeaveOut(usize),
+    /// No tree crosses the ring.
+    Impossible,
 }
 
 /// The bridges and 2-link rings of one set of usable links, and the depth-first tree they
@@ -401,45 +412,33 @@ impl TreeRules {
             }
         }
         for ring in &st.rings {
-            let left_out = &ring.left_out;
-            let links = &st.links[ring.links.clone()];
-            let mut changes = 0;
-            let mut contradiction = *left_out == Some(usize::MAX);
-            for (i, &e) in links.iter().enumerate() {
+            // The ring's changes, taken back unless the exact check confirms the ring.
+            let mark = out.len();
+            let mut contradiction = ring.verdict == Verdict::Impossible;
+            for (i, &e) in st.links[ring.links.clone()].iter().enumerate() {
                 let col = x[e].0;
-                if Some(i) == *left_out {
+                if ring.verdict == Verdict::LeaveOut(i) {
                     if lower[col] > 0.5 {
                         contradiction = true;
                     } else if upper[col] > 0.5 {
-                        changes += 1;
-                    }
-                } else if lower[col] < 0.5 {
-                    changes += 1;
-                }
-            }
-            if !contradiction && changes == 0 {
-                continue;
-            }
-            let confirmed = ring.checked.get().unwrap_or_else(|| {
-                let ok = st.is_ring(ring, g, &self.usable);
-                ring.checked.set(Some(ok));
-                ok
-            });
-            if !confirmed {
-                continue;
-            }
-            if contradiction {
-                return false;
-            }
-            for (i, &e) in links.iter().enumerate() {
-                let col = x[e].0;
-                if Some(i) == *left_out {
-                    if upper[col] > 0.5 {
                         out.push((col, 0.0, 0.0));
                     }
                 } else if lower[col] < 0.5 {
                     out.push((col, 1.0, 1.0));
                 }
+            }
+            if !contradiction && out.len() == mark {
+                continue;
+            }
+            let confirmed = ring.checked.get().unwrap_or_else(|| {
+                let ok = st.is_ring(ring, g);
+                ring.checked.set(Some(ok));
+                ok
+            });
+            if !confirmed {
+                out.truncate(mark);
+            } else if contradiction {
+                return false;
             }
         }
         true
@@ -606,12 +605,12 @@ impl Structure {
         }
         let k = sizes.len();
         let odd: Vec<usize> = (0..k).filter(|&i| sizes[i] % 2 == 1).collect();
-        let left_out = match odd[..] {
-            [] => None,
+        let verdict = match odd[..] {
+            [] => Verdict::TakeAll,
             [_, _] if k == 2 => return, // one of the two, either
-            [a, b] if b == a + 1 => Some(a),
-            [0, b] if b == k - 1 => Some(k - 1),
-            _ => Some(usize::MAX),
+            [a, b] if b == a + 1 => Verdict::LeaveOut(a),
+            [0, b] if b == k - 1 => Verdict::LeaveOut(k - 1),
+            _ => Verdict::Impossible,
         };
         let start = self.links.len();
         self.links.extend(tree.iter().map(|c| c.1));
@@ -622,19 +621,18 @@ impl Structure {
         self.tree.extend(tree.iter().map(|c| c.2));
         self.rings.push(Ring {
             links: start..self.links.len(),
-            left_out,
+            verdict,
             checked: std::cell::Cell::new(None),
             tree: tree_start..self.tree.len(),
-            back: back == 1,
         });
     }
 
     /// Whether `ring` is one: its tree links nested from the root down, and every usable
     /// link outside the ring inside one segment.
-    fn is_ring(&self, ring: &Ring, g: &Graph, usable: &[bool]) -> bool {
-        let back = ring.back;
+    fn is_ring(&self, ring: &Ring, g: &Graph) -> bool {
         let tree = &self.tree[ring.tree.clone()];
         let links = &self.links[ring.links.clone()];
+        let back = links.len() > tree.len();
         let t = tree.len();
         let inside = |u: usize, v: usize| {
             self.disc[u] >= self.disc[v] && self.disc[u] < self.disc[v] + self.below[v]
@@ -652,7 +650,7 @@ impl Structure {
         };
         let k = links.len();
         for (e, &(a, b)) in g.edges.iter().enumerate() {
-            if !usable[e] {
+            if !self.usable[e] {
                 continue;
             }
             let (sa, sb) = (segment(a), segment(b));
