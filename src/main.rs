@@ -242,7 +242,7 @@ struct RunArgs {
     #[arg(long, default_value = "results/run.csv")]
     out: PathBuf,
     /// Shift in seconds of the shifted geometric mean in the summary.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
     /// No progress bar.
     #[arg(long)]
@@ -319,7 +319,7 @@ struct ReproduceArgs {
     #[command(flatten)]
     measuring: MeasureArgs,
     /// Shift in seconds of the shifted geometric mean.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
     /// Folder holding the instance folders.
     #[arg(long, default_value = "instances", hide = true)]
@@ -425,7 +425,7 @@ struct ReportArgs {
     #[arg(long, default_value = "results")]
     out: PathBuf,
     /// Shift in seconds of the shifted geometric mean.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
     /// Formats of the plots, comma-separated: pdf (vector, fonts embedded), pgf (PGFPlots
     /// .tex with its data in a .csv), svg, png.

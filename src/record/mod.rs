@@ -310,11 +310,70 @@ impl Record {
     pub fn solved(&self) -> bool {
         self.status == "optimal" || self.status == "feasible"
     }
+
+    /// True when the engine or the formulation refused the run (status `refused`, the
+    /// reason in `error`): nothing was searched, so the run is neither a success nor a
+    /// failure and enters no time statistic, solved count or verdict.
+    pub fn is_refused(&self) -> bool {
+        self.status == "refused"
+    }
+}
+
+/// The last attempt of each run id, in the order of `rows` (a run id with no id, from a
+/// hand-made file, is its own run), and how many earlier attempts were set aside: a run
+/// written twice to one file (run again, or resumed after it was cut short) counts once.
+pub fn last_attempts(rows: Vec<Record>) -> (Vec<Record>, usize) {
+    let mut last: std::collections::HashMap<String, usize> = Default::default();
+    for (i, r) in rows.iter().enumerate() {
+        if !r.run_id.is_empty() {
+            last.insert(r.run_id.clone(), i);
+        }
+    }
+    let before = rows.len();
+    let kept: Vec<Record> = rows
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| r.run_id.is_empty() || last[&r.run_id] == *i)
+        .map(|(_, r)| r)
+        .collect();
+    let set_aside = before - kept.len();
+    (kept, set_aside)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_id_counts_once_its_last_attempt() {
+        let row = |id: &str, status: &str| Record {
+            run_id: id.into(),
+            status: status.into(),
+            ..Record::default()
+        };
+        let rows = vec![
+            row("a", "time_limit"),
+            row("b", "optimal"),
+            row("", "optimal"),
+            row("a", "optimal"),
+            row("", "optimal"),
+        ];
+        let (kept, set_aside) = last_attempts(rows);
+        assert_eq!(set_aside, 1);
+        let ids: Vec<(&str, &str)> = kept
+            .iter()
+            .map(|r| (r.run_id.as_str(), r.status.as_str()))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("b", "optimal"),
+                ("", "optimal"),
+                ("a", "optimal"),
+                ("", "optimal")
+            ]
+        );
+    }
 
     #[test]
     fn header_has_the_design_columns() {

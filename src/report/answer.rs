@@ -11,7 +11,8 @@
 //! configuration gets one time per instance, the median over its repeats of the charged
 //! seconds ([`charged_seconds`]: a failure at its time limit), and solves the instance when
 //! more than half of its repeats succeeded. Configurations are ranked by instances solved,
-//! then by the shifted geometric mean of those times ([`ANSWER_SHIFT`]).
+//! then by the shifted geometric mean of those times with the report's one shift
+//! ([`crate::stats::DEFAULT_SHIFT`] unless `--shift` says otherwise).
 //!
 //! The margin of the best over the runner-up is the ratio of their shifted geometric means
 //! over the comparison instances, with a 95 % percentile bootstrap interval: instances are
@@ -22,17 +23,11 @@
 //! process noise decide the order.
 
 use crate::record::Record;
-use crate::rng::Rng;
-use crate::stats::{charged_seconds, median, par2, shifted_geometric_mean, succeeded};
+use crate::stats::{
+    charged_seconds, median, par2, sgm_ratio_interval, shifted_geometric_mean, succeeded, RESAMPLES,
+};
 use crate::table::{secs, Table};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The shift of the shifted geometric mean that ranks configurations, in seconds: small,
-/// so that times from about 10 ms up count by their ratio.
-pub const ANSWER_SHIFT: f64 = 0.01;
-
-/// Bootstrap resamples behind each interval.
-pub const RESAMPLES: usize = 2000;
 
 /// Below this median time (seconds) a comparison gets no verdict.
 pub const TOO_FAST: f64 = 1e-3;
@@ -107,6 +102,8 @@ pub struct Answer {
     pub verdict: Verdict,
     /// The largest number of repeats of any configuration on any instance.
     pub repeats: usize,
+    /// The shift of the shifted geometric means, in seconds.
+    pub shift: f64,
 }
 
 impl Answer {
@@ -186,7 +183,7 @@ impl Chosen {
 
 /// The answer of every puzzle in `rows` that has a comparison (puzzles alphabetically),
 /// on the comparison instances of `chosen` where the rows hold them.
-pub fn answers(rows: &[Record], chosen: &[Chosen]) -> Vec<Answer> {
+pub fn answers(rows: &[Record], chosen: &[Chosen], shift: f64) -> Vec<Answer> {
     let mut by_puzzle: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.count <= 1) {
         by_puzzle.entry(&r.puzzle).or_default().push(r);
@@ -195,7 +192,7 @@ pub fn answers(rows: &[Record], chosen: &[Chosen]) -> Vec<Answer> {
         .into_iter()
         .filter_map(|(p, rs)| {
             let sets: Vec<&Chosen> = chosen.iter().filter(|c| c.puzzle == p).collect();
-            answer(p, &rs, &sets)
+            answer(p, &rs, &sets, shift)
         })
         .collect()
 }
@@ -216,7 +213,7 @@ pub const FALLBACK_CHOICE: &str = "These rows hold none of the suite's compariso
 
 /// The answer of one puzzle from its rows (none when no configuration ran anything), on
 /// the instances of `sets` (the puzzle's suites' comparisons) where the rows hold them.
-pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer> {
+pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> Option<Answer> {
     let mut runs: BTreeMap<Config, BTreeMap<InstanceKey, Vec<&Record>>> = BTreeMap::new();
     for &r in rows {
         let c = Config {
@@ -288,7 +285,7 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer
             Standing {
                 config: c.clone(),
                 solved,
-                sgm: shifted_geometric_mean(&per_instance, ANSWER_SHIFT).unwrap_or(0.0),
+                sgm: shifted_geometric_mean(&per_instance, shift).unwrap_or(0.0),
                 median: median(&per_instance).unwrap_or(0.0),
                 par2: par2(
                     &instances
@@ -324,7 +321,7 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer
         Some(r) => {
             let b = &standings[0];
             let ratio = r.sgm / b.sgm.max(f64::MIN_POSITIVE);
-            let interval = bootstrap(&b.times, &r.times);
+            let interval = sgm_ratio_interval(&b.times, &r.times, shift);
             let verdict = if b.solved > r.solved {
                 Verdict::MoreSolved
             } else if r.median < TOO_FAST {
@@ -349,58 +346,15 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen]) -> Option<Answer
         interval,
         verdict,
         repeats,
+        shift,
     })
-}
-
-/// One instance drawn by the bootstrap: its index and the repeats drawn for each of the two
-/// configurations.
-type Draw = (usize, Vec<usize>, Vec<usize>);
-
-/// SGM(b) / SGM(a) over the drawn instances `pick` (an instance may be drawn twice),
-/// each instance's time the median of the repeats drawn for it.
-fn sgm_ratio(a: &[Vec<f64>], b: &[Vec<f64>], pick: &[Draw]) -> f64 {
-    let (ta, tb): (Vec<f64>, Vec<f64>) = pick
-        .iter()
-        .map(|(i, ra, rb)| {
-            let va: Vec<f64> = ra.iter().map(|&j| a[*i][j]).collect();
-            let vb: Vec<f64> = rb.iter().map(|&j| b[*i][j]).collect();
-            (median(&va).unwrap_or(0.0), median(&vb).unwrap_or(0.0))
-        })
-        .unzip();
-    let sa = shifted_geometric_mean(&ta, ANSWER_SHIFT).unwrap_or(0.0);
-    let sb = shifted_geometric_mean(&tb, ANSWER_SHIFT).unwrap_or(0.0);
-    sb / sa.max(f64::MIN_POSITIVE)
-}
-
-/// The 95 % percentile bootstrap interval of [`sgm_ratio`]: instances drawn with
-/// replacement, and each drawn instance's repeats drawn with replacement per configuration.
-fn bootstrap(a: &[Vec<f64>], b: &[Vec<f64>]) -> (f64, f64) {
-    let n = a.len();
-    let mut rng = Rng::new(0x005e_ed0f_a115);
-    let mut ratios = Vec::with_capacity(RESAMPLES);
-    for _ in 0..RESAMPLES {
-        let pick: Vec<Draw> = (0..n)
-            .map(|_| {
-                let i = rng.below(n);
-                let ra = (0..a[i].len()).map(|_| rng.below(a[i].len())).collect();
-                let rb = (0..b[i].len()).map(|_| rng.below(b[i].len())).collect();
-                (i, ra, rb)
-            })
-            .collect();
-        ratios.push(sgm_ratio(a, b, &pick));
-    }
-    ratios.sort_by(f64::total_cmp);
-    let at = |q: f64| ratios[((q * (RESAMPLES - 1) as f64).round() as usize).min(RESAMPLES - 1)];
-    (at(0.025), at(0.975))
 }
 
 /// The answers as a table (stem `answers`), one row per puzzle: the best configuration,
 /// its solved count and SGM, the runner-up, the ratio with its interval and the verdict.
 /// `None` when no puzzle has one.
 pub fn answers_table(answers: &[Answer]) -> Option<Table> {
-    if answers.is_empty() {
-        return None;
-    }
+    let shift = answers.first()?.shift;
     let rows = answers
         .iter()
         .map(|a| {
@@ -443,7 +397,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         .to_vec(),
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {ANSWER_SHIFT} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
+            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     })
@@ -504,7 +458,8 @@ mod tests {
 
     #[test]
     fn a_clear_winner_is_ahead_with_an_interval_around_its_ratio() {
-        let a = &answers(&rows(2.0), &[])[0];
+        let a = &answers(&rows(2.0), &[], 0.01)[0];
+        assert_eq!(a.shift, 0.01);
         assert_eq!(a.best().config.engine, "fast");
         assert_eq!(a.instances.len(), 8);
         assert_eq!(a.repeats, 3);
@@ -522,7 +477,7 @@ mod tests {
 
     #[test]
     fn equal_configurations_are_within_noise() {
-        let a = &answers(&rows(1.0), &[])[0];
+        let a = &answers(&rows(1.0), &[], 0.01)[0];
         let (lo, hi) = a.interval.unwrap();
         assert!(lo <= 1.0 && hi >= 1.0, "{lo} {hi}");
         assert_eq!(a.verdict, Verdict::WithinNoise);
@@ -538,20 +493,20 @@ mod tests {
             r.status = "time_limit".into();
             r.verified = None;
         }
-        let a = &answers(&rs, &[])[0];
+        let a = &answers(&rs, &[], 0.01)[0];
         assert_eq!(a.best().config.engine, "slow");
         assert_eq!(a.verdict, Verdict::MoreSolved);
         let mut tiny = rows(1.5);
         for r in &mut tiny {
             r.seconds = r.seconds.map(|s| s * 1e-3);
         }
-        assert_eq!(answers(&tiny, &[])[0].verdict, Verdict::TooFast);
+        assert_eq!(answers(&tiny, &[], 0.01)[0].verdict, Verdict::TooFast);
         // A best under a millisecond far ahead of a runner-up above it: judged.
         let mut apart = rows(1.5);
         for r in apart.iter_mut().filter(|r| r.backend == "fast") {
             r.seconds = r.seconds.map(|s| s * 1e-3);
         }
-        let a = &answers(&apart, &[])[0];
+        let a = &answers(&apart, &[], 0.01)[0];
         assert_eq!(a.verdict, Verdict::Ahead, "{}", a.sentence());
     }
 
@@ -564,7 +519,7 @@ mod tests {
             count: 10,
             ..row("i0", "a", "fast", 1, 5.0, true)
         });
-        let a = &answers(&rs, &[])[0];
+        let a = &answers(&rs, &[], 0.01)[0];
         assert_eq!(a.instances.len(), 8);
         assert_eq!(a.standings.len(), 2, "{:?}", a.standings);
         let t = answers_table(std::slice::from_ref(a)).unwrap();
@@ -572,7 +527,7 @@ mod tests {
         assert_eq!(t.rows[0][9], "ahead");
         assert_eq!(t.rows[0][10], "8 × 3");
         assert!(answers_table(&[]).is_none());
-        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[]).unwrap();
+        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[], 0.01).unwrap();
         assert_eq!(alone.verdict, Verdict::Alone);
         assert!(alone.sentence().contains("only configuration"));
     }
@@ -606,7 +561,7 @@ mod tests {
             names: [key("i6"), key("i7"), key("i99")].into(),
             ..chosen.clone()
         };
-        let a = &answers(&rs, &[full, other.clone(), chosen])[0];
+        let a = &answers(&rs, &[full, other.clone(), chosen], 0.01)[0];
         assert_eq!(a.instances, ["i6", "i7"]);
         assert_eq!(a.standings.len(), 3, "all three ran both");
         assert!(
@@ -615,7 +570,7 @@ mod tests {
             a.chosen
         );
         // Rows that hold none of them: the set most configurations ran, said so.
-        let a = &answers(&rs, &[other])[0];
+        let a = &answers(&rs, &[other], 0.01)[0];
         assert_eq!(a.instances.len(), 8);
         assert_eq!(a.chosen, FALLBACK_CHOICE);
     }

@@ -337,8 +337,7 @@ fn virtual_best(a: &Answer) -> Markup {
             vbs.push(t);
         }
     }
-    let vb_sgm =
-        crate::stats::shifted_geometric_mean(&vbs, super::answer::ANSWER_SHIFT).unwrap_or(0.0);
+    let vb_sgm = crate::stats::shifted_geometric_mean(&vbs, a.shift).unwrap_or(0.0);
     let mut shares: Vec<(String, usize)> = wins.into_iter().collect();
     shares.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
     html! {

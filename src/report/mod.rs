@@ -100,7 +100,7 @@ pub fn write_report(
     let mut written = Written::default();
     let labelled = machines.label(rows);
     let rows = labelled.as_slice();
-    let answers = answer::answers(rows, chosen);
+    let answers = answer::answers(rows, chosen, shift);
     let answers_table = answer::answers_table(&answers);
     let pairs = compare::comparisons(rows);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
