@@ -21,6 +21,11 @@ fn chromium() -> Option<PathBuf> {
 
 /// The DOM of `page` after its scripts ran, as chromium headless dumps it.
 fn dump_dom(chromium: &Path, page: &Path, profile: &Path) -> String {
+    dump_dom_at(chromium, page, profile, 1400)
+}
+
+/// [`dump_dom`] in a window `width` pixels wide.
+fn dump_dom_at(chromium: &Path, page: &Path, profile: &Path, width: u32) -> String {
     let out = Command::new(chromium)
         .args([
             "--headless",
@@ -34,6 +39,7 @@ fn dump_dom(chromium: &Path, page: &Path, profile: &Path) -> String {
             "--allow-file-access-from-files",
             "--virtual-time-budget=5000",
         ])
+        .arg(format!("--window-size={width},900"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))
@@ -71,16 +77,8 @@ fn targets(dom: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn every_page_opens_in_a_browser_with_its_figures_and_links() {
-    let Some(chromium) = chromium() else {
-        eprintln!(
-            "skipped: no chromium installed (scripts/setup-browser.sh installs Debian's chromium)"
-        );
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("report");
+/// Writes the report of the committed example's results into `out` (SVG figures).
+fn write_example_report(out: &Path) {
     let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
         .current_dir(root())
         .args([
@@ -90,19 +88,46 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
             "svg",
             "--out",
         ])
-        .arg(&out)
+        .arg(out)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let printed = String::from_utf8_lossy(&o.stdout);
     assert!(printed.trim().ends_with("index.html"), "{printed}");
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(&out)
+}
+
+/// The HTML pages in `out`, by name.
+fn pages(out: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "html"))
         .collect();
     pages.sort();
     assert!(pages.len() >= 11, "{pages:?}");
+    pages
+}
+
+/// The chromium executable, or None after saying the test is skipped.
+fn chromium_or_skip() -> Option<PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        eprintln!(
+            "skipped: no chromium installed (scripts/setup-browser.sh installs Debian's chromium)"
+        );
+    }
+    found
+}
+
+#[test]
+fn every_page_opens_in_a_browser_with_its_figures_and_links() {
+    let Some(chromium) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    write_example_report(&out);
+    let pages = pages(&out);
     let profile = dir.path().join("profile");
     let mut images = 0;
     for page in &pages {
@@ -168,8 +193,128 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
     }
     // A best configuration and a runner-up ("formulation on engine") for each of the
     // eleven puzzles, whichever won in this report, and the interval of their ratio.
+    // n-Queens asks two questions (its formulations never share an instance): a line each,
+    // so twelve lines.
     let first = &index[index.find("<table").unwrap()..];
     let first = &first[..first.find("</table>").unwrap()];
-    assert_eq!(first.matches(" on ").count(), 22, "{first}");
+    assert_eq!(first.matches(" on ").count(), 24, "{first}");
+    assert!(first.contains(">queens: base<") && first.contains(">queens: least-walls<"));
     assert!(index.contains("95 % CI"));
+    // Each configuration the overview names, and each engine key, is explained once on it.
+    for key in ["sat", "hitset", "bc", "propagate", "highs"] {
+        assert!(
+            index.contains(&format!("<dt><code>{key}</code></dt>")),
+            "the glossary lacks {key}"
+        );
+    }
+    for term in ["SGM0.01 (s)", "PAR-2 (s)", "virtual best", "verdict"] {
+        assert!(
+            index.contains(&format!("<dt>{term}</dt>")),
+            "glossary: {term}"
+        );
+    }
+}
+
+/// A root attribute's value as a number.
+fn number(dom: &str, name: &str) -> f64 {
+    root_attribute(dom, name)
+        .unwrap_or_else(|| panic!("no {name}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn pages_read_at_800_and_1400_pixels_without_sideways_scrolling_and_fold_what_is_looked_up() {
+    let Some(chromium) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    write_example_report(&out);
+    let profile = dir.path().join("profile");
+    for page in pages(&out) {
+        let name = page.file_name().unwrap().to_string_lossy().to_string();
+        let at = Path::new(&format!("{}#layout-test", page.display())).to_path_buf();
+        for width in [800, 1400] {
+            let dom = dump_dom_at(&chromium, &at, &profile, width);
+            assert_eq!(root_attribute(&dom, "data-error"), None, "{name}");
+            // With every folded section open, nothing reaches past the page's column and
+            // the window does not scroll sideways.
+            assert_eq!(
+                number(&dom, "data-overflow"),
+                0.0,
+                "{name} at {width} px: {}",
+                root_attribute(&dom, "data-overflow-what").unwrap_or("")
+            );
+            assert_eq!(
+                root_attribute(&dom, "data-scroll-sideways"),
+                Some("0"),
+                "{name} at {width} px scrolls sideways"
+            );
+            if width == 1400 {
+                // Folded, no page is taller than 8,000 px (hashi.html was 15,229).
+                let height = number(&dom, "data-height");
+                assert!(height <= 8000.0, "{name}: {height} px tall");
+                // Grey for a configuration that solved none, in the browser's own colours.
+                assert_eq!(
+                    number(&dom, "data-grey-cells"),
+                    number(&dom, "data-none-cells"),
+                    "{name}: a cell that solved none is not grey"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn puzzle_pages_have_a_colour_bar_a_marked_best_and_a_run_table_that_filters() {
+    let Some(chromium) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    write_example_report(&out);
+    let profile = dir.path().join("profile");
+    let mut none_cells = 0;
+    for page in pages(&out) {
+        let name = page.file_name().unwrap().to_string_lossy().to_string();
+        if name == "index.html" {
+            continue;
+        }
+        let html = std::fs::read_to_string(&page).unwrap();
+        // Each answer's heatmap: its colour bar and one marked best cell.
+        let maps = html.matches("<table class=\"heatmap").count();
+        assert!(maps >= 1, "{name}: no heatmap");
+        assert_eq!(
+            html.matches("aria-label=\"colour bar\"").count(),
+            maps,
+            "{name}"
+        );
+        assert_eq!(html.matches("class=\"cell best\"").count(), maps, "{name}");
+        none_cells += html.matches("class=\"cell none\"").count();
+        // Contents first; the long tables and the run table folded.
+        assert!(html.contains("aria-label=\"contents\""), "{name}");
+        assert!(html.contains("<details id=\"runs\">"), "{name}");
+        // The run table's columns, as BenchExec's table shows a run.
+        let runs = &html[html.find("<details id=\"runs\">").unwrap()..];
+        for col in [
+            "status",
+            "wall (s)",
+            "CPU (s)",
+            "memory (MiB)",
+            "objective",
+            "verified",
+        ] {
+            assert!(runs.contains(&format!(">{col}</th>")), "{name}: no {col}");
+        }
+    }
+    // The example holds configurations that solved none of their comparison instances.
+    assert!(none_cells > 0);
+    // Choosing a configuration in the run table's filter shows its rows and only them.
+    let dom = dump_dom(
+        &chromium,
+        Path::new(&format!("{}#filter-test", out.join("hashi.html").display())),
+        &profile,
+    );
+    assert_eq!(root_attribute(&dom, "data-filter"), Some("ok"));
 }

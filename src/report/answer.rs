@@ -87,6 +87,9 @@ pub enum Verdict {
 pub struct Answer {
     /// The puzzle.
     pub puzzle: String,
+    /// The question, when the puzzle asks several: its formulations, comma-separated
+    /// (n-Queens: `base`, and `least-walls`); `None` when all formulations answer one.
+    pub question: Option<String>,
     /// How the comparison instances were chosen.
     pub chosen: String,
     /// The comparison instances, as `name` (with ` (limit S s)` when their time limits
@@ -107,6 +110,14 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The puzzle with its question when it asks several: `queens`, `queens: base`.
+    pub fn title(&self) -> String {
+        match &self.question {
+            Some(q) => format!("{}: {q}", self.puzzle),
+            None => self.puzzle.clone(),
+        }
+    }
+
     /// The best configuration.
     pub fn best(&self) -> &Standing {
         &self.standings[0]
@@ -181,8 +192,9 @@ impl Chosen {
     }
 }
 
-/// The answer of every puzzle in `rows` that has a comparison (puzzles alphabetically),
-/// on the comparison instances of `chosen` where the rows hold them.
+/// The answers of every puzzle in `rows` that has a comparison (puzzles alphabetically,
+/// one answer per question, [`answer`]), on the comparison instances of `chosen` where the
+/// rows hold them.
 pub fn answers(rows: &[Record], chosen: &[Chosen], shift: f64) -> Vec<Answer> {
     let mut by_puzzle: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.count <= 1) {
@@ -190,7 +202,7 @@ pub fn answers(rows: &[Record], chosen: &[Chosen], shift: f64) -> Vec<Answer> {
     }
     by_puzzle
         .into_iter()
-        .filter_map(|(p, rs)| {
+        .flat_map(|(p, rs)| {
             let sets: Vec<&Chosen> = chosen.iter().filter(|c| c.puzzle == p).collect();
             answer(p, &rs, &sets, shift)
         })
@@ -211,9 +223,16 @@ pub fn instance_key(name: &str, time_limit: Option<f64>) -> InstanceKey {
 /// How comparison instances were taken when the rows hold none of a suite's.
 pub const FALLBACK_CHOICE: &str = "These rows hold none of the suite's comparison instances: the instances are the set that the most configurations ran.";
 
-/// The answer of one puzzle from its rows (none when no configuration ran anything), on
-/// the instances of `sets` (the puzzle's suites' comparisons) where the rows hold them.
-pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> Option<Answer> {
+/// The answers of one puzzle from its rows, one per question (none when no configuration
+/// ran anything), on the instances of `sets` (the puzzle's suites' comparisons) where the
+/// rows hold them.
+///
+/// A puzzle asks more than one question when some of its formulations never share a
+/// comparison instance with the others (n-Queens: `base`, the most queens on a board, and
+/// `least-walls`, the fewest walls for q queens): the formulations fall into groups that
+/// are linked by a shared instance, and each group is ranked on its own
+/// ([`Answer::question`] names it).
+pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> Vec<Answer> {
     let mut runs: BTreeMap<Config, BTreeMap<InstanceKey, Vec<&Record>>> = BTreeMap::new();
     for &r in rows {
         let c = Config {
@@ -248,6 +267,64 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> O
         .filter(|c| held(c) > 0)
         .max_by_key(|c| (held(c), std::cmp::Reverse(lacked(c))));
     let keep = |k: &InstanceKey| suite.is_none_or(|c| c.holds(k));
+    let chosen = suite.map_or(FALLBACK_CHOICE.to_string(), |c| {
+        format!("The {} suite's engine comparison. {}", c.suite, c.how)
+    });
+    let groups = questions(&runs, &keep);
+    let several = groups.len() > 1;
+    groups
+        .into_iter()
+        .filter_map(|group| {
+            let own: Runs = runs
+                .iter()
+                .filter(|(c, _)| group.contains(&c.formulation))
+                .map(|(c, per)| (c.clone(), per.clone()))
+                .collect();
+            let question = several.then(|| group.iter().cloned().collect::<Vec<_>>().join(", "));
+            rank(puzzle, &own, &keep, &chosen, question, shift)
+        })
+        .collect()
+}
+
+/// Every configuration's runs, by instance.
+type Runs<'a> = BTreeMap<Config, BTreeMap<InstanceKey, Vec<&'a Record>>>;
+
+/// The groups of formulations that share comparison instances (those `keep` holds): two
+/// formulations are in one group when they ran a common instance, directly or through
+/// others. Formulations that ran no comparison instance are in none.
+fn questions(runs: &Runs, keep: &dyn Fn(&InstanceKey) -> bool) -> Vec<BTreeSet<String>> {
+    let mut ran: BTreeMap<&str, BTreeSet<&InstanceKey>> = BTreeMap::new();
+    for (c, per) in runs {
+        ran.entry(c.formulation.as_str())
+            .or_default()
+            .extend(per.keys().filter(|k| keep(k)));
+    }
+    let mut groups: Vec<(BTreeSet<String>, BTreeSet<&InstanceKey>)> = Vec::new();
+    for (f, keys) in ran.into_iter().filter(|(_, k)| !k.is_empty()) {
+        let mut merged = (BTreeSet::from([f.to_string()]), keys);
+        groups.retain(|(fs, ks)| {
+            if ks.is_disjoint(&merged.1) {
+                return true;
+            }
+            merged.0.extend(fs.iter().cloned());
+            merged.1.extend(ks.iter().copied());
+            false
+        });
+        groups.push(merged);
+    }
+    groups.into_iter().map(|(fs, _)| fs).collect()
+}
+
+/// The answer of one question: the configurations of `runs` ranked on the comparison
+/// instances among those `keep` holds (none when no configuration ran one).
+fn rank(
+    puzzle: &str,
+    runs: &Runs,
+    keep: &dyn Fn(&InstanceKey) -> bool,
+    chosen: &str,
+    question: Option<String>,
+    shift: f64,
+) -> Option<Answer> {
     // The comparison instances: of the configurations' own instance sets (within the
     // suite's comparison), the one that the configurations running all of it cover best
     // (their count times its size).
@@ -334,12 +411,10 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> O
             (Some(ratio), Some(interval), verdict)
         }
     };
-    let chosen = suite.map_or(FALLBACK_CHOICE.to_string(), |c| {
-        format!("The {} suite's engine comparison. {}", c.suite, c.how)
-    });
     Some(Answer {
         puzzle: puzzle.to_string(),
-        chosen,
+        question,
+        chosen: chosen.to_string(),
         instances: names,
         standings,
         ratio,
@@ -362,7 +437,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
             let n = a.instances.len();
             let r = a.runner_up();
             vec![
-                a.puzzle.clone(),
+                a.title(),
                 b.config.to_string(),
                 format!("{}/{n}", b.solved),
                 secs(Some(b.sgm)),
@@ -384,7 +459,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
             "puzzle",
             "best configuration",
             "solved",
-            "SGM (s)",
+            &format!("SGM{shift} (s)"),
             "PAR-2 (s)",
             "runner-up",
             "solved",
@@ -527,7 +602,7 @@ mod tests {
         assert_eq!(t.rows[0][9], "ahead");
         assert_eq!(t.rows[0][10], "8 × 3");
         assert!(answers_table(&[]).is_none());
-        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[], 0.01).unwrap();
+        let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[], 0.01).remove(0);
         assert_eq!(alone.verdict, Verdict::Alone);
         assert!(alone.sentence().contains("only configuration"));
     }
@@ -573,5 +648,33 @@ mod tests {
         let a = &answers(&rs, &[other], 0.01)[0];
         assert_eq!(a.instances.len(), 8);
         assert_eq!(a.chosen, FALLBACK_CHOICE);
+    }
+
+    #[test]
+    fn formulations_that_share_no_instance_answer_separate_questions() {
+        // `a` on i0..i7 (fast ahead of slow); `b` on j0, j1 only, where `slow` is ahead.
+        let mut rs = rows(2.0);
+        for i in ["j0", "j1"] {
+            for rep in 1..=3 {
+                rs.push(row(i, "b", "fast", rep, 0.4, true));
+                rs.push(row(i, "b", "slow", rep, 0.1, true));
+            }
+        }
+        let all = answers(&rs, &[], 0.01);
+        assert_eq!(all.len(), 2, "{all:?}");
+        let titles: Vec<String> = all.iter().map(Answer::title).collect();
+        assert_eq!(titles, ["p: a", "p: b"]);
+        assert_eq!(all[0].best().config.engine, "fast");
+        assert_eq!(all[0].instances.len(), 8);
+        assert_eq!(all[1].best().config.to_string(), "b on slow");
+        assert_eq!(all[1].instances, ["j0", "j1"]);
+        // One question: no question named.
+        let one = answers(&rows(2.0), &[], 0.01);
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].question, None);
+        assert_eq!(one[0].title(), "p");
+        let t = answers_table(&all).unwrap();
+        assert_eq!(t.rows[0][0], "p: a");
+        assert_eq!(t.rows[1][0], "p: b");
     }
 }

@@ -24,7 +24,7 @@ pub const ENGINE_ORDER: [&str; 9] = [
 
 /// Where a engine label's column goes: the rank of its engine (the label up to its first
 /// `-` or `@`, so `highs-nopresolve@node1` is `highs`) in [`ENGINE_ORDER`], then the label.
-fn column_key(label: &str) -> (usize, &str) {
+pub(crate) fn column_key(label: &str) -> (usize, &str) {
     let engine = label.split(['-', '@']).next().unwrap_or(label);
     let rank = ENGINE_ORDER
         .iter()

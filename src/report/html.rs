@@ -1,18 +1,25 @@
-//! The HTML report: `index.html`, the overview that answers first (per puzzle the best
-//! configuration, its margin over the runner-up with its interval, and the verdict), and
-//! one page per puzzle (`<puzzle>.html`): its answer, a formulation × engine heatmap over
-//! the comparison instances, the virtual best (the fastest configuration per instance) and
-//! each configuration's share of it, the largest instance each configuration solved, the
-//! puzzle's own tables (sortable) and its plots. The pages are self-contained and work
-//! offline from the file system: styles and the one small script (sorting tables, and
-//! marking the page ready, the error that stopped it, and how many images failed to load)
-//! are inline, figures are local files beside them.
+//! The HTML report: `index.html`, the overview that answers first (per puzzle and question
+//! the best configuration, its margin over the runner-up with its interval, and the
+//! verdict, then a glossary of every term and engine key it uses), and one page per puzzle
+//! (`<puzzle>.html`): a contents list, per question its answer, a formulation × engine
+//! heatmap over the comparison instances with its colour bar, the virtual best (the
+//! fastest configuration per instance) and each configuration's share of it; the runs that
+//! were refused (not run, with the reason); how far each configuration reaches on the
+//! instances it ran; the puzzle's figures; its tables (sortable; the long ones folded);
+//! and every run in a table that filters by configuration and status. The pages are
+//! self-contained and work offline from the file system: styles and the one small script
+//! (sorting and filtering tables, hiding series of the inline figures, and marking the
+//! page ready, the error that stopped it, and how many images failed to load) are inline,
+//! figures are local files beside them. They read without horizontal scrolling from a
+//! window 800 px wide.
 //!
 //! Written with the `maud` templating crate: HTML as Rust expressions, every text escaped
 //! unless marked otherwise, checked when the project compiles.
 
-use super::answer::{verdict_word, Answer, Standing};
+use super::answer::{seconds, verdict_word, Answer, Standing, TOO_FAST};
+use crate::engines::ENGINES;
 use crate::record::Record;
+use crate::stats::{shifted_geometric_mean, succeeded, RESAMPLES};
 use crate::table::{secs, Table};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,10 +29,13 @@ use std::path::{Path, PathBuf};
 const STYLE: &str = r#"
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #222; }
 h1, h2, h3 { font-weight: 600; }
-nav a { margin-right: 0.8rem; }
-table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; }
+nav a { margin-right: 0.8rem; display: inline-block; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; max-width: 100%; }
+table.wide { font-size: 0.8rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.45rem; text-align: left; overflow-wrap: anywhere; vertical-align: top; }
 th { background: #f3f3f3; }
+td.num { white-space: nowrap; text-align: right; }
+th.num { text-align: right; }
 table.sortable th { cursor: pointer; }
 table.sortable th::after { content: " ⇅"; color: #999; font-size: 0.8em; }
 .note { color: #555; font-size: 0.85rem; }
@@ -33,25 +43,44 @@ table.sortable th::after { content: " ⇅"; color: #999; font-size: 0.8em; }
 .verdict-noise { color: #8a6d00; }
 .verdict-none { color: #777; }
 .bar { display: inline-block; height: 0.7rem; background: #4a7fc1; vertical-align: middle; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; border: 1px solid #ddd; }
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 33rem), 1fr)); gap: 1rem; }
+figure { margin: 0; min-width: 0; }
+figure img, figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #ddd; }
+details { margin: 0.5rem 0 1rem; }
+details > summary { cursor: pointer; font-weight: 600; }
+.heatmap td.cell { text-align: center; white-space: nowrap; }
+.heatmap td.best { outline: 3px solid #000; outline-offset: -3px; font-weight: 700; }
+.heatmap td.none { background: #bdbdbd; color: #222; }
+.heatmap td.notrun { color: #888; text-align: center; }
+.colourbar { display: flex; align-items: center; gap: 0.6rem; flex-wrap: wrap; font-size: 0.85rem; margin: 0.3rem 0 1rem; }
+.colourbar .scale { position: relative; width: 16rem; height: 1rem; border: 1px solid #888; }
+.colourbar .ticks { position: relative; width: 16rem; height: 1rem; }
+.colourbar .ticks span { position: absolute; transform: translateX(-50%); font-size: 0.75rem; }
+.colourbar .swatch { display: inline-block; width: 1.2rem; height: 1rem; border: 1px solid #888; vertical-align: middle; }
+tr.failed td { background: #fff1e6; }
+tr.wrong td { background: #fbd5d5; }
+tr.refused td { color: #777; }
+dl.glossary dt { font-weight: 600; margin-top: 0.4rem; }
+dl.glossary dd { margin-left: 1.5rem; }
+.filters { display: flex; gap: 1rem; flex-wrap: wrap; margin: 0.5rem 0; font-size: 0.9rem; }
+.filters select { max-width: 100%; }
 "#;
 
-/// The script of every page: sortable tables; `data-ready` on the root element once it ran,
-/// `data-error` with the message when a script error stopped it (what the browser test
-/// reads).
+/// The script of every page: sortable tables, the run table's filters, the inline figures'
+/// legends; `data-ready` on the root element once it ran, `data-error` with the message
+/// when a script error stopped it (what the browser test reads).
 const SCRIPT: &str = r#"
 window.addEventListener('error', function (e) {
   document.documentElement.setAttribute('data-error', String(e.message));
 });
 function cellValue(td) {
   var t = td.getAttribute('data-sort') || td.textContent.trim();
-  var m = t.match(/^(-?[0-9.]+(?:e-?[0-9]+)?)\s*(µs)?/);
-  if (m) { return parseFloat(m[1]) * (m[2] ? 1e-6 : 1); }
-  return t === '–' ? Infinity : t.toLowerCase();
+  var m = t.match(/^(-?[0-9.]+(?:e-?[0-9]+)?)/);
+  if (m) { return parseFloat(m[1]); }
+  return (t === '–' || t === '✗' || t === '') ? Infinity : t.toLowerCase();
 }
 document.querySelectorAll('table.sortable').forEach(function (table) {
-  table.querySelectorAll('th').forEach(function (th, col) {
+  table.querySelectorAll('thead th').forEach(function (th, col) {
     th.addEventListener('click', function () {
       var body = table.tBodies[0];
       var rows = Array.prototype.slice.call(body.rows);
@@ -65,6 +94,24 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
       rows.forEach(function (r) { body.appendChild(r); });
     });
   });
+});
+// The run table: show the rows whose configuration and status match the filters.
+document.querySelectorAll('div.runs').forEach(function (box) {
+  var selects = box.querySelectorAll('select');
+  function apply() {
+    var shown = 0;
+    box.querySelectorAll('tbody tr').forEach(function (tr) {
+      var ok = true;
+      selects.forEach(function (s) {
+        if (s.value !== '' && tr.getAttribute('data-' + s.name) !== s.value) { ok = false; }
+      });
+      tr.style.display = ok ? '' : 'none';
+      if (ok) { shown += 1; }
+    });
+    box.querySelector('.shown').textContent = String(shown);
+  }
+  selects.forEach(function (s) { s.addEventListener('change', apply); });
+  apply();
 });
 // Inline figures: clicking a legend line hides or shows its series (and the series'
 // hover marks).
@@ -100,6 +147,24 @@ if (location.hash === '#toggle-test') {
   }
   document.documentElement.setAttribute('data-toggle', result);
 }
+// With #filter-test, the page checks the run table's filters: choosing the first
+// configuration shows only its rows.
+if (location.hash === '#filter-test') {
+  var box = document.querySelector('div.runs');
+  var res = 'no run table';
+  if (box) {
+    var sel = box.querySelector('select[name="config"]');
+    var pick = sel.options[1].value;
+    sel.value = pick;
+    sel.dispatchEvent(new Event('change'));
+    var rows = Array.prototype.slice.call(box.querySelectorAll('tbody tr'));
+    var visible = rows.filter(function (r) { return r.style.display !== 'none'; });
+    var right = visible.every(function (r) { return r.getAttribute('data-config') === pick; });
+    var all = rows.filter(function (r) { return r.getAttribute('data-config') === pick; }).length;
+    res = (visible.length > 0 && right && visible.length === all && visible.length < rows.length) ? 'ok' : 'failed';
+  }
+  document.documentElement.setAttribute('data-filter', res);
+}
 document.documentElement.setAttribute('data-ready', '1');
 window.addEventListener('load', function () {
   var broken = 0;
@@ -108,6 +173,32 @@ window.addEventListener('load', function () {
   });
   document.documentElement.setAttribute('data-broken-images', String(broken));
   document.documentElement.setAttribute('data-images', String(document.images.length));
+  // With #layout-test, the page measures itself (the browser test): its height with every
+  // folded section closed, then, with them all open, what reaches past the page's column
+  // or makes the window scroll sideways.
+  if (location.hash === '#layout-test') {
+    var root = document.documentElement;
+    root.setAttribute('data-height', String(root.scrollHeight));
+    var none = document.querySelectorAll('td.none');
+    var grey = Array.prototype.filter.call(none, function (td) {
+      return getComputedStyle(td).backgroundColor === 'rgb(189, 189, 189)';
+    });
+    root.setAttribute('data-none-cells', String(none.length));
+    root.setAttribute('data-grey-cells', String(grey.length));
+    document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+    var column = document.body.getBoundingClientRect();
+    var right = column.right - parseFloat(getComputedStyle(document.body).paddingRight) + 1;
+    var wide = [];
+    document.querySelectorAll('table, figure, svg, img, p, pre, div, dl, ul').forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > right) {
+        wide.push((el.id || el.getAttribute('class') || el.tagName) + ' ' + Math.round(r.width) + 'px');
+      }
+    });
+    root.setAttribute('data-overflow', String(wide.length));
+    root.setAttribute('data-overflow-what', wide.slice(0, 5).join('; '));
+    root.setAttribute('data-scroll-sideways', root.scrollWidth > root.clientWidth ? '1' : '0');
+  }
 });
 "#;
 
@@ -137,20 +228,63 @@ fn page(title: &str, puzzles: &[String], body: Markup) -> String {
     .into_string()
 }
 
-/// A table as HTML (sortable when asked), its notes under it.
-fn table_markup(t: &Table, sortable: bool) -> Markup {
+/// A table holds more rows than a reader reads through: it is folded, opened on demand.
+const FOLD_ROWS: usize = 12;
+
+/// A table's cells as HTML: each part of a cell written `a · b · c` on a line of its own,
+/// so that a table of many such cells stays narrow.
+fn cell_markup(c: &str) -> Markup {
+    let parts: Vec<&str> = c.split(" · ").collect();
     html! {
-        h3 id=(t.stem) { (t.title) }
-        table class=[sortable.then_some("sortable")] {
+        @for (i, p) in parts.iter().enumerate() {
+            @if i > 0 { br; }
+            (p)
+        }
+    }
+}
+
+/// Whether a cell reads as a number (right-aligned, never broken).
+fn numeric(c: &str) -> bool {
+    let c = c.trim();
+    !c.is_empty()
+        && c.chars()
+            .all(|ch| ch.is_ascii_digit() || ".-–+e×%/ ".contains(ch))
+}
+
+/// A table as HTML (sortable when asked), its notes under it; a long table (more than
+/// [`FOLD_ROWS`] rows, the full tables a reader looks up rather than reads) folded into a
+/// section that opens on a click.
+fn table_markup(t: &Table, sortable: bool) -> Markup {
+    let class = match (sortable, t.columns.len() > 7) {
+        (true, true) => Some("sortable wide"),
+        (true, false) => Some("sortable"),
+        (false, true) => Some("wide"),
+        (false, false) => None,
+    };
+    let body = html! {
+        table class=[class] {
             thead { tr { @for c in &t.columns { th { (c) } } } }
             tbody {
                 @for r in &t.rows {
-                    tr { @for c in r { td { (c) } } }
+                    tr { @for c in r { td class=[numeric(c).then_some("num")] { (cell_markup(c)) } } }
                 }
             }
         }
         @for n in &t.notes {
             p class="note" { (n) }
+        }
+    };
+    if t.rows.len() > FOLD_ROWS {
+        html! {
+            details id=(t.stem) {
+                summary { (t.title) " (" (t.rows.len()) " rows: click to open)" }
+                (body)
+            }
+        }
+    } else {
+        html! {
+            h3 id=(t.stem) { (t.title) }
+            (body)
         }
     }
 }
@@ -164,58 +298,137 @@ fn verdict_class(a: &Answer) -> &'static str {
     }
 }
 
-/// Seconds for a cell.
+/// Seconds for a cell (the column's header says the unit).
 fn s(t: f64) -> String {
     secs(Some(t))
+}
+
+/// The page of a puzzle with the anchor of its question's answer.
+fn answer_link(a: &Answer) -> String {
+    format!("{}.html#{}", a.puzzle, answer_id(a))
+}
+
+/// The anchor of an answer on its puzzle's page.
+fn answer_id(a: &Answer) -> String {
+    match &a.question {
+        Some(q) => format!("answer-{}", q.replace([',', ' '], "")),
+        None => "answer".into(),
+    }
+}
+
+/// What the report's words and engine keys mean, once, on the overview.
+fn glossary(shift: f64, rows: &[Record]) -> Markup {
+    let used: BTreeSet<&str> = rows.iter().map(|r| r.backend.as_str()).collect();
+    html! {
+        h2 id="glossary" { "What the words mean" }
+        dl class="glossary" {
+            dt { "configuration" }
+            dd { "A formulation (a way to write the puzzle as a model) on an engine with its settings, written " code { "formulation on engine" } ", as " code { "cm1 on bc" } ". The engine label adds the settings that differ from the engine's usual ones: " code { "-nopresolve" } ", " code { "-h123" } " (search heuristics), " code { "-t4" } " (threads), " code { "-gap0.01" } " (MIP gap), " code { "-count2" } " (solutions counted); " code { "@node1" } " names the machine when rows of several machines are kept apart." }
+            dt { "comparison instances" }
+            dd { "The instances a puzzle's suite chose, by difficulty, for every engine to run (each puzzle's page says how). The answer ranks the configurations that ran every one of them; figures that compare configurations are drawn on them and say so." }
+            dt { "question" }
+            dd { "A puzzle whose formulations answer different questions (n-Queens: " code { "base" } ", the most queens on a board; " code { "least-walls" } ", the fewest walls for q queens) never runs them on a common instance: each question gets its own line and its own ranking." }
+            dt { "solved" }
+            dd { "Instances on which more than half of the repeats found a solution the puzzle's independent verifier accepted, or proved that there is none. A run that was refused (the engine or the formulation does not take the model) is not run: it counts neither as solved nor as failed." }
+            dt { "SGM" (shift) " (s)" }
+            dd { "The shifted geometric mean exp(mean(ln(t + " (shift) "))) − " (shift) " over the instances of each instance's median time over its repeats, in seconds; a failed run (time limit, error, an answer the verifier refused) counts at its time limit. The shift, " (shift) " s, is the one used by every table, figure and verdict of this report (" code { "--shift" } " changes them all); docs/measurement.md says why." }
+            dt { "PAR-2 (s)" }
+            dd { "The mean over the runs of the time, a failed run counting twice its time limit (the penalised average runtime of the SAT competitions)." }
+            dt { "ratio, 95 % CI" }
+            dd { "The runner-up's SGM over the best's, and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed)." }
+            dt { "verdict" }
+            dd {
+                b { "ahead" } ": the interval lies above 1. "
+                b { "ahead (more solved)" } ": the best solved more comparison instances than the runner-up. "
+                b { "within noise" } ": the interval holds 1; the two cannot be told apart on these instances. "
+                b { "no verdict (< 1 ms)" } ": the runner-up's median is under " (TOO_FAST * 1000.0) " ms, where timer resolution and process noise decide the order. "
+                b { "alone" } ": only one configuration ran every comparison instance."
+            }
+            dt { "virtual best" }
+            dd { "The fastest configuration on each instance, taken instance by instance: a bound on what choosing the configuration per instance could give." }
+            dt { "marks" }
+            dd { "In the tables, " b { "–" } " is a cell for which nothing was run; a failed run is never shown as not run (each table's notes give its marks)." }
+            dt { "engines" }
+            dd {
+                dl {
+                    @for e in ENGINES.iter().filter(|e| used.contains(e.key())) {
+                        dt { code { (e.key()) } }
+                        dd { (e.description()) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the overview says about the rows it left out of every statistic.
+pub struct SetAside {
+    /// Earlier attempts of run ids that appear more than once: only the last counts.
+    pub earlier_attempts: usize,
+    /// Runs refused by their engine or formulation (not run).
+    pub refused: usize,
 }
 
 /// The overview page.
 fn overview(
     answers: &[Answer],
     puzzles: &[String],
+    rows: &[Record],
     machine_lines: &[String],
     preamble: &str,
+    set_aside: &SetAside,
 ) -> String {
-    let by_puzzle: BTreeMap<&str, &Answer> =
-        answers.iter().map(|a| (a.puzzle.as_str(), a)).collect();
+    let shift = answers
+        .first()
+        .map_or(crate::stats::DEFAULT_SHIFT, |a| a.shift);
+    let answered: BTreeSet<&str> = answers.iter().map(|a| a.puzzle.as_str()).collect();
     let body = html! {
         h1 { "puzzlebench report" }
-        p { "Which formulation on which engine wins each puzzle, by how much, and how sure. One line per puzzle; its page has the rest." }
+        p { "Which formulation on which engine wins each puzzle, by how much, and how sure. One line per puzzle (per question where a puzzle asks two); its page has the rest. The words and engine keys are explained " a href="#glossary" { "below the table" } "." }
         table class="sortable" id="answers" {
             thead {
                 tr {
-                    th { "puzzle" } th { "best configuration" } th { "solved" } th { "SGM (s)" } th { "PAR-2 (s)" }
-                    th { "runner-up" } th { "ratio" } th { "95 % CI" } th { "verdict" }
-                    th { "instances × repeats" }
+                    th { "puzzle" } th { "best configuration" } th class="num" { "solved" }
+                    th class="num" { "SGM" (shift) " (s)" } th class="num" { "PAR-2 (s)" }
+                    th { "runner-up" } th class="num" { "ratio" } th class="num" { "95 % CI" } th { "verdict" }
+                    th class="num" { "instances × repeats" }
                 }
             }
             tbody {
                 @for p in puzzles {
-                    @if let Some(a) = by_puzzle.get(p.as_str()) {
+                    @for a in answers.iter().filter(|a| &a.puzzle == p) {
                         tr {
-                            td { a href={ (p) ".html" } { (p) } }
+                            td { a href=(answer_link(a)) { (a.title()) } }
                             td { (a.best().config.to_string()) }
-                            td { (a.best().solved) "/" (a.instances.len()) }
-                            td { (s(a.best().sgm)) }
-                            td { (s(a.best().par2)) }
+                            td class="num" { (a.best().solved) "/" (a.instances.len()) }
+                            td class="num" { (s(a.best().sgm)) }
+                            td class="num" { (s(a.best().par2)) }
                             td { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
-                            td { (a.ratio.map_or("–".into(), |x| format!("{x:.2}"))) }
-                            td { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
+                            td class="num" { (a.ratio.map_or("–".into(), |x| format!("{x:.2}"))) }
+                            td class="num" { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
                             td class=(verdict_class(a)) { (verdict_word(a)) }
-                            td { (a.instances.len()) " × " (a.repeats) }
+                            td class="num" { (a.instances.len()) " × " (a.repeats) }
                         }
-                    } @else {
+                    }
+                    @if !answered.contains(p.as_str()) {
                         tr {
                             td { a href={ (p) ".html" } { (p) } }
-                            td colspan="8" { "no comparison: no configuration ran every instance another did" }
+                            td colspan="9" { "no comparison: no configuration ran every instance another did" }
                         }
                     }
                 }
             }
         }
         p class="note" {
-            "Per puzzle, the comparison instances are those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations that ran every comparison instance compete. Ranked by instances solved, then by the shifted geometric mean (shift 0.01 s) of the median time over repeats, failures at their time limit. PAR-2: the best's mean time over its runs, a failure counting twice its limit (the SAT competitions' score). ratio: runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and repeats; within noise: the interval holds 1; no verdict: both medians under 1 ms."
+            "Ranked by comparison instances solved, then by SGM" (shift) ". PAR-2 is the best configuration's. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
+            @if set_aside.earlier_attempts > 0 {
+                " " (set_aside.earlier_attempts) " earlier attempts of runs that the results hold more than once were set aside: each run counts once, its last attempt."
+            }
+            @if set_aside.refused > 0 {
+                " " (set_aside.refused) " runs were refused by their engine or formulation (not run): they enter no statistic; each puzzle's page lists them with the reason."
+            }
         }
+        (glossary(shift, rows))
         h2 { "How the rows were made" }
         div class="note" { (PreEscaped(markdown_lines(preamble))) }
         @if !machine_lines.is_empty() {
@@ -267,28 +480,101 @@ fn inline_markdown(line: &str) -> Markup {
     html! { @for p in parts { (p) } }
 }
 
-/// The heatmap of a puzzle's comparison: a row per formulation, a column per engine label,
-/// each cell solved/instances and SGM, coloured by its SGM over the best's (log scale).
+/// The heatmap's colour scale runs from 1× the best's SGM to this many times it (a
+/// configuration beyond it gets the darkest colour).
+pub const HEAT_RANGE: f64 = 100.0;
+
+/// Stops of the heatmap's scale, light to dark: ColorBrewer's sequential YlGnBu, which
+/// reads in order for colour-blind readers too (it varies in lightness).
+const HEAT_STOPS: [(u8, u8, u8); 7] = [
+    (255, 255, 204),
+    (199, 233, 180),
+    (127, 205, 187),
+    (65, 182, 196),
+    (29, 145, 192),
+    (34, 94, 168),
+    (12, 44, 132),
+];
+
+/// The colour at `x` in [0, 1] of the heatmap's scale, and whether text on it must be
+/// white.
+fn heat_colour(x: f64) -> (String, bool) {
+    let x = x.clamp(0.0, 1.0) * (HEAT_STOPS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(HEAT_STOPS.len() - 2);
+    let f = x - i as f64;
+    let (a, b) = (HEAT_STOPS[i], HEAT_STOPS[i + 1]);
+    let mix = |p: u8, q: u8| (p as f64 + f * (q as f64 - p as f64)).round() as u8;
+    let (r, g, bl) = (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2));
+    (
+        format!("rgb({r}, {g}, {bl})"),
+        x / (HEAT_STOPS.len() - 1) as f64 > 0.6,
+    )
+}
+
+/// Where a ratio to the best lies on the heatmap's scale: log(ratio) / log([`HEAT_RANGE`]).
+fn heat_position(ratio: f64) -> f64 {
+    (ratio.max(1.0).ln() / HEAT_RANGE.ln()).clamp(0.0, 1.0)
+}
+
+/// The colour bar under a heatmap: the scale from 1× to [`HEAT_RANGE`]× with its ticks, and
+/// the marks of the best cell and of a configuration that solved none.
+fn colour_bar() -> Markup {
+    let stops: Vec<String> = (0..=10)
+        .map(|i| {
+            let x = i as f64 / 10.0;
+            format!("{} {:.0}%", heat_colour(x).0, 100.0 * x)
+        })
+        .collect();
+    let gradient = format!(
+        "background: linear-gradient(to right, {})",
+        stops.join(", ")
+    );
+    let ticks = [1.0, 3.0, 10.0, 30.0, 100.0];
+    html! {
+        div class="colourbar" aria-label="colour bar" {
+            span { "SGM over the best's:" }
+            span {
+                div class="scale" style=(gradient) {}
+                div class="ticks" {
+                    @for t in ticks {
+                        span style=(format!("left: {:.1}%", 100.0 * heat_position(t))) { (t) "×" }
+                    }
+                }
+            }
+            span { span class="swatch" style="background: #bdbdbd" {} " solved none" }
+            span { span class="swatch" style="outline: 3px solid #000; outline-offset: -3px" {} " ★ the best" }
+        }
+    }
+}
+
+/// The heatmap of a question's comparison: a row per formulation, a column per engine
+/// label, each cell solved/instances and SGM, coloured by its SGM over the best's on a log
+/// scale from 1× to [`HEAT_RANGE`]×, grey where the configuration solved none, the best
+/// marked.
 fn heatmap(a: &Answer) -> Markup {
     let formulations: BTreeSet<&str> = a
         .standings
         .iter()
         .map(|s| s.config.formulation.as_str())
         .collect();
-    let engines: BTreeSet<&str> = a
+    let mut engines: Vec<&str> = a
         .standings
         .iter()
         .map(|s| s.config.engine.as_str())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
         .collect();
+    engines.sort_by_key(|e| super::engines::column_key(e));
     let cell: BTreeMap<(&str, &str), &Standing> = a
         .standings
         .iter()
         .map(|s| ((s.config.formulation.as_str(), s.config.engine.as_str()), s))
         .collect();
-    let best = a.best().sgm.max(1e-9);
+    let best = a.best();
     let n = a.instances.len();
+    let wide = engines.len() > 7;
     html! {
-        table class="heatmap" {
+        table class=(if wide { "heatmap wide" } else { "heatmap" }) {
             thead { tr { th { "formulation \\ engine" } @for e in &engines { th { (e) } } } }
             tbody {
                 @for f in &formulations {
@@ -297,21 +583,31 @@ fn heatmap(a: &Answer) -> Markup {
                         @for e in &engines {
                             @match cell.get(&(*f, *e)) {
                                 Some(st) => {
-                                    @let ratio = (st.sgm / best).max(1.0);
-                                    @let shade = (ratio.log10() / 3.0).min(1.0);
-                                    @let colour = format!("background: hsl({:.0}, 70%, {:.0}%)", 120.0 * (1.0 - shade), 85.0 - 20.0 * shade);
-                                    td style=(colour) title={ (st.config.to_string()) ": " (format!("{ratio:.2}")) "× the best's SGM; PAR-2 " (super::answer::seconds(st.par2)) } {
-                                        (st.solved) "/" (n) " · " (s(st.sgm))
+                                    @let ratio = st.sgm / best.sgm.max(1e-12);
+                                    @let is_best = st.config == best.config;
+                                    @let tip = format!("{}: {}/{n} solved; SGM {} s, {ratio:.2}× the best's; PAR-2 {} s", st.config, st.solved, s(st.sgm), s(st.par2));
+                                    @if st.solved == 0 {
+                                        td class="cell none" title=(tip) data-ratio=(format!("{ratio:.3}")) {
+                                            (st.solved) "/" (n) br; (s(st.sgm))
+                                        }
+                                    } @else {
+                                        @let (colour, white) = heat_colour(heat_position(ratio));
+                                        @let style = format!("background: {colour}; color: {}", if white { "#fff" } else { "#222" });
+                                        td class=(if is_best { "cell best" } else { "cell" }) style=(style) title=(tip) data-ratio=(format!("{ratio:.3}")) {
+                                            @if is_best { "★ " }
+                                            (st.solved) "/" (n) br; (s(st.sgm))
+                                        }
                                     }
                                 }
-                                None => { td { "–" } }
+                                None => { td class="notrun" title="not run on every comparison instance" { "–" } }
                             }
                         }
                     }
                 }
             }
         }
-        p class="note" { "Each cell: comparison instances solved / instances · SGM (s). Green is the best; the colour darkens to red at 1000× its SGM." }
+        (colour_bar())
+        p class="note" { "Each cell: comparison instances solved / " (n) ", then SGM" (a.shift) " (s). Colour: the cell's SGM over the best's, from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none (its SGM is its time limit); ★ and the frame: the best; –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
     }
 }
 
@@ -337,21 +633,21 @@ fn virtual_best(a: &Answer) -> Markup {
             vbs.push(t);
         }
     }
-    let vb_sgm = crate::stats::shifted_geometric_mean(&vbs, a.shift).unwrap_or(0.0);
+    let vb_sgm = shifted_geometric_mean(&vbs, a.shift).unwrap_or(0.0);
     let mut shares: Vec<(String, usize)> = wins.into_iter().collect();
     shares.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
     html! {
         p {
-            "The virtual best (the fastest configuration on each instance) has an SGM of " (super::answer::seconds(vb_sgm)) "; the best single configuration, " (a.best().config.to_string()) ", " (super::answer::seconds(a.best().sgm)) " (" (format!("{:.2}", a.best().sgm / vb_sgm.max(1e-12))) "× the virtual best)."
+            "The virtual best (the fastest configuration on each instance) has an SGM" (a.shift) " of " (seconds(vb_sgm)) "; the best single configuration, " (a.best().config.to_string()) ", " (seconds(a.best().sgm)) " (" (format!("{:.2}", a.best().sgm / vb_sgm.max(1e-12))) "× the virtual best)."
         }
         table class="sortable" {
-            thead { tr { th { "configuration" } th { "fastest on" } th { "share" } } }
+            thead { tr { th { "configuration" } th class="num" { "fastest on" } th { "share" } } }
             tbody {
                 @for (c, w) in &shares {
                     @let share = *w as f64 / n.max(1) as f64;
                     tr {
                         td { (c) }
-                        td { (w) "/" (n) }
+                        td class="num" { (w) "/" (n) }
                         td data-sort=(format!("{share:.4}")) {
                             span class="bar" style=(format!("width: {:.1}rem", 8.0 * share)) {}
                             " " (format!("{:.0} %", 100.0 * share))
@@ -363,36 +659,63 @@ fn virtual_best(a: &Answer) -> Markup {
     }
 }
 
+/// The name of a row's configuration, as everywhere in the report: `formulation on engine`.
+fn config_name(r: &Record) -> String {
+    format!("{} on {}", r.formulation, r.backend_label())
+}
+
 /// An instance size and its label (`9x9`).
 type Sized = (f64, String);
 
-/// Per configuration of a puzzle (all its rows, counting left out): the largest instance
-/// size it solved, and the smallest it failed on.
+/// How far one configuration reaches on the instances it ran.
+#[derive(Default)]
+struct Reach {
+    ran: BTreeSet<String>,
+    solved: BTreeSet<String>,
+    largest_solved: Option<Sized>,
+    smallest_failed: Option<Sized>,
+}
+
+/// Per configuration of a puzzle (its rows, counting and refused runs left out): the
+/// largest instance size it solved and the smallest it failed on, in one table per set of
+/// instances run, so that configurations are set side by side only on the same
+/// instances.
 fn reach(rows: &[&Record]) -> Markup {
-    let mut by: BTreeMap<(String, String), (Option<Sized>, Option<Sized>)> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.count <= 1) {
-        let e = by
-            .entry((r.formulation.clone(), r.backend_label()))
-            .or_default();
+    let mut by: BTreeMap<String, Reach> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.count <= 1 && !r.is_refused()) {
+        let e = by.entry(config_name(r)).or_default();
+        e.ran.insert(r.instance.clone());
         let size = r.size.unwrap_or(0.0);
-        if crate::stats::succeeded(r) {
-            if e.0.as_ref().is_none_or(|(s, _)| size > *s) {
-                e.0 = Some((size, r.size_label.clone()));
+        if succeeded(r) {
+            e.solved.insert(r.instance.clone());
+            if e.largest_solved.as_ref().is_none_or(|(s, _)| size > *s) {
+                e.largest_solved = Some((size, r.size_label.clone()));
             }
-        } else if e.1.as_ref().is_none_or(|(s, _)| size < *s) {
-            e.1 = Some((size, r.size_label.clone()));
+        } else if e.smallest_failed.as_ref().is_none_or(|(s, _)| size < *s) {
+            e.smallest_failed = Some((size, r.size_label.clone()));
         }
     }
+    let mut by_set: BTreeMap<&BTreeSet<String>, Vec<(&String, &Reach)>> = BTreeMap::new();
+    for (c, e) in &by {
+        by_set.entry(&e.ran).or_default().push((c, e));
+    }
+    let mut sets: Vec<_> = by_set.into_iter().collect();
+    sets.sort_by_key(|(set, configs)| std::cmp::Reverse((set.len(), configs.len())));
     html! {
-        table class="sortable" {
-            thead { tr { th { "formulation" } th { "engine" } th { "largest solved" } th { "smallest failed" } } }
-            tbody {
-                @for ((f, e), (ok, bad)) in &by {
-                    tr {
-                        td { (f) }
-                        td { (e) }
-                        td data-sort=(ok.as_ref().map_or(-1.0, |x| x.0)) { (ok.as_ref().map_or("–".to_string(), |x| x.1.clone())) }
-                        td data-sort=(bad.as_ref().map_or(f64::INFINITY, |x| x.0)) { (bad.as_ref().map_or("–".to_string(), |x| x.1.clone())) }
+        @for (set, configs) in &sets {
+            p class="note" {
+                "On the same " (set.len()) " instance" @if set.len() != 1 { "s" } " (" (configs.len()) " configuration" @if configs.len() != 1 { "s" } "):"
+            }
+            table class="sortable" {
+                thead { tr { th { "configuration" } th class="num" { "solved" } th { "largest solved" } th { "smallest failed" } } }
+                tbody {
+                    @for (c, e) in configs {
+                        tr {
+                            td { (c) }
+                            td class="num" { (e.solved.len()) "/" (e.ran.len()) }
+                            td data-sort=(e.largest_solved.as_ref().map_or(-1.0, |x| x.0)) { (e.largest_solved.as_ref().map_or("none".to_string(), |x| x.1.clone())) }
+                            td data-sort=(e.smallest_failed.as_ref().map_or(f64::INFINITY, |x| x.0)) { (e.smallest_failed.as_ref().map_or("none failed".to_string(), |x| x.1.clone())) }
+                        }
                     }
                 }
             }
@@ -400,44 +723,175 @@ fn reach(rows: &[&Record]) -> Markup {
     }
 }
 
+/// The refused pairs of a puzzle: each formulation on engine that was not run, how many
+/// runs, and the reason (the first, when they differ).
+fn not_run(refused: &[&Record]) -> Markup {
+    let mut by: BTreeMap<String, (usize, BTreeSet<String>)> = BTreeMap::new();
+    for r in refused {
+        let e = by.entry(config_name(r)).or_default();
+        e.0 += 1;
+        e.1.insert(r.error.clone().unwrap_or_default());
+    }
+    html! {
+        table class="sortable" {
+            thead { tr { th { "configuration" } th class="num" { "runs refused" } th { "reason" } } }
+            tbody {
+                @for (c, (n, why)) in &by {
+                    tr {
+                        td { (c) }
+                        td class="num" { (n) }
+                        td { (why.iter().next().cloned().unwrap_or_default()) @if why.len() > 1 { " (and " (why.len() - 1) " other reasons)" } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A number with `decimals` decimals, "–" when unknown.
+fn fixed(x: Option<f64>, decimals: usize) -> String {
+    x.map_or("–".into(), |v| format!("{v:.decimals$}"))
+}
+
+/// The status of a run as the run table shows it: its status, and whether its answer was
+/// refused by the verifier (a wrong answer).
+fn run_class(r: &Record) -> Option<&'static str> {
+    if r.is_refused() {
+        Some("refused")
+    } else if r.verified == Some(false) {
+        Some("wrong")
+    } else if succeeded(r) {
+        None
+    } else {
+        Some("failed")
+    }
+}
+
+/// Every run of a puzzle, as BenchExec's table shows them: instance, configuration,
+/// repeat, status, wall and CPU seconds and peak memory of the worker, objective and the
+/// verifier's answer; failed runs and wrong answers marked; filtered by configuration and
+/// status. Folded: it is looked up, not read.
+fn runs_table(rows: &[&Record]) -> Markup {
+    let configs: BTreeSet<String> = rows.iter().map(|r| config_name(r)).collect();
+    let statuses: BTreeSet<&str> = rows.iter().map(|r| r.status.as_str()).collect();
+    html! {
+        details id="runs" {
+            summary { "Every run (" (rows.len()) "): status, time, memory, answer — click to open" }
+            div class="runs" {
+                div class="filters" {
+                    label { "configuration " select name="config" {
+                        option value="" { "all" }
+                        @for c in &configs { option value=(c) { (c) } }
+                    } }
+                    label { "status " select name="status" {
+                        option value="" { "all" }
+                        @for st in &statuses { option value=(st) { (st) } }
+                    } }
+                    span { "shown: " span class="shown" { (rows.len()) } }
+                }
+                table class="sortable wide" {
+                    thead {
+                        tr {
+                            th { "instance" } th { "configuration" } th class="num" { "repeat" } th { "status" }
+                            th class="num" { "solve (s)" } th class="num" { "wall (s)" } th class="num" { "CPU (s)" }
+                            th class="num" { "memory (MiB)" } th class="num" { "objective" } th { "verified" }
+                        }
+                    }
+                    tbody {
+                        @for r in rows {
+                            tr class=[run_class(r)] data-config=(config_name(r)) data-status=(r.status) {
+                                td { (r.instance) }
+                                td { (config_name(r)) }
+                                td class="num" { (r.repeat) }
+                                td title=[r.error.as_deref()] { (r.status) @if run_class(r) == Some("wrong") { " (wrong answer)" } }
+                                td class="num" { (fixed(r.seconds, 4)) }
+                                td class="num" { (fixed(r.wall_seconds, 3)) }
+                                td class="num" { (fixed(r.cpu_seconds, 3)) }
+                                td class="num" { (fixed(r.peak_memory_mb, 1)) }
+                                td class="num" { (r.objective.map_or("–".into(), |o| format!("{o}"))) }
+                                td { (match r.verified { Some(true) => "yes", Some(false) => "no", None => "–" }) }
+                            }
+                        }
+                    }
+                }
+                p class="note" { "solve: the engine's own solve time; wall and CPU: the worker process as the runner measured it (CPU of every process of the run), memory its peak; objective: of the best solution found; verified: the independent verifier's answer (– where there was no solution to check). Rows marked: orange, a failed run (time limit, error); red, a wrong answer (the verifier refused it); grey, refused (not run). Hover a status for the reason." }
+            }
+        }
+    }
+}
+
+/// One figure: its file, title, and the SVG to inline (time against size and the cactus
+/// plot, whose legends hide and show series).
+type Figure = (String, String, Option<String>);
+
 /// The page of one puzzle.
 fn puzzle_page(
     puzzle: &str,
     puzzles: &[String],
-    answer: Option<&Answer>,
+    answers: &[&Answer],
     rows: &[&Record],
     tables: &[&Table],
-    plots: &[(String, String, Option<String>)],
+    plots: &[Figure],
 ) -> String {
+    let (refused, measured): (Vec<&Record>, Vec<&Record>) =
+        rows.iter().copied().partition(|r| r.is_refused());
+    let contents: Vec<(String, String)> = answers
+        .iter()
+        .map(|a| {
+            let what = match &a.question {
+                Some(q) => format!("The answer: {q}"),
+                None => "The answer".into(),
+            };
+            (answer_id(a), what)
+        })
+        .chain((!refused.is_empty()).then(|| ("not-run".into(), "Not run".into())))
+        .chain([("reach".into(), "How far each configuration reaches".into())])
+        .chain((!plots.is_empty()).then(|| ("figures".into(), "Figures".into())))
+        .chain(tables.iter().map(|t| (t.stem.clone(), t.title.clone())))
+        .chain([("runs".into(), "Every run".into())])
+        .collect();
     let body = html! {
         h1 { (puzzle) }
-        @if let Some(a) = answer {
-            p class=(verdict_class(a)) { (a.sentence()) }
-            p class="note" id="chosen" { "Comparison instances: " (a.chosen) }
-            h2 { "Formulation × engine" }
-            details class="note" {
-                summary { "On " (a.instances.len()) " comparison instances, " (a.repeats) " repeat(s) at most (the list)" }
-                p { (a.instances.join(", ")) }
-            }
-            (heatmap(a))
-            h2 { "Virtual best" }
-            (virtual_best(a))
-        } @else {
+        nav class="contents" aria-label="contents" {
+            p class="note" { "On this page:" }
+            ul { @for (id, what) in &contents { li { a href={ "#" (id) } { (what) } } } }
+        }
+        @if answers.is_empty() {
             p { "No comparison: no configuration ran every instance that another ran." }
         }
-        h2 { "How far each configuration reaches" }
-        p class="note" { "Over every run of the puzzle: the largest instance each configuration solved and the smallest it did not (time limit, error or a refused answer)." }
-        (reach(rows))
+        @for a in answers {
+            h2 id=(answer_id(a)) { @match &a.question { Some(q) => { "The answer: " (q) }, None => { "The answer" } } }
+            p class=(verdict_class(a)) { (a.sentence()) }
+            p class="note" { "Comparison instances: " (a.chosen) }
+            details class="note" {
+                summary { (a.instances.len()) " comparison instances, " (a.repeats) " repeat(s) at most (the list)" }
+                p { (a.instances.join(", ")) }
+            }
+            h3 { "Formulation × engine" }
+            (heatmap(a))
+            h3 { "Virtual best" }
+            (virtual_best(a))
+        }
+        @if !refused.is_empty() {
+            h2 id="not-run" { "Not run" }
+            p class="note" { "These runs were refused before anything was searched (the engine does not take the model, or the formulation does not take the instance): they are not failures, and they enter no statistic." }
+            (not_run(&refused))
+        }
+        h2 id="reach" { "How far each configuration reaches" }
+        p class="note" { "The largest instance each configuration solved and the smallest it did not (time limit, error or a refused answer), side by side only for configurations that ran the same instances." }
+        (reach(&measured))
         @if !plots.is_empty() {
-            h2 { "Figures" }
-            @for (file, title, inline) in plots {
-                figure {
-                    @if let Some(svg) = inline {
-                        (PreEscaped(svg))
-                        figcaption class="note" { (title) " (click a legend line to hide or show its series; hover a point for what it is; " a href=(file) { "SVG file" } ")" }
-                    } @else {
-                        img src=(file) alt=(title);
-                        figcaption class="note" { (title) }
+            h2 id="figures" { "Figures" }
+            div class="figures" {
+                @for (file, title, inline) in plots {
+                    figure {
+                        @if let Some(svg) = inline {
+                            (PreEscaped(svg))
+                            figcaption class="note" { (title) " (click a legend line to hide or show its series; hover a point for what it is; " a href=(file) { "SVG file" } ")" }
+                        } @else {
+                            img src=(file) alt=(title);
+                            figcaption class="note" { (title) }
+                        }
                     }
                 }
             }
@@ -446,24 +900,31 @@ fn puzzle_page(
             h2 { "Tables" }
             @for t in tables { (table_markup(t, true)) }
         }
+        h2 { "Every run" }
+        (runs_table(rows))
     };
     page(&format!("puzzlebench: {puzzle}"), puzzles, body)
 }
 
-/// Writes `index.html` and a page per puzzle into `dir`; `plots` are the plot files
-/// written (their SVGs are shown on the pages), `machine_lines` the machines of the rows.
-/// Returns the pages written.
+/// Writes `index.html` and a page per puzzle into `dir`; `rows` are the rows every
+/// statistic counts and `refused` the runs refused (listed as not run); `plots` are the
+/// plot files written (their SVGs are shown on the pages), `machine_lines` the machines of
+/// the rows. Returns the pages written.
+#[allow(clippy::too_many_arguments)]
 pub fn write_html(
     dir: &Path,
     rows: &[Record],
+    refused: &[Record],
     answers: &[Answer],
     tables: &[Table],
     plots: &[super::plots::PlotFile],
     machine_lines: &[String],
     preamble: &str,
+    earlier_attempts: usize,
 ) -> Result<Vec<PathBuf>, String> {
     let puzzles: Vec<String> = rows
         .iter()
+        .chain(refused)
         .map(|r| r.puzzle.clone())
         .collect::<BTreeSet<_>>()
         .into_iter()
@@ -475,21 +936,26 @@ pub fn write_html(
         written.push(p);
         Ok(())
     };
+    let set_aside = SetAside {
+        earlier_attempts,
+        refused: refused.len(),
+    };
+    let all: Vec<Record> = rows.iter().chain(refused).cloned().collect();
     write(
         "index.html".into(),
-        overview(answers, &puzzles, machine_lines, preamble),
+        overview(answers, &puzzles, &all, machine_lines, preamble, &set_aside),
     )?;
     for p in &puzzles {
         let prefix = format!("{p}_");
-        let own_rows: Vec<&Record> = rows.iter().filter(|r| &r.puzzle == p).collect();
+        let own_rows: Vec<&Record> = all.iter().filter(|r| &r.puzzle == p).collect();
         let own_tables: Vec<&Table> = tables
             .iter()
-            .filter(|t| t.stem.starts_with(&prefix))
+            .filter(|t| &t.stem == p || t.stem.starts_with(&prefix))
             .collect();
         // The time against size and the cactus plot are inlined, so that clicking a
         // legend line hides or shows its series and hovering a point of the time against
         // size shows what it is; the other figures are images.
-        let own_plots: Vec<(String, String, Option<String>)> = plots
+        let own_plots: Vec<Figure> = plots
             .iter()
             .filter(|f| f.stem.starts_with(&prefix))
             .filter_map(|f| {
@@ -509,11 +975,56 @@ pub fn write_html(
             })
             .map(|(file, title, inline)| Ok((file, title, inline.transpose()?)))
             .collect::<Result<_, String>>()?;
-        let answer = answers.iter().find(|a| &a.puzzle == p);
+        let own_answers: Vec<&Answer> = answers.iter().filter(|a| &a.puzzle == p).collect();
         write(
             format!("{p}.html"),
-            puzzle_page(p, &puzzles, answer, &own_rows, &own_tables, &own_plots),
+            puzzle_page(
+                p,
+                &puzzles,
+                &own_answers,
+                &own_rows,
+                &own_tables,
+                &own_plots,
+            ),
         )?;
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_heat_scale_runs_light_to_dark_over_one_to_a_hundred() {
+        assert_eq!(heat_position(1.0), 0.0);
+        assert_eq!(heat_position(0.5), 0.0);
+        assert!((heat_position(10.0) - 0.5).abs() < 1e-12);
+        assert_eq!(heat_position(1000.0), 1.0);
+        // A 3× margin moves a third of the way or more along the scale, not a few degrees.
+        assert!(heat_position(3.0) > 0.23);
+        let light = |c: &str| -> u32 {
+            let v: Vec<u32> = c
+                .trim_start_matches("rgb(")
+                .trim_end_matches(')')
+                .split(", ")
+                .map(|x| x.parse().unwrap())
+                .collect();
+            v.iter().sum()
+        };
+        let (a, wa) = heat_colour(0.0);
+        let (b, _) = heat_colour(0.5);
+        let (c, wc) = heat_colour(1.0);
+        assert!(
+            light(&a) > light(&b) && light(&b) > light(&c),
+            "{a} {b} {c}"
+        );
+        assert!(!wa && wc);
+    }
+
+    #[test]
+    fn numbers_are_told_from_words() {
+        assert!(numeric("0.0123") && numeric("2/3") && numeric("1.19–2.04") && numeric("8 × 3"));
+        assert!(!numeric("cm1 on bc") && !numeric("") && !numeric("ahead"));
+    }
 }

@@ -98,7 +98,13 @@ pub fn write_report(
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
     let mut written = Written::default();
-    let labelled = machines.label(rows);
+    // Each run counts once (its last attempt), and a refused run enters no statistic: the
+    // pages list the refused ones as not run.
+    let (latest, earlier_attempts) = crate::record::last_attempts(rows.to_vec());
+    let (refused, labelled): (Vec<Record>, Vec<Record>) = machines
+        .label(&latest)
+        .into_iter()
+        .partition(Record::is_refused);
     let rows = labelled.as_slice();
     let answers = answer::answers(rows, chosen, shift);
     let answers_table = answer::answers_table(&answers);
@@ -140,7 +146,7 @@ pub fn write_report(
             let _ = writeln!(
                 md,
                 "- **{}** — {}\n  <br>{}",
-                a.puzzle,
+                a.title(),
                 a.sentence(),
                 a.chosen
             );
@@ -165,11 +171,13 @@ pub fn write_report(
     written.html = html::write_html(
         dir,
         rows,
+        &refused,
         &answers,
         &plain_tables,
         &plots,
         &machine_lines,
         preamble,
+        earlier_attempts,
     )?;
     if !machine_lines.is_empty() {
         md.push_str("Machines (their records are in the sweep files beside the results files, `<results>.sweeps.jsonl`):\n\n");
