@@ -869,6 +869,7 @@ fn runs_table(
 fn table_html(t: &Table) -> Markup {
     let verdict_at = t.columns.iter().position(|c| c == "verdict");
     let counts_at = t.columns.iter().position(|c| c == "status changes");
+    let interval_at = t.columns.iter().position(|c| c == "95 % CI");
     html! {
         h2 id=(t.stem) { (t.title) }
         @if t.rows.is_empty() {
@@ -881,7 +882,9 @@ fn table_html(t: &Table) -> Markup {
                         @let verdict = verdict_at.map(|i| r[i].as_str());
                         @let changed = counts_at.is_some_and(|i| r[i] != "0" || r[i + 1] != "0");
                         tr data-verdict=[verdict] data-changed=[changed.then_some("1")] class=[verdict.map(|v| format!("v-{}", v.replace(' ', "-")))] {
-                            @for c in r { td { (c) } }
+                            @for (i, c) in r.iter().enumerate() {
+                                td class=[(Some(i) == interval_at).then_some("interval")] { (c) }
+                            }
                         }
                     }
                 }
@@ -893,6 +896,7 @@ fn table_html(t: &Table) -> Markup {
 
 /// The diff page's own colours on top of the report's style.
 const DIFF_STYLE: &str = r#"
+td.interval { white-space: nowrap; }
 tr.v-regression td { background: #fbe3d6; }
 tr.v-improvement td { background: #dbe9f6; }
 #t-differing_answers td { background: #f6d2d2; font-weight: 600; }
