@@ -60,6 +60,24 @@ enum Command {
     /// names the runs of the plan that no file holds (a shard not run, or cut short: run
     /// it again with --resume). `report` then works on the merged file.
     Merge(MergeArgs),
+    /// Compare two results files of the same sweep (a new engine version, another machine,
+    /// a changed setting): regressions, status changes and differing answers.
+    ///
+    /// Runs are matched by run id (instance content, puzzle, formulation, engine,
+    /// settings, time limit, repeat), each file's last attempt of a run id kept; refused
+    /// runs enter no statistic. Per configuration, over the instances both ran: the ratio
+    /// NEW/OLD of the shifted geometric means of the instances' median times (a failure at
+    /// its limit) with a 95 % bootstrap interval, and a verdict: regression (NEW solved
+    /// fewer, or the interval lies above 1), improvement (solved more, or below 1), within
+    /// noise, or no verdict (both medians under 1 ms, or one instance run once a side).
+    /// Differing answers come first: a run both solved to optimality with different
+    /// objectives, both counted to different settled counts, or with different answer_hash
+    /// values where the answer is known to be unique (a settled count of one solution, or
+    /// unique=yes among the instance's facts). Writes OUT/diff.html, OUT/diff.md and
+    /// OUT/diff.csv (one row per configuration); names the machines and engine versions of
+    /// each side. Exit status 1 when an answer differs, 2 when a file is not a results
+    /// file or they share no run, else 0 (regressions are printed, not failed).
+    Diff(DiffArgs),
     /// Write (and with --submit, submit) a sweep as a SLURM job array: one task per shard,
     /// then a job that merges and reports. `puzzlebench slurm --help` for its options.
     #[command(disable_help_flag = true)]
@@ -354,6 +372,21 @@ struct MergeArgs {
 }
 
 #[derive(Args)]
+struct DiffArgs {
+    /// The results file of before.
+    old: PathBuf,
+    /// The results file of after.
+    new: PathBuf,
+    /// Folder of diff.html, diff.md and diff.csv (made when missing; files there of an
+    /// earlier diff are replaced).
+    #[arg(long, default_value = "results/diff")]
+    out: PathBuf,
+    /// Shift in seconds of the shifted geometric mean.
+    #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
+    shift: f64,
+}
+
+#[derive(Args)]
 struct SlurmArgs {
     /// `run` or `reproduce`, their arguments, and the options of `slurm` (see --help).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
@@ -557,6 +590,12 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             out: a.out,
             force: a.force,
             require_complete: a.require_complete,
+        }),
+        Command::Diff(a) => commands::diff::diff(&commands::diff::DiffConfig {
+            old: a.old,
+            new: a.new,
+            out: a.out,
+            shift: a.shift,
         }),
         Command::Slurm(a) => slurm(&a.args),
         Command::Worker => commands::worker::worker(),

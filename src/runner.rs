@@ -398,6 +398,11 @@ pub fn to_record(
             r.constraints = Some(rep.counts.constraints);
             r.nonzeros = Some(rep.counts.nonzeros);
             r.verified = rep.verified();
+            r.answer_hash = rep
+                .answer
+                .as_ref()
+                .filter(|a| a.verdict.is_ok())
+                .map_or(String::new(), |a| crate::record::answer_hash(&a.json));
             r.rounds = o.rounds;
             r.cuts = o.cuts;
             r.separator_seconds = o.separator_seconds;

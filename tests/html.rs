@@ -4,62 +4,14 @@
 //! no chromium is installed (scripts/setup-browser.sh installs it; test.sh runs that), the
 //! test says skipped with the reason.
 
+mod common;
+
+use common::{chromium, dump_dom, dump_dom_at, root_attribute};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The chromium executable, if one is installed.
-fn chromium() -> Option<PathBuf> {
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
-/// The DOM of `page` after its scripts ran, as chromium headless dumps it.
-fn dump_dom(chromium: &Path, page: &Path, profile: &Path) -> String {
-    dump_dom_at(chromium, page, profile, 1400)
-}
-
-/// [`dump_dom`] in a window `width` pixels wide.
-fn dump_dom_at(chromium: &Path, page: &Path, profile: &Path, width: u32) -> String {
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--window-size={width},900"))
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("run chromium");
-    assert!(
-        out.status.success(),
-        "chromium failed on {}: {}",
-        page.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
-
-/// The value of attribute `name` on the root element of a dumped DOM.
-fn root_attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
-    let start = dom.find("<html")?;
-    let tag = &dom[start..start + dom[start..].find('>')?];
-    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-    Some(&tag[at..at + tag[at..].find('"')?])
 }
 
 /// The `href` and `src` targets in a dumped DOM.

@@ -3,6 +3,7 @@
 //! including the planning of `reproduce`, the worker side of process isolation and the
 //! generators, is in the library.
 
+pub mod diff;
 pub mod export;
 pub mod generate;
 pub mod list;

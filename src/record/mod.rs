@@ -29,7 +29,6 @@ pub fn run_id(
     settings: &Settings,
     repeat: u32,
 ) -> String {
-    use sha2::{Digest, Sha256};
     let key = serde_json::json!({
         "instance": canonical,
         "puzzle": puzzle,
@@ -40,11 +39,46 @@ pub fn run_id(
         "lp_relaxation": options.lp_relaxation,
         "repeat": repeat,
     });
-    Sha256::digest(key.to_string().as_bytes())
+    short_hash(key.to_string().as_bytes())
+}
+
+/// The first 16 hex digits of the SHA-256 of `bytes`.
+fn short_hash(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
         .iter()
         .take(8)
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// The `answer_hash` of an answer: the first 16 hex digits of a SHA-256 over its
+/// canonical JSON (the puzzle's JSON solution shape written compactly, object keys
+/// sorted), so that two runs that give the same answer in the same shape give the same
+/// hash, whatever order a map kept its keys in.
+pub fn answer_hash(answer: &serde_json::Value) -> String {
+    short_hash(canonical_json(answer).as_bytes())
+}
+
+/// `value` as compact JSON with the keys of every object sorted.
+fn canonical_json(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(canonical_json).collect();
+            format!("[{}]", inner.join(","))
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let inner: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), canonical_json(&map[k])))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        scalar => scalar.to_string(),
+    }
 }
 
 /// One run: (instance, formulation, engine, repeat) and everything measured about it.
@@ -146,6 +180,12 @@ pub struct Record {
     pub nonzeros: Option<usize>,
     /// Whether the puzzle's independent verifier accepted the solution (empty: no solution to check).
     pub verified: Option<bool>,
+    /// Hash of the verified answer ([`answer_hash`]: 16 hex digits of a SHA-256 over the
+    /// answer's canonical JSON), so that two files can be told to hold the same answer or
+    /// different ones (`puzzlebench diff`); empty when there is no verified answer, and in
+    /// files of older versions.
+    #[serde(default)]
+    pub answer_hash: String,
     /// Solves of a row-generation loop (rounds), or LP solves after which a branch and cut
     /// added rows; for counting, the solves.
     pub rounds: Option<u64>,
@@ -373,6 +413,27 @@ mod tests {
                 ("", "optimal")
             ]
         );
+    }
+
+    #[test]
+    fn the_answer_hash_is_the_same_for_the_same_answer_in_any_key_order() {
+        let a: serde_json::Value =
+            serde_json::from_str(r#"{"grid": ["12", "21"], "ships": [[0, 1, 2, "v"]]}"#).unwrap();
+        let mut map = serde_json::Map::new();
+        map.insert("ships".into(), a["ships"].clone());
+        map.insert("grid".into(), a["grid"].clone());
+        let b = serde_json::Value::Object(map);
+        assert_eq!(
+            canonical_json(&a),
+            r#"{"grid":["12","21"],"ships":[[0,1,2,"v"]]}"#
+        );
+        assert_eq!(answer_hash(&a), answer_hash(&b));
+        assert_eq!(answer_hash(&a).len(), 16);
+        let other: serde_json::Value = serde_json::from_str(r#"{"grid": ["21", "12"]}"#).unwrap();
+        assert_ne!(answer_hash(&a), answer_hash(&other));
+        let h = Record::header();
+        let at = |c: &str| h.iter().position(|x| x == c).unwrap();
+        assert_eq!(at("answer_hash"), at("verified") + 1);
     }
 
     #[test]

@@ -25,8 +25,8 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The style of every page.
-const STYLE: &str = r#"
+/// The style of every page (and of `diff.html`, [`super::diff`]).
+pub(crate) const STYLE: &str = r#"
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #222; }
 h1, h2, h3 { font-weight: 600; }
 nav a { margin-right: 0.8rem; display: inline-block; }

@@ -9,6 +9,7 @@
 pub mod answer;
 pub mod anytime;
 pub mod compare;
+pub mod diff;
 pub mod engines;
 pub mod html;
 pub mod machines;

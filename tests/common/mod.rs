@@ -118,3 +118,56 @@ pub fn assert_matches_brute_force<G: PartialEq + std::fmt::Debug>(
     assert!(all.contains(&grid(r)), "{what}");
     assert_eq!(r.outcome.solutions, Some(all.len().min(3) as u64), "{what}");
 }
+
+/// The chromium executable, if one is installed (scripts/setup-browser.sh installs
+/// Debian's).
+pub fn chromium() -> Option<std::path::PathBuf> {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(std::path::PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// The DOM of `page` after its scripts ran, as chromium headless dumps it, with its
+/// profile in `profile`.
+pub fn dump_dom(chromium: &Path, page: &Path, profile: &Path) -> String {
+    dump_dom_at(chromium, page, profile, 1400)
+}
+
+/// [`dump_dom`] in a window `width` pixels wide (900 high).
+pub fn dump_dom_at(chromium: &Path, page: &Path, profile: &Path, width: u32) -> String {
+    let out = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--window-size={width},900"))
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    assert!(
+        out.status.success(),
+        "chromium failed on {}: {}",
+        page.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// The value of attribute `name` on the root element of a dumped DOM.
+pub fn root_attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
+    let start = dom.find("<html")?;
+    let tag = &dom[start..start + dom[start..].find('>')?];
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[at..at + tag[at..].find('"')?])
+}

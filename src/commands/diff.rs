@@ -1,0 +1,111 @@
+//! `puzzlebench diff OLD NEW`: two results files compared run by run
+//! ([`crate::report::diff`] says how), written as `diff.html`, `diff.md` and `diff.csv`,
+//! the regressions and differing answers printed.
+
+use super::{bad_input, failed, Failure};
+use crate::machine::read_sweeps;
+use crate::record::{self, last_attempts};
+use crate::report::diff::{self, Change, Side};
+use std::path::{Path, PathBuf};
+
+/// What to compare and where the comparison goes.
+pub struct DiffConfig {
+    /// The results file of before.
+    pub old: PathBuf,
+    /// The results file of after.
+    pub new: PathBuf,
+    /// The folder of `diff.html`, `diff.md` and `diff.csv`.
+    pub out: PathBuf,
+    /// The shift of the shifted geometric means, seconds.
+    pub shift: f64,
+}
+
+/// At most this many runs of a list are printed; the files hold them all.
+const PRINTED: usize = 20;
+
+/// Reads one side: the rows of a results file (the last attempt of each run id) and the
+/// sweep records beside it. Anything that is not a results file is bad input.
+fn read_side(path: &Path) -> Result<Side, Failure> {
+    if !path.is_file() {
+        return Err(bad_input(format!(
+            "{}: no such results file",
+            path.display()
+        )));
+    }
+    let rows = record::read_results(path).map_err(bad_input)?;
+    let (rows, set_aside) = last_attempts(rows);
+    Ok(Side {
+        path: path.to_path_buf(),
+        rows,
+        set_aside,
+        sweeps: read_sweeps(path).map_err(bad_input)?,
+    })
+}
+
+/// Prints up to [`PRINTED`] lines of `lines` under `title`, indented, and how many more
+/// the files hold.
+fn print_list(title: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    println!("{title} ({}):", lines.len());
+    for l in lines.iter().take(PRINTED) {
+        println!("  {l}");
+    }
+    if lines.len() > PRINTED {
+        println!("  … and {} more (diff.md)", lines.len() - PRINTED);
+    }
+}
+
+/// Compares the two files, writes the three files into `out` and prints the differing
+/// answers, the regressions, the improvements, the status changes and what the sides ran
+/// on. Exit status: 2 for files that are not results files or share no run, 1 when an
+/// answer differs (one side is wrong), 0 otherwise: regressions are reported, not failed,
+/// since times of two runs differ by machine and load.
+pub fn diff(c: &DiffConfig) -> Result<(), Failure> {
+    super::check_shift(c.shift)?;
+    let old = read_side(&c.old)?;
+    let new = read_side(&c.new)?;
+    let d = diff::compare(&old, &new, c.shift).map_err(bad_input)?;
+    let files = diff::write(&d, &c.out).map_err(failed)?;
+    println!("{}", d.summary());
+    for l in d.provenance_lines() {
+        println!("{l}");
+    }
+    print_list(
+        "differing answers, one side is wrong",
+        &d.differing
+            .iter()
+            .map(|x| format!("{}: {}", x.run, x.what))
+            .collect::<Vec<_>>(),
+    );
+    for (title, change) in [
+        ("regressions", Change::Regression),
+        ("improvements", Change::Improvement),
+    ] {
+        let lines: Vec<String> = d.with(change).iter().map(|x| d.config_line(x)).collect();
+        print_list(title, &lines);
+    }
+    print_list(
+        "status changes",
+        &d.status_changes
+            .iter()
+            .map(|s| format!("{}: {} → {}", s.run, s.old, s.new))
+            .collect::<Vec<_>>(),
+    );
+    for f in [&files.html, &files.markdown, &files.csv] {
+        println!("wrote {}", f.display());
+    }
+    if d.differing.is_empty() {
+        Ok(())
+    } else {
+        Err(failed(format!(
+            "{} differing answer{} between {} and {}: one side is wrong (listed first in {})",
+            d.differing.len(),
+            if d.differing.len() == 1 { "" } else { "s" },
+            c.old.display(),
+            c.new.display(),
+            files.markdown.display()
+        )))
+    }
+}

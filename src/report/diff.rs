@@ -1,0 +1,1144 @@
+//! `puzzlebench diff OLD NEW`: two results files of the same sweep (a new engine version,
+//! another machine, a changed setting) compared run by run.
+//!
+//! **Matching.** Each file keeps the last attempt of each run id
+//! ([`crate::record::last_attempts`]), and runs are matched by run id, which hashes the
+//! instance's content, the puzzle, formulation, engine, settings, time limit and repeat: a
+//! matched pair is the same run on the same instance, whatever the instance files were
+//! called. Runs refused on either side (status `refused`) enter no statistic and are listed
+//! apart.
+//!
+//! **Per configuration** (puzzle, formulation, engine label with its settings), over the
+//! instances both sides ran: each instance's time on each side is the median over its
+//! repeats of the charged seconds ([`charged_seconds`]: a failure at its limit); the ratio
+//! NEW/OLD of the shifted geometric means of those times, with a 95 % percentile bootstrap
+//! interval over instances and repeats ([`sgm_ratio_interval`]). An instance is solved
+//! when more than half of its repeats succeeded ([`succeeded`]). The verdict:
+//! `regression` when NEW solved fewer instances or, solving as many, the interval lies
+//! above 1; `improvement` when NEW solved more or the interval lies below 1; `no verdict`
+//! when both sides' median times are under [`TOO_FAST`] (timer resolution and process
+//! noise decide there) or the configuration has one instance run once on each side (the
+//! interval is then that one ratio, which shows no noise); `within noise` otherwise. The repeats of one instance within a
+//! configuration are the rows of one instance name, instance facts and time limit (rows
+//! carry no hash of the instance alone).
+//!
+//! **Differing answers** (one side is wrong; shown first): a matched run that both sides
+//! solved, with an answer the verifier accepted, and
+//! - both proved optimal (status `optimal`, no MIP gap allowed) with objectives further
+//!   apart than [`OBJECTIVE_TOLERANCE`] (relative, at least absolute); or
+//! - both counted (`count` ≥ 2) and settled the count (status `optimal`) with different
+//!   numbers of solutions; or
+//! - different `answer_hash` values where the answer is known to be unique. An optimisation
+//!   puzzle may have several optimal answers and a user's instance of a feasibility puzzle
+//!   several solutions, so no puzzle is taken as unique by its name; uniqueness is known
+//!   where a row of either file proves it (a counting run of the same instance and
+//!   formulation, `count` ≥ 2, settled with one solution and that solution verified), or
+//!   where the instance's own facts say so (`unique=yes` in `instance_info`, as Circuit
+//!   Board's generator writes after checking). The proof counts for the formulation that
+//!   counted, since two formulations of one puzzle may ask different questions (n-Queens'
+//!   `base` and `least-walls`). The instance of a counting row is found by its name and
+//!   facts, as for repeats. The hashes compared are always those of one run id on the two
+//!   sides, so of one formulation and its one JSON shape.
+
+use crate::machine::SweepRecord;
+use crate::record::Record;
+use crate::report::answer::TOO_FAST;
+use crate::stats::{
+    charged_seconds, median, sgm_ratio_interval, shifted_geometric_mean, succeeded,
+};
+use crate::table::{info_value, secs, Table};
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Two optimal objectives differ when they are further apart than this times the larger of
+/// 1 and their magnitudes (optima of integer programs, printed by solvers with a little
+/// floating-point noise: 7.999999999999904 against 8).
+pub const OBJECTIVE_TOLERANCE: f64 = 1e-6;
+
+/// The columns of `diff.csv`, one row per configuration.
+pub const CSV_COLUMNS: [&str; 13] = [
+    "puzzle",
+    "formulation",
+    "engine",
+    "settings",
+    "instances",
+    "old_sgm",
+    "new_sgm",
+    "ratio",
+    "ci_low",
+    "ci_high",
+    "verdict",
+    "status_changes",
+    "differing_answers",
+];
+
+/// One results file as `diff` reads it.
+#[derive(Clone, Debug, Default)]
+pub struct Side {
+    /// The file.
+    pub path: PathBuf,
+    /// Its rows, the last attempt of each run id.
+    pub rows: Vec<Record>,
+    /// Earlier attempts of a run id that were set aside.
+    pub set_aside: usize,
+    /// The sweep records beside it (its machines).
+    pub sweeps: Vec<SweepRecord>,
+}
+
+/// What a configuration's times did from OLD to NEW.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// NEW solved fewer instances, or the interval of the ratio lies above 1.
+    Regression,
+    /// NEW solved more instances, or the interval lies below 1.
+    Improvement,
+    /// The interval holds 1.
+    WithinNoise,
+    /// Both sides' median times are under [`TOO_FAST`], or the configuration has one
+    /// instance run once on each side (its interval is that one ratio: no noise shows).
+    NoVerdict,
+}
+
+impl Change {
+    /// The verdict as `diff.csv` writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Change::Regression => "regression",
+            Change::Improvement => "improvement",
+            Change::WithinNoise => "within noise",
+            Change::NoVerdict => "no verdict",
+        }
+    }
+}
+
+/// A configuration: puzzle, formulation and engine label.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConfigKey {
+    /// Puzzle key.
+    pub puzzle: String,
+    /// Formulation key.
+    pub formulation: String,
+    /// Engine key (`highs`).
+    pub engine: String,
+    /// The settings part of the engine label ([`Record::backend_label`] without the engine
+    /// key: `nopresolve-t4`), empty for the usual settings.
+    pub settings: String,
+}
+
+impl ConfigKey {
+    fn of(r: &Record) -> ConfigKey {
+        let label = r.backend_label();
+        let settings = label
+            .strip_prefix(&r.backend)
+            .unwrap_or(&label)
+            .trim_start_matches('-')
+            .to_string();
+        ConfigKey {
+            puzzle: r.puzzle.clone(),
+            formulation: r.formulation.clone(),
+            engine: r.backend.clone(),
+            settings,
+        }
+    }
+
+    /// `formulation on engine-settings`.
+    pub fn label(&self) -> String {
+        if self.settings.is_empty() {
+            format!("{} on {}", self.formulation, self.engine)
+        } else {
+            format!("{} on {}-{}", self.formulation, self.engine, self.settings)
+        }
+    }
+}
+
+/// One configuration compared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigDiff {
+    /// The configuration.
+    pub key: ConfigKey,
+    /// Instances both sides ran.
+    pub instances: usize,
+    /// Instances OLD solved.
+    pub old_solved: usize,
+    /// Instances NEW solved.
+    pub new_solved: usize,
+    /// OLD's shifted geometric mean of the instances' median times.
+    pub old_sgm: f64,
+    /// NEW's.
+    pub new_sgm: f64,
+    /// OLD's median of the instances' median times.
+    pub old_median: f64,
+    /// NEW's.
+    pub new_median: f64,
+    /// NEW's SGM over OLD's.
+    pub ratio: f64,
+    /// Its 95 % bootstrap interval.
+    pub interval: (f64, f64),
+    /// The verdict.
+    pub change: Change,
+    /// Runs solved on one side and not on the other.
+    pub status_changes: usize,
+    /// Runs whose answers differ.
+    pub differing_answers: usize,
+}
+
+/// A matched run, named for lists.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunName {
+    /// The run id.
+    pub run_id: String,
+    /// Its configuration.
+    pub key: ConfigKey,
+    /// Instance name.
+    pub instance: String,
+    /// Repeat.
+    pub repeat: u32,
+}
+
+impl std::fmt::Display for RunName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}, {}, repeat {} (run {})",
+            self.key.puzzle,
+            self.instance,
+            self.key.label(),
+            self.repeat,
+            self.run_id
+        )
+    }
+}
+
+/// A run whose two answers cannot both be right.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DifferingAnswer {
+    /// The run.
+    pub run: RunName,
+    /// How they differ: `objective 12 in OLD, 13 in NEW`.
+    pub what: String,
+}
+
+/// A run solved on one side and not on the other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusChange {
+    /// The run.
+    pub run: RunName,
+    /// OLD's outcome (`optimal`, `time_limit`, `optimal, refused by the verifier`).
+    pub old: String,
+    /// NEW's.
+    pub new: String,
+    /// True when OLD solved it (solved → failed), false for failed → solved.
+    pub lost: bool,
+}
+
+/// What one side's rows ran on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Provenance {
+    /// One line per machine (its record where the sweep file has it, else its host).
+    pub machines: Vec<String>,
+    /// The machines' ids (hosts for rows without one), to tell whether the sides differ.
+    pub machine_keys: BTreeSet<String>,
+    /// Engine key → the versions its rows name.
+    pub engines: BTreeMap<String, BTreeSet<String>>,
+    /// puzzlebench commits of the rows.
+    pub commits: BTreeSet<String>,
+}
+
+/// The comparison of two results files.
+#[derive(Clone, Debug, Default)]
+pub struct Diff {
+    /// The OLD file.
+    pub old_path: PathBuf,
+    /// The NEW file.
+    pub new_path: PathBuf,
+    /// Run ids of each side (after keeping the last attempts): OLD, NEW.
+    pub runs: (usize, usize),
+    /// Earlier attempts set aside: OLD, NEW.
+    pub set_aside: (usize, usize),
+    /// Run ids both sides hold.
+    pub shared: usize,
+    /// Shared runs refused on either side: the run, OLD's and NEW's status and reason.
+    pub refused: Vec<(RunName, String, String)>,
+    /// The configurations, puzzle, formulation, engine and settings in order.
+    pub configs: Vec<ConfigDiff>,
+    /// Status changes, in OLD's row order.
+    pub status_changes: Vec<StatusChange>,
+    /// Differing answers, in OLD's row order.
+    pub differing: Vec<DifferingAnswer>,
+    /// Matched runs whose answers could be compared: by optimal objective (both proved
+    /// optimal with no gap allowed), and by answer hash (both hashed, the answer known to
+    /// be unique), so that "no differing answer" says how much was checked.
+    pub compared: (usize, usize),
+    /// What OLD ran on.
+    pub old: Provenance,
+    /// What NEW ran on.
+    pub new: Provenance,
+    /// The shift of the shifted geometric means, seconds.
+    pub shift: f64,
+}
+
+/// An instance within a configuration: name, facts, time limit in milliseconds.
+type InstanceKey = (String, String, Option<u64>);
+
+fn instance_key(r: &Record) -> InstanceKey {
+    (
+        r.instance.clone(),
+        r.instance_info.clone(),
+        r.time_limit.map(|t| (t * 1000.0).round() as u64),
+    )
+}
+
+fn run_name(r: &Record) -> RunName {
+    RunName {
+        run_id: r.run_id.clone(),
+        key: ConfigKey::of(r),
+        instance: r.instance.clone(),
+        repeat: r.repeat,
+    }
+}
+
+/// NEW's row of a matched pair when `new`, else OLD's.
+fn pick<'a>(pair: &(&'a Record, &'a Record), new: bool) -> &'a Record {
+    if new {
+        pair.1
+    } else {
+        pair.0
+    }
+}
+
+/// A run's outcome in a few words: its status, and the verifier's refusal where it refused.
+fn outcome(r: &Record) -> String {
+    if r.solved() && r.verified != Some(true) {
+        format!("{}, refused by the verifier", r.status)
+    } else {
+        r.status.clone()
+    }
+}
+
+/// The instances (puzzle, name, facts, formulation) whose answer is known to be unique in
+/// `rows`: a settled count of one verified solution, or `unique=yes` among the facts.
+fn unique_instances<'a>(
+    rows: impl Iterator<Item = &'a Record>,
+) -> BTreeSet<(String, String, String, String)> {
+    rows.filter(|r| r.count >= 2 && r.status == "optimal" && r.solutions == Some(1) && succeeded(r))
+        .map(|r| {
+            (
+                r.puzzle.clone(),
+                r.instance.clone(),
+                r.instance_info.clone(),
+                r.formulation.clone(),
+            )
+        })
+        .collect()
+}
+
+/// True when both rows claim a proven optimum (status `optimal` with no MIP gap allowed)
+/// and give an objective.
+fn exact_optima(a: &Record, b: &Record) -> bool {
+    [a, b].iter().all(|r| {
+        r.status == "optimal" && r.mip_gap.is_none_or(|g| g == 0.0) && r.objective.is_some()
+    })
+}
+
+/// Why the answers of one run on the two sides cannot both be right, if they cannot.
+/// `unique` says whether the run's answer is known to be unique.
+fn differing(a: &Record, b: &Record, unique: bool) -> Option<String> {
+    if !(succeeded(a) && succeeded(b) && a.solved() && b.solved()) {
+        return None;
+    }
+    if let (true, Some(x), Some(y)) = (exact_optima(a, b), a.objective, b.objective) {
+        if (x - y).abs() > OBJECTIVE_TOLERANCE * x.abs().max(y.abs()).max(1.0) {
+            return Some(format!("optimal objective {x} in OLD, {y} in NEW"));
+        }
+    }
+    if let (true, "optimal", "optimal", Some(x), Some(y)) = (
+        a.count >= 2,
+        a.status.as_str(),
+        b.status.as_str(),
+        a.solutions,
+        b.solutions,
+    ) {
+        if x != y {
+            return Some(format!("settled count of {x} solutions in OLD, {y} in NEW"));
+        }
+    }
+    let hashes = !a.answer_hash.is_empty() && !b.answer_hash.is_empty();
+    if unique && hashes && a.answer_hash != b.answer_hash {
+        return Some(format!(
+            "answer {} in OLD, {} in NEW, on an instance with one solution",
+            a.answer_hash, b.answer_hash
+        ));
+    }
+    None
+}
+
+/// The machines, engine versions and commits of `side`'s rows.
+fn provenance(side: &Side) -> Provenance {
+    let records: HashMap<&str, &SweepRecord> = side
+        .sweeps
+        .iter()
+        .map(|s| (s.machine_id.as_str(), s))
+        .collect();
+    let mut p = Provenance::default();
+    let mut seen = BTreeSet::new();
+    for r in &side.rows {
+        if !r.solver_version.is_empty() {
+            p.engines
+                .entry(r.backend.clone())
+                .or_default()
+                .insert(r.solver_version.clone());
+        }
+        if !r.git_commit.is_empty() {
+            p.commits.insert(r.git_commit.clone());
+        }
+        let key = if r.machine.is_empty() {
+            format!("host {}", r.host)
+        } else {
+            r.machine.clone()
+        };
+        if seen.insert(key.clone()) {
+            p.machines.push(match records.get(r.machine.as_str()) {
+                Some(s) => format!("{} ({})", s.machine.describe(), s.machine_id),
+                None if r.machine.is_empty() => {
+                    format!("host {} (no machine record)", r.host)
+                }
+                None => format!(
+                    "host {}, machine {} (no record in the sweep file)",
+                    r.host, r.machine
+                ),
+            });
+            p.machine_keys.insert(key);
+        }
+    }
+    p
+}
+
+/// Compares `old` with `new` (rows already the last attempts), with shift `shift` for the
+/// shifted geometric means. Fails when they share no run id.
+pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
+    let by_id: HashMap<&str, &Record> = new
+        .rows
+        .iter()
+        .filter(|r| !r.run_id.is_empty())
+        .map(|r| (r.run_id.as_str(), r))
+        .collect();
+    let pairs: Vec<(&Record, &Record)> = old
+        .rows
+        .iter()
+        .filter_map(|a| Some((a, *by_id.get(a.run_id.as_str())?)))
+        .collect();
+    if pairs.is_empty() {
+        return Err(format!(
+            "{} and {} share no run id: they hold no run of the same instance, formulation, engine, settings, time limit and repeat, so there is nothing to compare",
+            old.path.display(),
+            new.path.display()
+        ));
+    }
+    let unique = unique_instances(old.rows.iter().chain(&new.rows).filter(|r| !r.is_refused()));
+    let is_unique = |r: &Record| {
+        info_value(&r.instance_info, "unique") == Some("yes")
+            || unique.contains(&(
+                r.puzzle.clone(),
+                r.instance.clone(),
+                r.instance_info.clone(),
+                r.formulation.clone(),
+            ))
+    };
+    let mut d = Diff {
+        old_path: old.path.clone(),
+        new_path: new.path.clone(),
+        runs: (old.rows.len(), new.rows.len()),
+        set_aside: (old.set_aside, new.set_aside),
+        shared: pairs.len(),
+        old: provenance(old),
+        new: provenance(new),
+        shift,
+        ..Diff::default()
+    };
+    type Repeats<'a> = Vec<(&'a Record, &'a Record)>;
+    let mut grouped: BTreeMap<ConfigKey, BTreeMap<InstanceKey, Repeats>> = BTreeMap::new();
+    let mut changes: HashMap<ConfigKey, (usize, usize)> = HashMap::new();
+    for &(a, b) in &pairs {
+        if a.is_refused() || b.is_refused() {
+            let why = |r: &Record| match &r.error {
+                Some(e) if r.is_refused() => format!("refused: {e}"),
+                _ => r.status.clone(),
+            };
+            d.refused.push((run_name(a), why(a), why(b)));
+            continue;
+        }
+        let key = ConfigKey::of(a);
+        let counts = changes.entry(key.clone()).or_default();
+        if succeeded(a) != succeeded(b) {
+            counts.0 += 1;
+            d.status_changes.push(StatusChange {
+                run: run_name(a),
+                old: outcome(a),
+                new: outcome(b),
+                lost: succeeded(a),
+            });
+        }
+        let both = succeeded(a) && succeeded(b) && a.solved() && b.solved();
+        if both && exact_optima(a, b) {
+            d.compared.0 += 1;
+        }
+        if both && is_unique(a) && !a.answer_hash.is_empty() && !b.answer_hash.is_empty() {
+            d.compared.1 += 1;
+        }
+        if let Some(what) = differing(a, b, is_unique(a)) {
+            counts.1 += 1;
+            d.differing.push(DifferingAnswer {
+                run: run_name(a),
+                what,
+            });
+        }
+        grouped
+            .entry(key)
+            .or_default()
+            .entry(instance_key(a))
+            .or_default()
+            .push((a, b));
+    }
+    for (key, per) in grouped {
+        let side = |new: bool| -> Vec<Vec<f64>> {
+            per.values()
+                .map(|rs| rs.iter().map(|p| charged_seconds(pick(p, new))).collect())
+                .collect()
+        };
+        let solved = |new: bool| {
+            per.values()
+                .filter(|rs| 2 * rs.iter().filter(|p| succeeded(pick(p, new))).count() > rs.len())
+                .count()
+        };
+        let (a, b) = (side(false), side(true));
+        // One instance run once on each side: the interval is that one ratio, and shows no
+        // noise to judge it by.
+        let single = a.len() == 1 && a[0].len() == 1 && b[0].len() == 1;
+        let medians =
+            |t: &[Vec<f64>]| -> Vec<f64> { t.iter().map(|x| median(x).unwrap_or(0.0)).collect() };
+        let (ma, mb) = (medians(&a), medians(&b));
+        let old_sgm = shifted_geometric_mean(&ma, shift).unwrap_or(0.0);
+        let new_sgm = shifted_geometric_mean(&mb, shift).unwrap_or(0.0);
+        let interval = sgm_ratio_interval(&a, &b, shift);
+        let (old_solved, new_solved) = (solved(false), solved(true));
+        let old_median = median(&ma).unwrap_or(0.0);
+        let new_median = median(&mb).unwrap_or(0.0);
+        let change = if new_solved < old_solved {
+            Change::Regression
+        } else if new_solved > old_solved {
+            Change::Improvement
+        } else if (old_median < TOO_FAST && new_median < TOO_FAST) || single {
+            Change::NoVerdict
+        } else if interval.0 > 1.0 {
+            Change::Regression
+        } else if interval.1 < 1.0 {
+            Change::Improvement
+        } else {
+            Change::WithinNoise
+        };
+        let (status_changes, differing_answers) = changes.get(&key).copied().unwrap_or_default();
+        d.configs.push(ConfigDiff {
+            instances: per.len(),
+            old_solved,
+            new_solved,
+            old_sgm,
+            new_sgm,
+            old_median,
+            new_median,
+            ratio: new_sgm / old_sgm.max(f64::MIN_POSITIVE),
+            interval,
+            change,
+            status_changes,
+            differing_answers,
+            key,
+        });
+    }
+    Ok(d)
+}
+
+impl Diff {
+    /// The configurations with verdict `change`.
+    pub fn with(&self, change: Change) -> Vec<&ConfigDiff> {
+        self.configs.iter().filter(|c| c.change == change).collect()
+    }
+
+    /// One line on a configuration's change: `zebra: binary on highs: 2.01× (95 % CI
+    /// 1.93–2.10), SGM 0.0123 s → 0.0247 s, solved 9 → 9 of 9`.
+    pub fn config_line(&self, c: &ConfigDiff) -> String {
+        format!(
+            "{}: {}: {:.2}× (95 % CI {:.2}–{:.2}), SGM {} s → {} s, solved {} → {} of {}",
+            c.key.puzzle,
+            c.key.label(),
+            c.ratio,
+            c.interval.0,
+            c.interval.1,
+            secs(Some(c.old_sgm)),
+            secs(Some(c.new_sgm)),
+            c.old_solved,
+            c.new_solved,
+            c.instances
+        )
+    }
+
+    /// What the two sides ran on, and whether that differs: machines, engine versions and
+    /// puzzlebench commits, one sentence each.
+    pub fn provenance_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (name, p) in [("OLD", &self.old), ("NEW", &self.new)] {
+            out.push(format!("{name} ran on: {}.", p.machines.join("; ")));
+        }
+        out.push(if self.old.machine_keys == self.new.machine_keys {
+            "The machines are the same.".into()
+        } else {
+            "The machines differ: times compare the machines as much as the engines.".into()
+        });
+        let engines: BTreeSet<&String> = self
+            .old
+            .engines
+            .keys()
+            .filter(|k| self.new.engines.contains_key(*k))
+            .collect();
+        let join = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+        let changed: Vec<String> = engines
+            .iter()
+            .filter(|k| self.old.engines[**k] != self.new.engines[**k])
+            .map(|k| {
+                format!(
+                    "{k}: {} → {}",
+                    join(&self.old.engines[*k]),
+                    join(&self.new.engines[*k])
+                )
+            })
+            .collect();
+        let same: Vec<String> = engines
+            .iter()
+            .filter(|k| self.old.engines[**k] == self.new.engines[**k])
+            .map(|k| format!("{k} {}", join(&self.old.engines[*k])))
+            .collect();
+        if !changed.is_empty() {
+            out.push(format!("Engine versions differ: {}.", changed.join("; ")));
+        }
+        if !same.is_empty() {
+            out.push(format!("Engine versions the same: {}.", same.join(", ")));
+        }
+        out.push(if self.old.commits == self.new.commits {
+            format!(
+                "puzzlebench commit: {} on both sides.",
+                join(&self.old.commits)
+            )
+        } else {
+            format!(
+                "puzzlebench commits differ: {} → {}.",
+                join(&self.old.commits),
+                join(&self.new.commits)
+            )
+        });
+        out
+    }
+
+    /// The counts in one paragraph.
+    pub fn summary(&self) -> String {
+        let n = |c| self.with(c).len();
+        format!(
+            "{} runs in OLD, {} in NEW ({} and {} earlier attempts set aside); {} matched by run id, {} of them refused on a side. {} configurations: {} regressions, {} improvements, {} within noise, {} without a verdict (both under {} ms, or a single run). {} differing answers ({} runs' optima compared, {} answers compared by hash where known to be unique), {} status changes.",
+            self.runs.0,
+            self.runs.1,
+            self.set_aside.0,
+            self.set_aside.1,
+            self.shared,
+            self.refused.len(),
+            self.configs.len(),
+            n(Change::Regression),
+            n(Change::Improvement),
+            n(Change::WithinNoise),
+            n(Change::NoVerdict),
+            TOO_FAST * 1000.0,
+            self.differing.len(),
+            self.compared.0,
+            self.compared.1,
+            self.status_changes.len()
+        )
+    }
+
+    /// The tables of the diff, in the order they are shown: differing answers, then
+    /// regressions and improvements, status changes, every configuration, refused runs.
+    pub fn tables(&self) -> Vec<Table> {
+        let mut out = Vec::new();
+        out.push(runs_table(
+            "differing_answers",
+            "Differing answers: one side is wrong",
+            &["what differs"],
+            self.differing
+                .iter()
+                .map(|x| (&x.run, vec![x.what.clone()]))
+                .collect(),
+            vec![format!("A run both sides solved with a verified answer, and: both proved optimal (no MIP gap allowed) with objectives more than {OBJECTIVE_TOLERANCE} (relative) apart; or both settled a count with different numbers of solutions; or the answers' hashes differ on an instance whose answer is known to be unique (a settled count of one solution of the same instance and formulation in either file, or unique=yes among the instance's facts).")],
+        ));
+        let config_rows = |cs: &[&ConfigDiff]| -> Vec<Vec<String>> {
+            cs.iter()
+                .map(|c| {
+                    vec![
+                        c.key.puzzle.clone(),
+                        c.key.label(),
+                        format!("{} → {} of {}", c.old_solved, c.new_solved, c.instances),
+                        secs(Some(c.old_sgm)),
+                        secs(Some(c.new_sgm)),
+                        format!("{:.2}", c.ratio),
+                        format!("{:.2}–{:.2}", c.interval.0, c.interval.1),
+                        c.change.word().to_string(),
+                        c.status_changes.to_string(),
+                        c.differing_answers.to_string(),
+                    ]
+                })
+                .collect()
+        };
+        let shift = self.shift;
+        let columns: Vec<String> = [
+            "puzzle".to_string(),
+            "configuration".into(),
+            "solved OLD → NEW".into(),
+            format!("OLD SGM{shift} (s)"),
+            format!("NEW SGM{shift} (s)"),
+            "ratio NEW/OLD".into(),
+            "95 % CI".into(),
+            "verdict".into(),
+            "status changes".into(),
+            "differing answers".into(),
+        ]
+        .to_vec();
+        let flagged: Vec<&ConfigDiff> = self
+            .configs
+            .iter()
+            .filter(|c| matches!(c.change, Change::Regression | Change::Improvement))
+            .collect();
+        let verdict_note = format!("Per configuration, over the instances both sides ran: each instance's time is the median over its repeats, a failure counting at its limit; SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift}, in seconds; ratio: NEW's SGM over OLD's, 95 % CI by percentile bootstrap over instances and repeats. regression: NEW solved fewer instances, or the interval lies above 1; improvement: NEW solved more, or the interval lies below 1; within noise: the interval holds 1; no verdict: both medians under {} ms, or one instance run once on each side.", TOO_FAST * 1000.0);
+        out.push(Table {
+            stem: "changes".into(),
+            title: "Regressions and improvements".into(),
+            columns: columns.clone(),
+            rows: config_rows(&flagged),
+            notes: vec![verdict_note.clone()],
+        });
+        out.push(runs_table(
+            "status_changes",
+            "Status changes: solved on one side, not on the other",
+            &["OLD", "NEW"],
+            self.status_changes
+                .iter()
+                .map(|x| (&x.run, vec![x.old.clone(), x.new.clone()]))
+                .collect(),
+            vec!["Solved: a verified solution, or proven infeasible.".into()],
+        ));
+        out.push(Table {
+            stem: "configurations".into(),
+            title: "Every configuration".into(),
+            columns,
+            rows: config_rows(&self.configs.iter().collect::<Vec<_>>()),
+            notes: vec![verdict_note],
+        });
+        out.push(runs_table(
+            "refused",
+            "Runs refused on a side (in no statistic)",
+            &["OLD", "NEW"],
+            self.refused
+                .iter()
+                .map(|(run, a, b)| (run, vec![a.clone(), b.clone()]))
+                .collect(),
+            vec![],
+        ));
+        out
+    }
+
+    /// `diff.csv`: one row per configuration, the columns of [`CSV_COLUMNS`].
+    pub fn to_csv(&self) -> Result<String, String> {
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.write_record(CSV_COLUMNS).map_err(|e| e.to_string())?;
+        for c in &self.configs {
+            w.write_record([
+                c.key.puzzle.clone(),
+                c.key.formulation.clone(),
+                c.key.engine.clone(),
+                c.key.settings.clone(),
+                c.instances.to_string(),
+                c.old_sgm.to_string(),
+                c.new_sgm.to_string(),
+                c.ratio.to_string(),
+                c.interval.0.to_string(),
+                c.interval.1.to_string(),
+                c.change.word().to_string(),
+                c.status_changes.to_string(),
+                c.differing_answers.to_string(),
+            ])
+            .map_err(|e| e.to_string())?;
+        }
+        let bytes = w.into_inner().map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|e| e.to_string())
+    }
+
+    /// `diff.md`.
+    pub fn to_markdown(&self) -> String {
+        let mut md = format!(
+            "# puzzlebench diff\n\nOLD: `{}`; NEW: `{}`.\n\n{}\n\n",
+            self.old_path.display(),
+            self.new_path.display(),
+            self.summary()
+        );
+        for l in self.provenance_lines() {
+            let _ = writeln!(md, "- {l}");
+        }
+        md.push('\n');
+        for t in self.tables() {
+            if t.rows.is_empty() {
+                let _ = writeln!(md, "### {}\n\nNone.\n", t.title);
+            } else {
+                md.push_str(&t.to_markdown());
+                md.push('\n');
+            }
+        }
+        md
+    }
+
+    /// `diff.html`: a self-contained page in the report's style.
+    pub fn to_html(&self) -> String {
+        html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { "puzzlebench diff" }
+                    style { (PreEscaped(super::html::STYLE)) (PreEscaped(DIFF_STYLE)) }
+                }
+                body {
+                    h1 { "puzzlebench diff" }
+                    p { "OLD: " code { (self.old_path.display()) } "; NEW: " code { (self.new_path.display()) } "." }
+                    p { (self.summary()) }
+                    ul class="note" { @for l in self.provenance_lines() { li { (l) } } }
+                    label class="note" {
+                        input type="checkbox" id="only-flagged";
+                        " show only flagged configurations (regressions, improvements, status changes, differing answers)"
+                    }
+                    @for t in self.tables() { (table_html(&t)) }
+                    script { (PreEscaped(DIFF_SCRIPT)) }
+                }
+            }
+        }
+        .into_string()
+    }
+}
+
+/// A table with a row per run: the run's puzzle, instance, configuration, repeat and id,
+/// then a cell per column of `extra`.
+fn runs_table(
+    stem: &str,
+    title: &str,
+    extra: &[&str],
+    runs: Vec<(&RunName, Vec<String>)>,
+    notes: Vec<String>,
+) -> Table {
+    let mut columns: Vec<String> = ["puzzle", "instance", "configuration", "repeat", "run id"]
+        .map(String::from)
+        .to_vec();
+    columns.extend(extra.iter().map(|c| c.to_string()));
+    Table {
+        stem: stem.into(),
+        title: title.into(),
+        columns,
+        rows: runs
+            .into_iter()
+            .map(|(r, cells)| {
+                let mut row = vec![
+                    r.key.puzzle.clone(),
+                    r.instance.clone(),
+                    r.key.label(),
+                    r.repeat.to_string(),
+                    r.run_id.clone(),
+                ];
+                row.extend(cells);
+                row
+            })
+            .collect(),
+        notes,
+    }
+}
+
+/// A table of the diff as HTML: each configuration row marked with its verdict (for the
+/// colours and the filter), "None." for a table without rows.
+fn table_html(t: &Table) -> Markup {
+    let verdict_at = t.columns.iter().position(|c| c == "verdict");
+    let counts_at = t.columns.iter().position(|c| c == "status changes");
+    let interval_at = t.columns.iter().position(|c| c == "95 % CI");
+    html! {
+        h2 id=(t.stem) { (t.title) }
+        @if t.rows.is_empty() {
+            p { "None." }
+        } @else {
+            table id={ "t-" (t.stem) } {
+                thead { tr { @for c in &t.columns { th { (c) } } } }
+                tbody {
+                    @for r in &t.rows {
+                        @let verdict = verdict_at.map(|i| r[i].as_str());
+                        @let changed = counts_at.is_some_and(|i| r[i] != "0" || r[i + 1] != "0");
+                        tr data-verdict=[verdict] data-changed=[changed.then_some("1")] class=[verdict.map(|v| format!("v-{}", v.replace(' ', "-")))] {
+                            @for (i, c) in r.iter().enumerate() {
+                                td class=[(Some(i) == interval_at).then_some("interval")] { (c) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @for n in &t.notes { p class="note" { (n) } }
+    }
+}
+
+/// The diff page's own colours on top of the report's style.
+const DIFF_STYLE: &str = r#"
+td.interval { white-space: nowrap; }
+tr.v-regression td { background: #fbe3d6; }
+tr.v-improvement td { background: #dbe9f6; }
+#t-differing_answers td { background: #f6d2d2; font-weight: 600; }
+body.only-flagged #t-configurations tr[data-verdict="within noise"]:not([data-changed]),
+body.only-flagged #t-configurations tr[data-verdict="no verdict"]:not([data-changed]) { display: none; }
+"#;
+
+/// The diff page's script: the filter of the configurations table, and `data-ready` on the
+/// root element once it ran, `data-error` with the message when a script error stopped it
+/// (what the browser test reads).
+const DIFF_SCRIPT: &str = r#"
+window.addEventListener('error', function (e) {
+  document.documentElement.setAttribute('data-error', String(e.message));
+});
+var box = document.getElementById('only-flagged');
+function applyFilter() { document.body.classList.toggle('only-flagged', box.checked); }
+box.addEventListener('change', applyFilter);
+applyFilter();
+var shown = Array.prototype.filter.call(
+  document.querySelectorAll('#t-configurations tbody tr'),
+  function (tr) { return getComputedStyle(tr).display !== 'none'; });
+document.documentElement.setAttribute('data-rows', String(shown.length));
+document.documentElement.setAttribute('data-ready', '1');
+"#;
+
+/// The files `diff` writes into a folder.
+#[derive(Clone, Debug)]
+pub struct DiffFiles {
+    /// `diff.html`.
+    pub html: PathBuf,
+    /// `diff.md`.
+    pub markdown: PathBuf,
+    /// `diff.csv`.
+    pub csv: PathBuf,
+}
+
+/// Writes `diff.html`, `diff.md` and `diff.csv` into `dir` (made when missing).
+pub fn write(d: &Diff, dir: &Path) -> Result<DiffFiles, String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: cannot create folder: {e}", dir.display()))?;
+    let files = DiffFiles {
+        html: dir.join("diff.html"),
+        markdown: dir.join("diff.md"),
+        csv: dir.join("diff.csv"),
+    };
+    for (path, text) in [
+        (&files.html, d.to_html()),
+        (&files.markdown, d.to_markdown()),
+        (&files.csv, d.to_csv()?),
+    ] {
+        std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(run_id: &str, instance: &str, repeat: u32, seconds: f64) -> Record {
+        Record {
+            run_id: run_id.into(),
+            puzzle: "sudoku".into(),
+            instance: instance.into(),
+            formulation: "binary".into(),
+            backend: "highs".into(),
+            repeat,
+            count: 1,
+            status: "optimal".into(),
+            verified: Some(true),
+            seconds: Some(seconds),
+            time_limit: Some(10.0),
+            objective: Some(0.0),
+            answer_hash: "aaaa".into(),
+            ..Record::default()
+        }
+    }
+
+    fn side(rows: Vec<Record>) -> Side {
+        Side {
+            path: "x.csv".into(),
+            rows,
+            ..Side::default()
+        }
+    }
+
+    fn base() -> Vec<Record> {
+        (0..12)
+            .map(|i| {
+                row(
+                    &format!("r{i}"),
+                    &format!("i{i}"),
+                    1,
+                    0.05 + 0.01 * i as f64,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_same_rows_are_within_noise_and_twice_the_time_a_regression() {
+        let d = compare(&side(base()), &side(base()), 0.01).unwrap();
+        assert_eq!(d.configs.len(), 1);
+        assert_eq!(d.configs[0].change, Change::WithinNoise);
+        assert_eq!(d.configs[0].ratio, 1.0);
+        let slow: Vec<Record> = base()
+            .into_iter()
+            .map(|r| Record {
+                seconds: r.seconds.map(|s| 2.0 * s),
+                ..r
+            })
+            .collect();
+        let d = compare(&side(base()), &side(slow.clone()), 0.01).unwrap();
+        let c = &d.configs[0];
+        assert_eq!(c.change, Change::Regression, "{c:?}");
+        assert!(c.interval.0 > 1.5 && c.ratio > 1.7, "{c:?}");
+        let d = compare(&side(slow), &side(base()), 0.01).unwrap();
+        assert_eq!(d.configs[0].change, Change::Improvement);
+    }
+
+    #[test]
+    fn fewer_solved_is_a_regression_whatever_the_times_and_under_a_millisecond_no_verdict() {
+        let fast: Vec<Record> = base()
+            .into_iter()
+            .map(|r| Record {
+                seconds: Some(1e-4),
+                ..r
+            })
+            .collect();
+        let mut failed = fast.clone();
+        failed[3].status = "time_limit".into();
+        failed[3].verified = None;
+        failed[3].seconds = Some(1e-4);
+        let d = compare(&side(fast.clone()), &side(failed), 0.01).unwrap();
+        assert_eq!(d.configs[0].change, Change::Regression);
+        assert_eq!(d.status_changes.len(), 1);
+        assert!(d.status_changes[0].lost);
+        let mut slower = fast.clone();
+        for r in &mut slower {
+            r.seconds = Some(5e-4);
+        }
+        let d = compare(&side(fast), &side(slower), 0.01).unwrap();
+        assert_eq!(d.configs[0].change, Change::NoVerdict);
+        // One instance, one run a side: a ratio with nothing to judge its noise by.
+        let one = vec![row("r", "i", 1, 1.0)];
+        let twice = vec![row("r", "i", 1, 2.0)];
+        let d = compare(&side(one), &side(twice), 0.01).unwrap();
+        assert_eq!(d.configs[0].change, Change::NoVerdict);
+    }
+
+    #[test]
+    fn refused_runs_enter_no_statistic() {
+        let mut new = base();
+        new[0].status = "refused".into();
+        new[0].error = Some("unsupported by highs".into());
+        let d = compare(&side(base()), &side(new), 0.01).unwrap();
+        assert_eq!(d.refused.len(), 1);
+        assert_eq!(d.configs[0].instances, 11);
+        assert!(d.status_changes.is_empty());
+        assert_eq!(d.configs[0].change, Change::WithinNoise);
+    }
+
+    #[test]
+    fn answers_differ_by_objective_by_count_and_by_hash_only_where_unique() {
+        let mut new = base();
+        new[1].objective = Some(1.0);
+        new[2].answer_hash = "bbbb".into();
+        // Floating-point noise in an optimum is no difference.
+        new[4].objective = Some(1e-9);
+        let d = compare(&side(base()), &side(new.clone()), 0.01).unwrap();
+        assert_eq!(d.differing.len(), 1, "{:?}", d.differing);
+        assert_eq!(d.differing[0].run.instance, "i1");
+        // A counting run proves i2 unique for binary: now its hashes must agree.
+        let mut counted = row("c2", "i2", 1, 0.1);
+        counted.count = 2;
+        counted.solutions = Some(1);
+        let mut old = base();
+        old.push(counted.clone());
+        let d = compare(&side(old.clone()), &side(new.clone()), 0.01).unwrap();
+        let names: Vec<&str> = d
+            .differing
+            .iter()
+            .map(|x| x.run.instance.as_str())
+            .collect();
+        assert_eq!(names, ["i1", "i2"]);
+        assert_eq!(d.compared, (12, 1), "twelve optima, and i2 by hash");
+        assert!(d.differing[1].what.contains("bbbb"), "{:?}", d.differing);
+        // The proof counts for its formulation only.
+        let mut other = counted.clone();
+        other.formulation = "values".into();
+        let mut old2 = base();
+        old2.push(other);
+        let d = compare(&side(old2), &side(new.clone()), 0.01).unwrap();
+        assert_eq!(d.differing.len(), 1);
+        // unique=yes among the facts is known uniqueness too.
+        let mark = |rs: Vec<Record>| -> Vec<Record> {
+            rs.into_iter()
+                .map(|r| Record {
+                    instance_info: "unique=yes".into(),
+                    ..r
+                })
+                .collect()
+        };
+        let d = compare(&side(mark(base())), &side(mark(new)), 0.01).unwrap();
+        assert_eq!(d.differing.len(), 2);
+        // Counts that differ, both settled.
+        let mut two = counted.clone();
+        two.solutions = Some(2);
+        let d = compare(&side(vec![counted]), &side(vec![two]), 0.01).unwrap();
+        assert!(d.differing[0].what.contains("count"), "{:?}", d.differing);
+    }
+
+    #[test]
+    fn files_that_share_no_run_are_refused() {
+        let mut other = base();
+        for r in &mut other {
+            r.run_id.push('x');
+        }
+        let e = compare(&side(base()), &side(other), 0.01).unwrap_err();
+        assert!(e.contains("share no run id"), "{e}");
+    }
+
+    #[test]
+    fn the_csv_has_exactly_the_columns_and_one_row_per_configuration() {
+        let mut new = base();
+        new.push(Record {
+            run_id: "z".into(),
+            presolve: Some(false),
+            ..row("z", "i0", 1, 0.1)
+        });
+        let mut old = base();
+        old.push(new.last().unwrap().clone());
+        let d = compare(&side(old), &side(new), 0.01).unwrap();
+        let text = d.to_csv().unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap(), CSV_COLUMNS.join(","));
+        let rows: Vec<&str> = lines.collect();
+        assert_eq!(rows.len(), 2);
+        assert!(
+            rows[1].starts_with("sudoku,binary,highs,nopresolve,1,"),
+            "{}",
+            rows[1]
+        );
+    }
+}
