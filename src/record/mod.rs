@@ -359,21 +359,24 @@ impl Record {
     }
 }
 
-/// The last attempt of each run id, in the order of `rows` (a run id with no id, from a
-/// hand-made file, is its own run), and how many earlier attempts were set aside: a run
-/// written twice to one file (run again, or resumed after it was cut short) counts once.
+/// The last attempt of each run id on each machine, in the order of `rows` (a row with no
+/// id, from a hand-made file, is its own run), and how many earlier attempts were set
+/// aside: a run written twice to one file (run again, or resumed after it was cut short)
+/// counts once, while the same planned run measured on two machines (two hosts or machine
+/// records) is two measurements.
 pub fn last_attempts(rows: Vec<Record>) -> (Vec<Record>, usize) {
-    let mut last: std::collections::HashMap<String, usize> = Default::default();
+    let key = |r: &Record| (r.run_id.clone(), r.machine.clone(), r.host.clone());
+    let mut last: std::collections::HashMap<(String, String, String), usize> = Default::default();
     for (i, r) in rows.iter().enumerate() {
         if !r.run_id.is_empty() {
-            last.insert(r.run_id.clone(), i);
+            last.insert(key(r), i);
         }
     }
     let before = rows.len();
     let kept: Vec<Record> = rows
         .into_iter()
         .enumerate()
-        .filter(|(i, r)| r.run_id.is_empty() || last[&r.run_id] == *i)
+        .filter(|(i, r)| r.run_id.is_empty() || last[&key(r)] == *i)
         .map(|(_, r)| r)
         .collect();
     let set_aside = before - kept.len();
@@ -413,6 +416,11 @@ mod tests {
                 ("", "optimal")
             ]
         );
+        // The same run id on another machine is another measurement, kept.
+        let mut elsewhere = row("b", "optimal");
+        elsewhere.machine = "other".into();
+        let (kept, set_aside) = last_attempts(vec![row("b", "optimal"), elsewhere]);
+        assert_eq!((kept.len(), set_aside), (2, 0));
     }
 
     #[test]
