@@ -92,6 +92,9 @@ pub struct Answer {
     /// The comparison instances, as `name` (with ` (limit S s)` when their time limits
     /// differ).
     pub instances: Vec<String>,
+    /// The comparison instances as keys (name, time limit in milliseconds:
+    /// [`instance_key`]), in the order of `instances`, to find their rows.
+    pub keys: Vec<InstanceKey>,
     /// Every competing configuration, best first.
     pub standings: Vec<Standing>,
     /// Runner-up SGM over best SGM, where there is a runner-up.
@@ -341,6 +344,7 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> O
         puzzle: puzzle.to_string(),
         chosen,
         instances: names,
+        keys: instances,
         standings,
         ratio,
         interval,
