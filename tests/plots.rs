@@ -722,19 +722,19 @@ fn many_configurations(formulations: usize, engines: usize) -> Vec<Record> {
     rows
 }
 
+/// The SVG and PNG plots of `rows`, in a temporary folder (kept while it lives).
+fn plots_of(rows: &[Record]) -> (tempfile::TempDir, Vec<PlotFile>) {
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(rows, dir.path(), &size_units(), SVG_PNG).unwrap();
+    (dir, plots)
+}
+
 /// No legend gives two series one colour and one marker, even with twenty series (more
 /// than the colours), and a series looks the same in every figure of its puzzle (twenty
 /// configurations, four formulations on five engines).
 #[test]
 fn every_legend_line_has_its_own_colour_and_marker() {
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(
-        &many_configurations(4, 5),
-        dir.path(),
-        &size_units(),
-        SVG_PNG,
-    )
-    .unwrap();
+    let (_dir, plots) = plots_of(&many_configurations(4, 5));
     let mut look: std::collections::BTreeMap<String, (String, String)> = Default::default();
     for p in &plots {
         let svg = svg_text(p);
@@ -757,14 +757,7 @@ fn every_legend_line_has_its_own_colour_and_marker() {
 /// the cactus plot (where it draws no step) and in the time plot (where it draws crosses).
 #[test]
 fn a_series_that_solved_nothing_keeps_its_legend_marker() {
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(
-        &many_configurations(4, 5),
-        dir.path(),
-        &size_units(),
-        SVG_PNG,
-    )
-    .unwrap();
+    let (_dir, plots) = plots_of(&many_configurations(4, 5));
     for stem in ["sudoku_rest_cactus", "sudoku_time_vs_size"] {
         let svg = svg_text(find(&plots, stem));
         let line = common::legend_lines(&svg)
@@ -789,8 +782,7 @@ fn lp_ratio_has_one_series_per_formulation_and_says_when_engines_differ() {
         })
         .collect();
     rows.extend(on_cbc);
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
+    let (_dir, plots) = plots_of(&rows);
     let svg = svg_text(find(&plots, "hashi_lp_ratio"));
     let mut labels = legend_labels(&svg);
     labels.sort();
@@ -809,8 +801,7 @@ fn lp_ratio_has_one_series_per_formulation_and_says_when_engines_differ() {
         .find(|r| r.backend == "cbc" && r.formulation == "base" && r.instance == "h10")
         .unwrap();
     r.lp_bound = r.lp_bound.map(|b| b + 0.5);
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
+    let (_dir, plots) = plots_of(&rows);
     let svg = svg_text(find(&plots, "hashi_lp_ratio"));
     assert!(
         texts(&svg)
@@ -845,8 +836,7 @@ fn counting_and_refused_runs_are_in_no_figure() {
             ..r.clone()
         });
     }
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
+    let (_dir, plots) = plots_of(&rows);
     assert!(plots.iter().any(|p| p.stem == "sudoku_rest_cactus"));
     for p in &plots {
         let svg = svg_text(p);
@@ -870,8 +860,7 @@ fn counting_and_refused_runs_are_in_no_figure() {
 /// the PNG keeps its 800 × 520 pixels.
 #[test]
 fn svg_scales_down_to_its_container() {
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap();
+    let (_dir, plots) = plots_of(&rows());
     for p in &plots {
         let svg = svg_text(p);
         let root = &svg[svg.find("<svg").unwrap()..];
@@ -895,14 +884,7 @@ fn svg_scales_down_to_its_container() {
 /// lines move closer together (22 pixels apart, 638 in all, would run off the 520).
 #[test]
 fn a_long_legend_fits_in_the_image() {
-    let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(
-        &many_configurations(4, 7),
-        dir.path(),
-        &size_units(),
-        SVG_PNG,
-    )
-    .unwrap();
+    let (_dir, plots) = plots_of(&many_configurations(4, 7));
     let svg = svg_text(find(&plots, "sudoku_time_vs_size"));
     assert_eq!(common::legend_lines(&svg).len(), 28);
     assert!(has_text(&svg, "failed (charged the time limit)"));
