@@ -147,6 +147,12 @@ fn figures_pgf_writes_only_pgf() {
     let paper = read(&dir.path().join("paper.tex"));
     assert!(paper.contains("\\input{plots/sudoku_time_vs_size.tex}"));
     assert!(paper.contains("\\input{tables/summary.tex}"));
+    // Each figure's caption: its title, then which instances and configurations it draws.
+    assert!(
+        paper.contains("\\caption[sudoku: solve time against instance size,")
+            && paper.contains("configurations that ran all of them"),
+        "{paper}"
+    );
 }
 
 #[test]
