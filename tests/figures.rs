@@ -23,16 +23,13 @@ fn puzzlebench(args: &[&str], out: &Path) -> Output {
 
 /// The report of the test CSV with the given `--figures`.
 fn report(figures: &str) -> tempfile::TempDir {
+    report_of("tests/data/report/results.csv", figures)
+}
+
+/// The report of the results file `csv` with the given `--figures`.
+fn report_of(csv: &str, figures: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let o = puzzlebench(
-        &[
-            "report",
-            "tests/data/report/results.csv",
-            "--figures",
-            figures,
-        ],
-        dir.path(),
-    );
+    let o = puzzlebench(&["report", csv, "--figures", figures], dir.path());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     dir
 }
@@ -150,6 +147,12 @@ fn figures_pgf_writes_only_pgf() {
     let paper = read(&dir.path().join("paper.tex"));
     assert!(paper.contains("\\input{plots/sudoku_time_vs_size.tex}"));
     assert!(paper.contains("\\input{tables/summary.tex}"));
+    // Each figure's caption: its title, then which instances and configurations it draws.
+    assert!(
+        paper.contains("\\caption[sudoku: solve time against instance size,")
+            && paper.contains("configurations that ran all of them"),
+        "{paper}"
+    );
 }
 
 #[test]
@@ -234,4 +237,126 @@ fn paper_of_a_small_reproduce_compiles() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     compile(dir.path());
+}
+
+/// The report of the committed example (`docs/example-report/results.csv`), its figures
+/// in SVG.
+fn example_report() -> tempfile::TempDir {
+    report_of("docs/example-report/results.csv", "svg")
+}
+
+/// The cells of the column headed `header` of a Markdown table file, row by row.
+fn column(table: &str, header: &str) -> Vec<String> {
+    let cells = |line: &str| -> Vec<String> {
+        line.trim()
+            .trim_matches('|')
+            .split(" | ")
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let mut lines = table.lines().filter(|l| l.starts_with('|'));
+    let headers = cells(lines.next().expect("a header"));
+    let at = headers
+        .iter()
+        .position(|h| h == header)
+        .unwrap_or_else(|| panic!("no column {header:?} in {headers:?}"));
+    lines.skip(1).map(|l| cells(l)[at].clone()).collect()
+}
+
+/// The number `n` of a cactus plot's axis label `instances solved (of n)`.
+fn instances_of(svg: &str) -> usize {
+    svg_texts(svg)
+        .iter()
+        .find_map(|t| {
+            t.strip_prefix("instances solved (of ")?
+                .strip_suffix(')')?
+                .parse()
+                .ok()
+        })
+        .expect("a count axis naming its instances")
+}
+
+/// The comparative figures of the example report are drawn on the overview's comparison
+/// instances: no series of a comparison cactus plot climbs past their number (Sudoku's
+/// `binary` on HiGHS climbed to 160 over the report's own instances beside a winner that
+/// ran two), its legend starts with the overview's best, and the scatter plots the best
+/// against the runner-up, both named in its title.
+#[test]
+fn example_comparative_figures_hold_only_the_comparison_instances() {
+    let dir = example_report();
+    let answers = read(&dir.path().join("tables/answers.md"));
+    let puzzles = column(&answers, "puzzle");
+    let best = column(&answers, "best configuration");
+    let second = column(&answers, "runner-up");
+    assert!(puzzles.contains(&"sudoku".to_string()), "{puzzles:?}");
+    for (i, p) in puzzles.iter().enumerate() {
+        let cactus = read(&dir.path().join(format!("plots/{p}_comparison_cactus.svg")));
+        let n = instances_of(&cactus);
+        if p == "sudoku" {
+            assert_eq!(n, 2);
+        }
+        let legend = common::legend_lines(&cactus);
+        assert_eq!(legend[0].label, best[i], "{p}");
+        for (k, g) in cactus.split(r#"<g class="series""#).skip(1).enumerate() {
+            let g = &g[..g.find("</g>").unwrap()];
+            // The example's series have filled markers (circles, triangles, squares,
+            // diamonds): circles, polygons and rectangles.
+            let markers = g.matches("<circle").count()
+                + g.matches("<polygon").count()
+                + g.matches("<rect").count();
+            assert!(
+                markers <= n,
+                "{p}: {} draws {markers} of {n}",
+                legend[k].label
+            );
+        }
+        let scatter = svg_texts(&read(
+            &dir.path().join(format!("plots/{p}_comparison_scatter.svg")),
+        ))
+        .remove(0);
+        let named = format!("{} (best) against {} (runner-up)", best[i], second[i]);
+        assert!(scatter.contains(&named), "{p}: {scatter}");
+    }
+}
+
+/// Every SVG file of the example report's plots.
+fn svgs(dir: &Path) -> Vec<(PathBuf, String)> {
+    files(dir, "svg")
+        .into_iter()
+        .map(|f| {
+            let s = read(&f);
+            (f, s)
+        })
+        .collect()
+}
+
+/// No legend of the example report gives two series one colour and one marker (legends
+/// of 15 to 24 series reused ten colours), and every configuration's legend line shows its
+/// marker, also where it solved nothing.
+#[test]
+fn example_legends_give_each_series_its_own_colour_and_marker() {
+    let dir = example_report();
+    for (file, svg) in svgs(dir.path()) {
+        let clashes = common::legend_clashes(&svg);
+        assert!(clashes.is_empty(), "{}: {clashes:?}", file.display());
+        for l in common::legend_lines(&svg) {
+            if l.label.contains(" on ") && !l.label.starts_with("y = x") {
+                assert_ne!(l.marker, "none", "{}: {}", file.display(), l.label);
+            }
+        }
+    }
+}
+
+/// Runs that count solutions (n-Queens' `highs-count1000`) do another task: no figure of
+/// the example report draws them.
+#[test]
+fn example_figures_draw_no_counting_run() {
+    let dir = example_report();
+    let all = svgs(dir.path());
+    assert!(all
+        .iter()
+        .any(|(f, _)| f.ends_with("queens_time_vs_size.svg")));
+    for (file, svg) in all {
+        assert!(!svg.contains("-count"), "{}", file.display());
+    }
 }

@@ -3,7 +3,9 @@
 
 use puzzlebench::puzzles::size_units;
 use puzzlebench::record::Record;
-use puzzlebench::report::plots::{write_plots, FigureFormat, PlotFile};
+use puzzlebench::report::answer::{answers, instance_key, Answer, Chosen};
+use puzzlebench::report::anytime::Timelines;
+use puzzlebench::report::plots::{write_plots, write_plots_with, FigureFormat, Inputs, PlotFile};
 
 /// The formats of the SVG and PNG checks.
 const SVG_PNG: &[FigureFormat] = &[FigureFormat::Svg, FigureFormat::Png];
@@ -129,20 +131,19 @@ fn writes_the_expected_plots_in_a_stable_order() {
     assert_eq!(
         stems(&plots),
         [
+            // Without the report's answers, each puzzle's figures are on the instances
+            // the most configurations ran (`rest`): the figures against size, then the
+            // cactus plot, the performance profile and the scatter of the best against
+            // the runner-up.
             "hashi_time_vs_size",
             "hashi_lp_ratio",
-            "hashi_profile_highs",
-            "hashi_cactus",
-            "hashi_scatter_highs_base_vs_hdc",
-            // Plots chosen for what they show: the formulations on the main engine (cbc
-            // and highs ran as many runs: the first in key order), the engines on the
-            // formulation run on the most engines (binary, the first of a tie), one
-            // scatter on the main engine.
+            "hashi_rest_cactus",
+            "hashi_rest_profile",
+            "hashi_rest_scatter",
             "sudoku_time_vs_size",
-            "sudoku_profile_cbc",
-            "sudoku_profile_binary",
-            "sudoku_cactus",
-            "sudoku_scatter_cbc_binary_vs_values",
+            "sudoku_rest_cactus",
+            "sudoku_rest_profile",
+            "sudoku_rest_scatter",
         ]
     );
     for p in &plots {
@@ -199,13 +200,16 @@ fn time_vs_size_names_every_series_and_its_axes() {
     let dir = tempfile::tempdir().unwrap();
     let plots = write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap();
     let p = find(&plots, "sudoku_time_vs_size");
-    assert_eq!(p.title, "sudoku: solve time against instance size");
+    assert_eq!(
+        p.title,
+        "sudoku: solve time against instance size, instances every configuration shown ran (5, 10 s limit)"
+    );
     let svg = svg_text(p);
     for name in [
-        "binary / highs",
-        "binary / cbc",
-        "values / highs",
-        "values / cbc",
+        "binary on highs",
+        "binary on cbc",
+        "values on highs",
+        "values on cbc",
         "size (cells)",
         "time (s)",
         // The time-limit failure is marked and explained in the legend.
@@ -219,7 +223,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
     }
     let hashi = svg_text(find(&plots, "hashi_time_vs_size"));
     assert!(has_text(&hashi, "size (islands)"), "{:?}", texts(&hashi));
-    assert!(hashi.contains("base / highs") && hashi.contains("hdc / highs"));
+    assert!(hashi.contains("base on highs") && hashi.contains("hdc on highs"));
     assert!(!hashi.contains("failed (charged"), "hashi has no failure");
 }
 
@@ -227,18 +231,42 @@ fn time_vs_size_names_every_series_and_its_axes() {
 fn profiles_scatter_and_cactus_carry_their_series() {
     let dir = tempfile::tempdir().unwrap();
     let plots = write_plots(&rows(), dir.path(), &size_units(), SVG_PNG).unwrap();
-    let by_backend = svg_text(find(&plots, "sudoku_profile_cbc"));
-    assert!(has_text(&by_backend, "binary") && has_text(&by_backend, "values"));
-    assert!(!has_text(&by_backend, "highs"), "cbc profile shows highs");
-    assert!(by_backend.contains("performance ratio"));
-    let by_formulation = svg_text(find(&plots, "sudoku_profile_binary"));
-    assert!(has_text(&by_formulation, "highs") && has_text(&by_formulation, "cbc"));
-    let scatter = svg_text(find(&plots, "sudoku_scatter_cbc_binary_vs_values"));
-    assert!(scatter.contains("binary: time (s)") && scatter.contains("values: time (s)"));
+    // Every configuration ran every instance: all four are compared, best first.
+    let best_first = [
+        "binary on highs",
+        "binary on cbc",
+        "values on highs",
+        "values on cbc",
+    ];
+    let profile = svg_text(find(&plots, "sudoku_rest_profile"));
+    assert!(profile.contains("performance ratio"));
+    let labels = |svg: &str| -> Vec<String> {
+        common::legend_lines(svg)
+            .into_iter()
+            .map(|l| l.label)
+            .collect()
+    };
+    assert_eq!(labels(&profile), best_first);
+    // The scatter: the best (x) against the runner-up (y), named in the title.
+    let scatter = find(&plots, "sudoku_rest_scatter");
+    assert!(
+        scatter
+            .title
+            .contains("binary on highs (best) against binary on cbc (runner-up)"),
+        "{}",
+        scatter.title
+    );
+    let scatter = svg_text(scatter);
+    assert!(has_text(&scatter, "binary on highs: time (s)"));
+    assert!(has_text(&scatter, "binary on cbc: time (s)"));
     assert!(scatter.contains("y = x"));
-    assert!(scatter.contains("a run failed"));
-    let cactus = svg_text(find(&plots, "sudoku_cactus"));
-    assert!(cactus.contains("instances solved") && cactus.contains("values / cbc"));
+    let cactus = svg_text(find(&plots, "sudoku_rest_cactus"));
+    assert!(
+        has_text(&cactus, "instances solved (of 5)"),
+        "{:?}",
+        texts(&cactus)
+    );
+    assert_eq!(labels(&cactus), best_first);
     let lp = svg_text(find(&plots, "hashi_lp_ratio"));
     assert!(lp.contains("LP bound / objective"));
 }
@@ -279,7 +307,7 @@ fn one_series_gives_no_comparisons_and_no_lp_ratio_for_zero_objectives() {
         .filter(|r| r.puzzle == "sudoku" && r.formulation == "binary" && r.backend == "highs")
         .collect();
     let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
-    assert_eq!(stems(&plots), ["sudoku_time_vs_size", "sudoku_cactus"]);
+    assert_eq!(stems(&plots), ["sudoku_time_vs_size", "sudoku_rest_cactus"]);
     assert!(!dir.path().join("sudoku_lp_ratio.svg").exists());
 }
 
@@ -333,11 +361,32 @@ fn formulations_on_engines_of_their_own_are_compared() {
     }
     let dir = tempfile::tempdir().unwrap();
     let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
-    let svg = svg_text(find(&plots, "circuit_scatter_cm1_bc_vs_cm2_highs"));
+    let svg = svg_text(find(&plots, "circuit_rest_scatter"));
     assert!(has_text(&svg, "cm1 on bc: time (s)"), "{:?}", texts(&svg));
     assert!(has_text(&svg, "cm2 on highs: time (s)"));
-    let svg = svg_text(find(&plots, "circuit_profile_engines"));
+    let svg = svg_text(find(&plots, "circuit_rest_profile"));
     assert!(has_text(&svg, "cm1 on bc") && has_text(&svg, "cm2 on highs"));
+}
+
+/// Hashi's rows with two more formulations on HiGHS, `cuts` and `cuts-hdc`, on the same
+/// three boards (LP bound / objective 0.75), whose run on h10 failed with an objective the
+/// verifier refused (`cuts`) or never checked (`cuts-hdc`), and an LP bound of a tenth of it.
+fn rows_with_unverified_objectives() -> Vec<Record> {
+    let mut rows = rows();
+    for (f, verified) in [("cuts", Some(false)), ("cuts-hdc", None)] {
+        for (inst, size) in [("h7", 49.0), ("h10", 100.0), ("h15", 225.0)] {
+            let mut r = row("hashi", inst, size, f, "highs", 1, "optimal", size / 100.0);
+            r.objective = Some(size / 2.0);
+            r.lp_bound = Some(size / 2.0 * 0.75);
+            if inst == "h10" {
+                r.status = "time_limit".into();
+                r.verified = verified;
+                r.lp_bound = Some(size / 20.0);
+            }
+            rows.push(r);
+        }
+    }
+    rows
 }
 
 /// An objective the verifier refused (or never checked) says nothing about the relaxation:
@@ -345,29 +394,27 @@ fn formulations_on_engines_of_their_own_are_compared() {
 /// time plot.
 #[test]
 fn lp_ratio_leaves_out_unverified_objectives() {
-    let mut rows = rows();
-    for (f, verified) in [("cuts", Some(false)), ("cuts-hdc", None)] {
-        let mut r = row("hashi", "h10", 100.0, f, "highs", 1, "time_limit", 10.0);
-        r.verified = verified;
-        r.objective = Some(50.0);
-        r.lp_bound = Some(5.0);
-        rows.push(r);
-    }
     let dir = tempfile::tempdir().unwrap();
-    let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
+    let plots = write_plots(
+        &rows_with_unverified_objectives(),
+        dir.path(),
+        &size_units(),
+        SVG_PNG,
+    )
+    .unwrap();
     let lp = svg_text(find(&plots, "hashi_lp_ratio"));
-    assert!(has_text(&lp, "base / highs") && has_text(&lp, "hdc / highs"));
-    for name in ["cuts / highs", "cuts-hdc / highs"] {
-        assert!(!has_text(&lp, name), "{name} in {:?}", texts(&lp));
+    for name in ["base", "hdc", "cuts", "cuts-hdc"] {
+        assert!(has_text(&lp, name), "{name} not in {:?}", texts(&lp));
     }
-    // The verified ratios are 0.6 and 0.9; the refused one (0.1) would widen the axis.
+    // The verified ratios are 0.6, 0.75 and 0.9; the refused one (0.1) would widen the axis.
     assert!(
         !has_text(&lp, "0.1") && !has_text(&lp, "0.2"),
         "{:?}",
         texts(&lp)
     );
     let time = svg_text(find(&plots, "hashi_time_vs_size"));
-    assert!(has_text(&time, "cuts / highs") && has_text(&time, "cuts-hdc / highs"));
+    assert!(has_text(&time, "cuts on highs") && has_text(&time, "cuts-hdc on highs"));
+    assert!(has_text(&time, "failed (charged the time limit)"));
 }
 
 /// Times under a millisecond are read off labelled ticks: the time axis starts at a
@@ -394,7 +441,7 @@ fn time_axis_is_labelled_below_a_millisecond() {
     let plots = write_plots(&rows, dir.path(), &size_units(), SVG_PNG).unwrap();
     let svg = svg_text(find(&plots, "hashi_time_vs_size"));
     assert_eq!(y_ticks(&svg), ["0.0001", "0.001", "0.01"]);
-    let svg = svg_text(find(&plots, "hashi_cactus"));
+    let svg = svg_text(find(&plots, "hashi_rest_cactus"));
     assert!(has_text(&svg, "0.0001"), "{:?}", texts(&svg));
 }
 
@@ -416,8 +463,8 @@ fn times_drawn_at_the_floor_are_noted() {
     let plots = write_plots(&fast(rows()), dir.path(), &size_units(), SVG_PNG).unwrap();
     for stem in [
         "hashi_time_vs_size",
-        "hashi_cactus",
-        "hashi_scatter_highs_base_vs_hdc",
+        "hashi_rest_cactus",
+        "hashi_rest_scatter",
     ] {
         let svg = svg_text(find(&plots, stem));
         assert!(has_text(&svg, CLAMP_NOTE), "{stem}: {:?}", texts(&svg));
@@ -425,7 +472,7 @@ fn times_drawn_at_the_floor_are_noted() {
     // Neither the LP ratio nor the other puzzle draws that time.
     for stem in [
         "hashi_lp_ratio",
-        "hashi_profile_highs",
+        "hashi_rest_profile",
         "sudoku_time_vs_size",
     ] {
         let svg = svg_text(find(&plots, stem));
@@ -475,4 +522,384 @@ fn size_axis_names_the_unit_of_each_puzzle() {
             assert!(has_text(&svg, label), "{puzzle} {kind}: {:?}", texts(&svg));
         }
     }
+}
+
+/// A report's Sudoku rows: the comparison (c1, c2 at a 2 s limit) run by seven
+/// configurations on four engines, `combinations on sat` the fastest; the report's part
+/// (r0 … r5 at 60 s) run by `binary` and `values` on HiGHS, and `combinations` on HiGHS on
+/// r0 and r1 only.
+fn report_rows() -> Vec<Record> {
+    let mut rows = Vec::new();
+    let mut add = |inst: &str, size: f64, f: &str, b: &str, limit: f64, t: f64| {
+        let mut r = row("sudoku", inst, size, f, b, 1, "optimal", t);
+        r.time_limit = Some(limit);
+        rows.push(r);
+    };
+    let compared = [
+        ("combinations", "sat"),
+        ("binary", "highs"),
+        ("values", "highs"),
+        ("binary", "cbc"),
+        ("values", "cbc"),
+        ("binary", "sat"),
+        ("values", "sat"),
+    ];
+    for (i, inst) in ["c1", "c2"].iter().enumerate() {
+        for (k, (f, b)) in compared.iter().enumerate() {
+            add(
+                inst,
+                256.0,
+                f,
+                b,
+                2.0,
+                0.01 * (k + 1) as f64 + 0.001 * i as f64,
+            );
+        }
+    }
+    for i in 0..6 {
+        let inst = format!("r{i}");
+        let size = 81.0 * (i + 1) as f64;
+        add(&inst, size, "binary", "highs", 60.0, 0.001 * size);
+        add(&inst, size, "values", "highs", 60.0, 0.002 * size);
+        if i < 2 {
+            add(&inst, size, "combinations", "highs", 60.0, 0.003 * size);
+        }
+    }
+    rows
+}
+
+/// The answers of `rows` with c1 and c2 at 2 s as the suite's comparison.
+fn report_answers(rows: &[Record]) -> Vec<Answer> {
+    let chosen = Chosen {
+        puzzle: "sudoku".into(),
+        suite: "quick".into(),
+        names: [instance_key("c1", Some(2.0)), instance_key("c2", Some(2.0))].into(),
+        how: "Two 16×16 Sudokus.".into(),
+    };
+    answers(rows, &[chosen], 0.01)
+}
+
+/// The plots of `rows` as the report writes them, with its `answers`.
+fn report_plots(rows: &[Record], answers: &[Answer], dir: &std::path::Path) -> Vec<PlotFile> {
+    let inputs = Inputs {
+        timelines: &Timelines::default(),
+        answers,
+        tables: &[],
+        shift: 0.01,
+    };
+    write_plots_with(rows, &inputs, dir, &size_units(), &[FigureFormat::Svg]).unwrap()
+}
+
+/// The markers each series of an SVG plot draws (its `<g class="series">` group's circles,
+/// polygons and rectangles).
+fn markers_per_series(svg: &str) -> Vec<usize> {
+    svg.split(r#"<g class="series""#)
+        .skip(1)
+        .map(|g| {
+            let g = &g[..g.find("</g>").unwrap_or(g.len())];
+            ["<circle", "<polygon", "<rect"]
+                .iter()
+                .map(|m| g.matches(m).count())
+                .sum()
+        })
+        .collect()
+}
+
+fn legend_labels(svg: &str) -> Vec<String> {
+    common::legend_lines(svg)
+        .into_iter()
+        .map(|l| l.label)
+        .collect()
+}
+
+/// The comparative figures are drawn on one instance set each, named in the title: the
+/// overview's comparison instances with the configurations it ranks, best first, and the
+/// instances outside it with the configurations that ran all of them; the scatter on the
+/// comparison is the best against the runner-up. No series of the comparison's cactus
+/// climbs past its two instances.
+#[test]
+fn comparative_figures_are_drawn_on_the_answers_instances() {
+    let rows = report_rows();
+    let answers = report_answers(&rows);
+    let a = &answers[0];
+    assert_eq!(a.best().config.to_string(), "combinations on sat");
+    let dir = tempfile::tempdir().unwrap();
+    let plots = report_plots(&rows, &answers, dir.path());
+    assert_eq!(
+        stems(&plots),
+        [
+            "sudoku_time_vs_size",
+            "sudoku_comparison_cactus",
+            "sudoku_comparison_profile",
+            "sudoku_comparison_scatter",
+            "sudoku_rest_cactus",
+            "sudoku_rest_profile",
+            "sudoku_rest_scatter",
+        ]
+    );
+    let ranked: Vec<String> = a.standings.iter().map(|s| s.config.to_string()).collect();
+    for stem in ["sudoku_comparison_cactus", "sudoku_comparison_profile"] {
+        let p = find(&plots, stem);
+        assert!(p.title.ends_with("comparison instances (2)"), "{}", p.title);
+        assert!(p.caption.contains("c1, c2"), "{}", p.caption);
+        assert_eq!(legend_labels(&svg_text(p)), ranked, "{stem}");
+    }
+    let cactus = svg_text(find(&plots, "sudoku_comparison_cactus"));
+    assert!(has_text(&cactus, "instances solved (of 2)"));
+    let markers = markers_per_series(&cactus);
+    assert_eq!(markers.len(), ranked.len());
+    assert!(markers.iter().all(|&m| m == 2), "{markers:?}");
+    let scatter = find(&plots, "sudoku_comparison_scatter");
+    let r = a.runner_up().unwrap();
+    let named = format!(
+        "{} (best) against {} (runner-up)",
+        a.best().config,
+        r.config
+    );
+    assert!(scatter.title.contains(&named), "{}", scatter.title);
+    // Outside the comparison: the six instances, by the two configurations that ran all
+    // of them; combinations on HiGHS ran two and is named as left out.
+    for stem in [
+        "sudoku_rest_cactus",
+        "sudoku_rest_profile",
+        "sudoku_time_vs_size",
+    ] {
+        let p = find(&plots, stem);
+        assert!(
+            p.title
+                .ends_with("instances outside the comparison (6, 60 s limit)"),
+            "{}",
+            p.title
+        );
+        assert!(
+            p.caption
+                .contains("Not drawn, having run only some of them: combinations on highs."),
+            "{}",
+            p.caption
+        );
+        let svg = svg_text(p);
+        assert_eq!(legend_labels(&svg), ["binary on highs", "values on highs"]);
+        assert!(
+            has_text(
+                &svg,
+                "not drawn, having run only some of these instances: combinations on highs"
+            ),
+            "{stem}: {:?}",
+            texts(&svg)
+        );
+    }
+    let rest = svg_text(find(&plots, "sudoku_rest_cactus"));
+    assert!(has_text(&rest, "instances solved (of 6)"));
+    assert_eq!(markers_per_series(&rest), [6, 6]);
+}
+
+/// `formulations` × `engines` configurations on three instances, all solved but by the
+/// last (`f<formulations-1> on e<engines-1>`), which solved none.
+fn many_configurations(formulations: usize, engines: usize) -> Vec<Record> {
+    let mut rows = Vec::new();
+    for f in 0..formulations {
+        for e in 0..engines {
+            for (i, size) in [10.0, 20.0, 40.0].iter().enumerate() {
+                let t = 0.01 * (1 + f * engines + e) as f64 * (1.0 + i as f64);
+                let (status, t) = if (f, e) == (formulations - 1, engines - 1) {
+                    ("time_limit", 10.0)
+                } else {
+                    ("optimal", t)
+                };
+                rows.push(row(
+                    "sudoku",
+                    &format!("i{i}"),
+                    *size,
+                    &format!("f{f}"),
+                    &format!("e{e}"),
+                    1,
+                    status,
+                    t,
+                ));
+            }
+        }
+    }
+    rows
+}
+
+/// The SVG and PNG plots of `rows`, in a temporary folder (kept while it lives).
+fn plots_of(rows: &[Record]) -> (tempfile::TempDir, Vec<PlotFile>) {
+    let dir = tempfile::tempdir().unwrap();
+    let plots = write_plots(rows, dir.path(), &size_units(), SVG_PNG).unwrap();
+    (dir, plots)
+}
+
+/// No legend gives two series one colour and one marker, even with twenty series (more
+/// than the colours), and a series looks the same in every figure of its puzzle (twenty
+/// configurations, four formulations on five engines).
+#[test]
+fn every_legend_line_has_its_own_colour_and_marker() {
+    let (_dir, plots) = plots_of(&many_configurations(4, 5));
+    let mut look: std::collections::BTreeMap<String, (String, String)> = Default::default();
+    for p in &plots {
+        let svg = svg_text(p);
+        let clashes = common::legend_clashes(&svg);
+        assert!(clashes.is_empty(), "{}: {clashes:?}", p.stem);
+        for l in common::legend_lines(&svg) {
+            if p.stem.ends_with("_scatter") {
+                continue;
+            }
+            let seen = look
+                .entry(l.label.clone())
+                .or_insert((l.color.clone(), l.marker.clone()));
+            assert_eq!(*seen, (l.color, l.marker), "{}: {}", p.stem, l.label);
+        }
+    }
+    assert_eq!(look.len(), 20, "{:?}", look.keys());
+}
+
+/// A configuration that solved nothing keeps its line in the legend, with its marker, in
+/// the cactus plot (where it draws no step) and in the time plot (where it draws crosses).
+#[test]
+fn a_series_that_solved_nothing_keeps_its_legend_marker() {
+    let (_dir, plots) = plots_of(&many_configurations(4, 5));
+    for stem in ["sudoku_rest_cactus", "sudoku_time_vs_size"] {
+        let svg = svg_text(find(&plots, stem));
+        let line = common::legend_lines(&svg)
+            .into_iter()
+            .find(|l| l.label == "f3 on e4")
+            .unwrap_or_else(|| panic!("{stem}: no legend line for f3 on e4"));
+        assert_ne!(line.marker, "none", "{stem}");
+    }
+}
+
+/// The LP bound / objective depends on the formulation only: one series per formulation,
+/// whichever engines ran it, and a note that says whether the engines' LP bounds agree.
+#[test]
+fn lp_ratio_has_one_series_per_formulation_and_says_when_engines_differ() {
+    let mut rows: Vec<Record> = rows().into_iter().filter(|r| r.puzzle == "hashi").collect();
+    let on_cbc: Vec<Record> = rows
+        .iter()
+        .map(|r| Record {
+            backend: "cbc".into(),
+            seconds: r.seconds.map(|s| 2.0 * s),
+            ..r.clone()
+        })
+        .collect();
+    rows.extend(on_cbc);
+    let (_dir, plots) = plots_of(&rows);
+    let svg = svg_text(find(&plots, "hashi_lp_ratio"));
+    let mut labels = legend_labels(&svg);
+    labels.sort();
+    assert_eq!(labels, ["base", "hdc"]);
+    assert!(
+        has_text(
+            &svg,
+            "two or more engines solved the LP on 3 instances: their LP bounds agree (within 1e-6, relative)"
+        ),
+        "{:?}",
+        texts(&svg)
+    );
+    // CBC's LP bound of base on h10 a little higher: said, not hidden.
+    let r = rows
+        .iter_mut()
+        .find(|r| r.backend == "cbc" && r.formulation == "base" && r.instance == "h10")
+        .unwrap();
+    r.lp_bound = r.lp_bound.map(|b| b + 0.5);
+    let (_dir, plots) = plots_of(&rows);
+    let svg = svg_text(find(&plots, "hashi_lp_ratio"));
+    assert!(
+        texts(&svg)
+            .iter()
+            .any(|t| t.starts_with("LP bounds of different engines differ on 1 of 3 instances")),
+        "{:?}",
+        texts(&svg)
+    );
+}
+
+/// Runs that count solutions do another task, and a refused run searched nothing: no
+/// figure draws either, and the captions say that counting runs are left out.
+#[test]
+fn counting_and_refused_runs_are_in_no_figure() {
+    let mut rows = rows();
+    let base: Vec<Record> = rows
+        .iter()
+        .filter(|r| r.puzzle == "sudoku" && r.formulation == "binary" && r.backend == "highs")
+        .cloned()
+        .collect();
+    for r in &base {
+        rows.push(Record {
+            count: 1000,
+            seconds: r.seconds.map(|s| 5.0 * s),
+            ..r.clone()
+        });
+        rows.push(Record {
+            backend: "glpk".into(),
+            status: "refused".into(),
+            verified: None,
+            error: Some("refused: not on this engine".into()),
+            ..r.clone()
+        });
+    }
+    let (_dir, plots) = plots_of(&rows);
+    assert!(plots.iter().any(|p| p.stem == "sudoku_rest_cactus"));
+    for p in &plots {
+        let svg = svg_text(p);
+        for name in ["count1000", "glpk"] {
+            assert!(
+                !svg.contains(name),
+                "{}: {name} in {:?}",
+                p.stem,
+                texts(&svg)
+            );
+        }
+        if p.stem.starts_with("sudoku") {
+            assert!(p.caption.contains("count solutions"), "{}", p.caption);
+            assert!(p.caption.contains("Refused runs"), "{}", p.caption);
+        }
+    }
+}
+
+/// The SVG, inlined in a page, shrinks to the width of its container and keeps its
+/// proportions: its root element has a `viewBox` and a style that lets it scale down;
+/// the PNG keeps its 800 × 520 pixels.
+#[test]
+fn svg_scales_down_to_its_container() {
+    let (_dir, plots) = plots_of(&rows());
+    for p in &plots {
+        let svg = svg_text(p);
+        let root = &svg[svg.find("<svg").unwrap()..];
+        let root = &root[..root.find('>').unwrap()];
+        assert!(
+            root.contains(r#"viewBox="0 0 800 520""#),
+            "{}: {root}",
+            p.stem
+        );
+        assert!(
+            root.contains("max-width: 100%") && root.contains("height: auto"),
+            "{}: {root}",
+            p.stem
+        );
+        let png = std::fs::read(p.file(FigureFormat::Png).unwrap()).unwrap();
+        assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 800);
+    }
+}
+
+/// A legend of 29 lines (28 configurations and the failures' cross) fits in the image: its
+/// lines move closer together (22 pixels apart, 638 in all, would run off the 520).
+#[test]
+fn a_long_legend_fits_in_the_image() {
+    let (_dir, plots) = plots_of(&many_configurations(4, 7));
+    let svg = svg_text(find(&plots, "sudoku_time_vs_size"));
+    assert_eq!(common::legend_lines(&svg).len(), 28);
+    assert!(has_text(&svg, "failed (charged the time limit)"));
+    // The y of each legend line's text.
+    let mut lowest = 0.0f64;
+    for entry in svg.split(r#"<g class="legend-entry""#).skip(1) {
+        let text = &entry[entry.find("<text").unwrap()..];
+        let at = text.find(" y=\"").unwrap() + 4;
+        let y: f64 = text[at..at + text[at..].find('"').unwrap()]
+            .parse()
+            .unwrap();
+        lowest = lowest.max(y);
+    }
+    assert!(
+        lowest > 400.0 && lowest < 510.0,
+        "lowest legend text at y {lowest}"
+    );
 }

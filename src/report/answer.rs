@@ -95,6 +95,9 @@ pub struct Answer {
     /// The comparison instances, as `name` (with ` (limit S s)` when their time limits
     /// differ).
     pub instances: Vec<String>,
+    /// The comparison instances as keys (name, time limit in milliseconds:
+    /// [`instance_key`]), in the order of `instances`, to find their rows.
+    pub keys: Vec<InstanceKey>,
     /// Every competing configuration, best first.
     pub standings: Vec<Standing>,
     /// Runner-up SGM over best SGM, where there is a runner-up.
@@ -416,6 +419,7 @@ fn rank(
         question,
         chosen: chosen.to_string(),
         instances: names,
+        keys: instances,
         standings,
         ratio,
         interval,

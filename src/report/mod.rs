@@ -128,9 +128,14 @@ pub fn write_report(
     let pairs_csv = tdir.join("comparisons.csv");
     compare::write_csv(&pairs, &pairs_csv)?;
     written.tables.push(pairs_csv);
-    let plots = plots::write_plots_with_timelines(
+    let plots = plots::write_plots_with(
         rows,
-        timelines,
+        &plots::Inputs {
+            timelines,
+            answers: &answers,
+            tables: puzzle_tables,
+            shift,
+        },
         &dir.join("plots"),
         size_units,
         figures,
@@ -199,6 +204,9 @@ pub fn write_report(
         md.push_str("## Plots\n\n");
         for p in &plots {
             let _ = writeln!(md, "### {}\n", p.title);
+            if !p.caption.is_empty() {
+                let _ = writeln!(md, "{}\n", p.caption);
+            }
             let shown = [FigureFormat::Png, FigureFormat::Svg]
                 .into_iter()
                 .find(|&f| p.file(f).is_some());

@@ -38,8 +38,8 @@ pub fn puzzle_of<'a>(stem: &str, puzzles: &BTreeSet<&'a str>) -> Option<&'a str>
         .max_by_key(|p| p.len())
 }
 
-/// The LaTeX of one plot: a figure with its title as caption; `None` when none of its
-/// formats can go into a PDF (SVG only).
+/// The LaTeX of one plot: a figure with its title and caption ([`PlotFile::caption`]) as
+/// caption; `None` when none of its formats can go into a PDF (SVG only).
 fn figure(p: &PlotFile) -> Option<String> {
     let body = if p.file(FigureFormat::Pgf).is_some() {
         format!("\\input{{plots/{}.tex}}", p.stem)
@@ -53,9 +53,16 @@ fn figure(p: &PlotFile) -> Option<String> {
             f.extension()
         )
     };
+    // The caption: the title, then what the plot's caption says (its instances, the
+    // configurations left out, the tables that hold its runs); the title alone in lists.
+    let title = latex(&p.title);
+    let caption = if p.caption.is_empty() {
+        format!("{{{title}}}")
+    } else {
+        format!("[{title}]{{{title}. {}}}", latex(&p.caption))
+    };
     Some(format!(
-        "\\begin{{figure}}[htbp]\n\\centering\n{body}\n\\caption{{{}}}\n\\label{{fig:{}}}\n\\end{{figure}}\n",
-        latex(&p.title),
+        "\\begin{{figure}}[htbp]\n\\centering\n{body}\n\\caption{caption}\n\\label{{fig:{}}}\n\\end{{figure}}\n",
         p.stem
     ))
 }

@@ -171,3 +171,73 @@ pub fn root_attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
     let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
     Some(&tag[at..at + tag[at..].find('"')?])
 }
+
+/// One line of the legend of an SVG plot the report drew: its text, the colour of its
+/// marker (of its line where it has no marker) and its marker's shape (`none` without one:
+/// the element, its number of points, filled or open).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LegendLine {
+    pub label: String,
+    pub color: String,
+    pub marker: String,
+}
+
+/// The value of attribute `name` in an element's attributes.
+fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
+    let at = attrs.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&attrs[at..at + attrs[at..].find('"')?])
+}
+
+/// The legend lines of the series of an SVG plot (`<g class="legend-entry">` groups), in
+/// order; the line of the failures' crosses, which names no series, is not among them.
+pub fn legend_lines(svg: &str) -> Vec<LegendLine> {
+    svg.split(r#"<g class="legend-entry""#)
+        .skip(1)
+        .map(|entry| {
+            let entry = &entry[..entry.find("</g>").unwrap_or(entry.len())];
+            let mut line = LegendLine {
+                label: svg_texts(entry).concat(),
+                color: String::new(),
+                marker: "none".into(),
+            };
+            for element in entry.split('<').skip(1) {
+                let (tag, attrs) = element.split_once(' ').unwrap_or((element, ""));
+                let attrs = format!(" {attrs}");
+                let points =
+                    attribute(&attrs, "points").map_or(0, |p| p.split_whitespace().count());
+                let fill = attribute(&attrs, "fill").unwrap_or("none");
+                let stroke = attribute(&attrs, "stroke").unwrap_or("none");
+                match tag {
+                    // A sample of the series' line (a dashed one is drawn in pieces), whose
+                    // colour counts where there is no marker.
+                    "polyline" | "line" if points <= 2 && line.marker == "none" => {
+                        line.color = stroke.to_string();
+                    }
+                    "polyline" | "line" if points <= 2 => {}
+                    "circle" | "rect" | "polygon" | "polyline" | "path" => {
+                        let filled = fill != "none";
+                        line.color = if filled { fill } else { stroke }.to_string();
+                        line.marker =
+                            format!("{tag}{points}{}", if filled { " filled" } else { " open" });
+                    }
+                    _ => {}
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+/// The pairs of legend lines of an SVG plot that share a colour and a marker.
+pub fn legend_clashes(svg: &str) -> Vec<(String, String)> {
+    let lines = legend_lines(svg);
+    let mut clashes = Vec::new();
+    for (i, a) in lines.iter().enumerate() {
+        for b in &lines[i + 1..] {
+            if a.color == b.color && a.marker == b.marker {
+                clashes.push((a.label.clone(), b.label.clone()));
+            }
+        }
+    }
+    clashes
+}

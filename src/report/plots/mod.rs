@@ -2,33 +2,44 @@
 //! vector PDF (`pdf`) and written as PGFPlots sources with their data (`pgf`); which of
 //! these formats are written is the caller's choice ([`FigureFormat`]).
 //!
-//! One set of plots per puzzle, every file stem prefixed with the puzzle key:
+//! A figure that compares configurations is drawn on one instance set, which its title
+//! names, with the configurations that ran every instance of it (`sets`): the overview's
+//! **comparison instances** (the report's answer, when the plots are given it) and the
+//! **instances outside the comparison** that the most configurations ran. One set of plots
+//! per puzzle, every file stem prefixed with the puzzle key:
 //!
-//! * `<p>_time_vs_size`: solve time against instance size, one series per
-//!   `formulation / engine`, points plus a line through the per-size medians;
-//! * `<p>_lp_ratio`: LP bound / objective against instance size (only when some rows have a
-//!   nonzero objective the verifier accepted and an LP bound);
-//! * `<p>_profile_<engine>` and `<p>_profile_<formulation>`: Dolan–Moré performance
-//!   profiles comparing the formulations on one engine, or the engines on one formulation;
-//! * `<p>_cactus`: instances solved against time;
-//! * `<p>_scatter_<engine>_<f1>_vs_<f2>`: time of one formulation against another's, per
-//!   instance, with the diagonal;
-//! * `<p>_primal_gap` and `<p>_primal_gap_one`: for an optimisation puzzle whose runs have
-//!   timelines, the primal gap over time, the mean over each configuration's runs and the
-//!   runs on one instance (`primal_gap`).
+//! * `<p>_time_vs_size`: solve time against instance size, one series per configuration
+//!   (`formulation on engine`), points plus a line through the per-size medians, on the
+//!   instances outside the comparison (the comparison's when there are none);
+//! * `<p>_lp_ratio`: LP bound / objective against instance size on the same instances, one
+//!   series per formulation (the LP bound depends on the formulation only; a note says when
+//!   two engines' LP bounds of one formulation differ on an instance);
+//! * per set (`<s>`: `comparison`, `rest`): `<p>_<s>_cactus` (instances solved against
+//!   time), `<p>_<s>_profile` (a Dolan–Moré performance profile of its configurations),
+//!   `<p>_<s>_scatter` (the best configuration's time against the runner-up's, per
+//!   instance) and, for an optimisation puzzle whose runs have timelines,
+//!   `<p>_<s>_primal_gap` (the mean primal gap over time of each configuration);
+//! * `<p>_primal_gap_one`: the primal gap over time of each configuration's run on one
+//!   instance of the comparison (of the rest when the comparison's runs have no timeline).
 //!
-//! Runs are first reduced to one value per (instance, formulation, engine): the median of
-//! the charged seconds over the repeats ([`charged_seconds`]); the instance counts as solved
-//! when more than half of its repeats succeeded ([`succeeded`]). Times are clamped to at
-//! least 10⁻⁴ s so that log axes stay finite, and a plot that draws a time so clamped says
-//! so under its axes; a failed run with no known time is left out of the time plots (it
-//! still counts as a failure in the profiles).
+//! Runs that count solutions (`count` above 1) do another task, and refused runs searched
+//! nothing: neither is drawn. Runs are first reduced to one value per (configuration,
+//! instance with its time limit): the median of the charged seconds over the repeats
+//! ([`charged_seconds`]); the instance counts as solved when more than half of its repeats
+//! succeeded ([`succeeded`]). Times are clamped to at least 10⁻⁴ s so that log axes stay
+//! finite, and a plot that draws a time so clamped says so under its axes; a failed run
+//! with no known time is left out of the time plots (it still counts as a failure in the
+//! profiles and cactus plots).
+//!
+//! Every series of a puzzle has a look of its own ([`Look`]: colour, marker, dash) kept in
+//! every figure of the puzzle; no two series of a puzzle share a colour and marker.
 //!
 //! The code follows the same cut: this module holds the chart description shared by every
 //! kind (`Chart`, `Series`, `Axis`), the reduction of rows to cells and the list of charts
-//! per puzzle; each plot kind turns the cells into its charts in a module of its own
-//! (`time_vs_size`, `lp_ratio`, `profile`, `cactus`, `scatter`), and `render` draws any
-//! chart with `plotters`; `pdf` turns the SVG into PDF and `pgf` writes a chart as PGFPlots.
+//! per puzzle; `sets` chooses the instance sets; each plot kind turns the cells into its
+//! charts in a module of its own (`time_vs_size`, `lp_ratio`, `profile`, `cactus`,
+//! `scatter`, `primal_gap`), and `render` draws any chart with `plotters`; `pdf` turns the
+//! SVG into PDF and `pgf` writes a chart as PGFPlots.
 
 mod cactus;
 mod lp_ratio;
@@ -38,13 +49,17 @@ mod primal_gap;
 mod profile;
 mod render;
 mod scatter;
+mod sets;
 mod time_vs_size;
 
 use crate::record::Record;
+use crate::report::answer::{instance_key, Answer, Config, InstanceKey};
 use crate::report::anytime::Timelines;
-use crate::stats::{charged_seconds, median, succeeded};
+use crate::stats::{charged_seconds, median, succeeded, DEFAULT_SHIFT};
+use crate::table::TableFn;
 use plotters::prelude::*;
 use render::{render, HEIGHT, WIDTH};
+use sets::Set;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -76,13 +91,17 @@ impl FigureFormat {
 /// The formats written unless told otherwise, as the command line takes them.
 pub const DEFAULT_FIGURES: &str = "svg,pdf";
 
-/// One plot written: its file stem, title, and the files.
+/// One plot written: its file stem, title, caption, and the files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlotFile {
     /// File stem shared by every file, e.g. `sudoku_time_vs_size`.
     pub stem: String,
-    /// The chart's title.
+    /// The chart's title, which names the instance set it is drawn on.
     pub title: String,
+    /// What a caption under the figure says: which instances and configurations it draws,
+    /// which configurations it leaves out, which of the puzzle's tables hold its runs
+    /// (empty for a figure without an instance set).
+    pub caption: String,
     /// Every file written, in the order of the formats asked for (PGFPlots: its `.csv`,
     /// then the `.tex`).
     pub files: Vec<PathBuf>,
@@ -98,11 +117,30 @@ impl PlotFile {
     }
 }
 
+/// What the report knows besides the rows that the plots use.
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs<'a> {
+    /// The runs' timelines, for the primal gap plots.
+    pub timelines: &'a Timelines,
+    /// The report's answers ([`crate::report::answer::answers`]): each puzzle's comparison
+    /// instances and configurations, best first. A puzzle without one gets no comparison
+    /// figures; its figures are drawn on the instances the most configurations ran.
+    pub answers: &'a [Answer],
+    /// The puzzles' table functions, so that a caption names the tables holding a figure's
+    /// runs.
+    pub tables: &'a [TableFn],
+    /// The shift of the shifted geometric means that rank the configurations outside the
+    /// comparison (the report's one shift).
+    pub shift: f64,
+}
+
 /// Writes every plot that `rows` support into `dir` (created if missing), each in every one
-/// of `formats` (same stem). Returns the plots written, in a stable order. Plots without data
-/// are skipped. `size_units` name what each puzzle's instance size counts, as (puzzle key,
-/// unit) pairs such as `("hashi", "islands")`: its size axis reads `size (islands)`, or
-/// `size` for a puzzle not named there. The PGFPlots sources name their data as
+/// of `formats` (same stem), without the report's answers (so without comparison figures:
+/// each puzzle's figures are on the instances the most configurations ran), timelines or
+/// tables. Returns the plots written, in a stable order. Plots without data are skipped.
+/// `size_units` name what each puzzle's instance size counts, as (puzzle key, unit) pairs
+/// such as `("hashi", "islands")`: its size axis reads `size (islands)`, or `size` for a
+/// puzzle not named there. The PGFPlots sources name their data as
 /// `<dir's name>/<stem>.csv`, so that they are `\input` from the folder holding `dir`.
 pub fn write_plots(
     rows: &[Record],
@@ -110,19 +148,26 @@ pub fn write_plots(
     size_units: &[(&str, &str)],
     formats: &[FigureFormat],
 ) -> Result<Vec<PlotFile>, String> {
-    write_plots_with_timelines(rows, &Timelines::default(), dir, size_units, formats)
+    let inputs = Inputs {
+        timelines: &Timelines::default(),
+        answers: &[],
+        tables: &[],
+        shift: DEFAULT_SHIFT,
+    };
+    write_plots_with(rows, &inputs, dir, size_units, formats)
 }
 
-/// [`write_plots`], and the primal gap over time of the optimisation puzzles from the runs'
-/// `timelines` (`<p>_primal_gap`, `<p>_primal_gap_one`).
-pub fn write_plots_with_timelines(
+/// [`write_plots`] with what the report knows besides the rows ([`Inputs`]): the
+/// comparison figures on each puzzle's comparison instances, the primal gap over time of
+/// the optimisation puzzles from the runs' timelines, and captions that name the tables.
+pub fn write_plots_with(
     rows: &[Record],
-    timelines: &Timelines,
+    inputs: &Inputs,
     dir: &Path,
     size_units: &[(&str, &str)],
     formats: &[FigureFormat],
 ) -> Result<Vec<PlotFile>, String> {
-    let charts = charts(rows, size_units, timelines);
+    let charts = charts(rows, size_units, inputs);
     if charts.is_empty() {
         return Ok(Vec::new());
     }
@@ -158,9 +203,11 @@ pub fn write_plots_with_timelines(
             )?;
             render::group_series(&mut svg);
         }
-        // The PDF is made from the plain drawing; the SVG file also carries the hover marks.
+        // The PDF is made from the plain drawing; the SVG file also carries the hover marks
+        // and scales down to the width of the page it is inlined in.
         let plain_svg = svg.clone();
         render::add_hover_marks(&mut svg, &marks);
+        render::make_scalable(&mut svg);
         let mut files = Vec::new();
         for &format in &formats {
             let file = path(format);
@@ -186,6 +233,7 @@ pub fn write_plots_with_timelines(
         written.push(PlotFile {
             stem: chart.stem,
             title: chart.title,
+            caption: chart.caption,
             files,
         });
     }
@@ -194,18 +242,29 @@ pub fn write_plots_with_timelines(
 
 /// Times below this are drawn at this value (log axes cannot show zero).
 const MIN_SECONDS: f64 = 1e-4;
-/// Series colours, in the order series are assigned them (Tableau 10).
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
+/// Series colours, in the order series are given them: Okabe and Ito's palette for
+/// colour-blind readers (blue, vermilion, bluish green, reddish purple, orange, sky blue,
+/// black), without its yellow, which hardly shows on white.
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
+];
+/// Series markers, in the order series are given them: each goes with every colour of
+/// [`PALETTE`] before the next is taken (the cross marks failures and is not among them).
+const MARKERS: [Marker; 8] = [
+    Marker::Circle,
+    Marker::Triangle,
+    Marker::Square,
+    Marker::Diamond,
+    Marker::OpenCircle,
+    Marker::OpenTriangle,
+    Marker::OpenSquare,
+    Marker::OpenDiamond,
 ];
 /// Colour of what belongs to no series: the diagonal, the legend's failure cross.
 const GREY: RGBColor = RGBColor(90, 90, 90);
@@ -235,14 +294,43 @@ enum Marker {
     Circle,
     Triangle,
     Square,
+    Diamond,
+    OpenCircle,
+    OpenTriangle,
+    OpenSquare,
+    OpenDiamond,
+    /// The mark of a failed run.
     Cross,
     None,
+}
+
+/// How a series looks: its colour, marker, and whether its line is dashed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Look {
+    color: RGBColor,
+    marker: Marker,
+    dashed: bool,
+}
+
+impl Look {
+    /// The `i`-th look: colours first, then markers, so that the first
+    /// `PALETTE.len() × MARKERS.len()` looks differ in colour or marker; lines are dashed
+    /// from the second round of colours on, so that lines of one colour differ too.
+    fn nth(i: usize) -> Look {
+        let round = i / PALETTE.len();
+        Look {
+            color: PALETTE[i % PALETTE.len()],
+            marker: MARKERS[round % MARKERS.len()],
+            dashed: round % 2 == 1,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 struct Series {
     name: String,
     color: RGBColor,
+    /// The marker of `points`, and of the series' line in the legend.
     marker: Marker,
     /// Points drawn with `marker`.
     points: Vec<(f64, f64)>,
@@ -256,6 +344,22 @@ struct Series {
     tips: Vec<String>,
 }
 
+impl Series {
+    /// A series named `name` with `look` and nothing to draw yet.
+    fn new(name: String, look: Look) -> Series {
+        Series {
+            name,
+            color: look.color,
+            marker: look.marker,
+            points: Vec::new(),
+            failed: Vec::new(),
+            line: Vec::new(),
+            dashed: look.dashed,
+            tips: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Chart {
     stem: String,
@@ -265,12 +369,14 @@ struct Chart {
     series: Vec<Series>,
     /// Legend text for the crosses of failed runs, shown when there are any.
     failed_label: String,
-    /// A line of text under the axes (what the reader must know to read the chart).
-    note: Option<String>,
+    /// Lines of text under the axes (what the reader must know to read the chart).
+    notes: Vec<String>,
+    /// What a caption says about the chart ([`PlotFile::caption`]).
+    caption: String,
 }
 
 // ---------------------------------------------------------------------------------------
-// Reducing rows to one cell per (instance, formulation, engine).
+// Reducing rows to one cell per (configuration, instance with its time limit).
 
 #[derive(Clone, Debug)]
 struct Cell {
@@ -307,16 +413,29 @@ fn clamp_note(clamped: bool) -> Option<String> {
     clamped.then(|| format!("times below {MIN_SECONDS} s are drawn at {MIN_SECONDS} s"))
 }
 
-/// (formulation, engine) → instance → cell.
-type Cells = BTreeMap<(String, String), BTreeMap<String, Cell>>;
+/// Configuration → instance (with its time limit) → cell.
+type Cells = BTreeMap<Config, BTreeMap<InstanceKey, Cell>>;
+
+/// The configuration of a row.
+fn config(r: &Record) -> Config {
+    Config {
+        formulation: r.formulation.clone(),
+        engine: r.backend_label(),
+    }
+}
+
+/// Whether a row is drawn: not a counting run, not a refused one.
+fn drawn(r: &Record) -> bool {
+    r.count <= 1 && !r.is_refused()
+}
 
 fn cells(rows: &[&Record]) -> Cells {
-    let mut groups: BTreeMap<(String, String), BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
+    let mut groups: BTreeMap<Config, BTreeMap<InstanceKey, Vec<&Record>>> = BTreeMap::new();
     for r in rows {
         groups
-            .entry((r.formulation.clone(), r.backend_label()))
+            .entry(config(r))
             .or_default()
-            .entry(r.instance.clone())
+            .entry(instance_key(&r.instance, r.time_limit))
             .or_default()
             .push(r);
     }
@@ -357,14 +476,31 @@ fn cells(rows: &[&Record]) -> Cells {
 }
 
 /// Every chart the rows support, per puzzle in key order.
-fn charts(rows: &[Record], size_units: &[(&str, &str)], timelines: &Timelines) -> Vec<Chart> {
-    let mut puzzles: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
+fn charts(rows: &[Record], size_units: &[(&str, &str)], inputs: &Inputs) -> Vec<Chart> {
+    let mut puzzles: BTreeMap<&str, Vec<Record>> = BTreeMap::new();
     for r in rows {
-        puzzles.entry(r.puzzle.as_str()).or_default().push(r);
+        puzzles
+            .entry(r.puzzle.as_str())
+            .or_default()
+            .push(r.clone());
     }
     let mut out = Vec::new();
-    for (puzzle, rs) in puzzles {
+    for (puzzle, all) in puzzles {
+        let rs: Vec<&Record> = all.iter().filter(|r| drawn(r)).collect();
         let cells = cells(&rs);
+        let answers: Vec<&Answer> = inputs
+            .answers
+            .iter()
+            .filter(|a| a.puzzle == puzzle)
+            .collect();
+        let source = sets::Source {
+            puzzle,
+            rows: &rs,
+            cells: &cells,
+            all: &all,
+            tables: inputs.tables,
+        };
+        let sets = sets::sets(&source, &answers, inputs.shift);
         let unit = size_units
             .iter()
             .find(|(key, unit)| *key == puzzle && !unit.is_empty())
@@ -373,16 +509,49 @@ fn charts(rows: &[Record], size_units: &[(&str, &str)], timelines: &Timelines) -
             key: puzzle,
             stem: sanitize(puzzle),
             size_label: unit.map_or("size".into(), |u| format!("size ({u})")),
+            looks: looks(&cells, &sets),
             cells: &cells,
+            // From every row of the puzzle, as the anytime table's integrals: a counting
+            // run that proves an optimum proves it for all.
+            references: crate::report::anytime::references(&all),
         };
-        out.extend(p.time_vs_size());
-        out.extend(p.lp_ratio());
-        out.extend(p.profiles());
-        out.extend(p.cactus());
-        out.extend(p.scatters());
-        out.extend(p.primal_gap(&rs, timelines));
+        // The figures against size on the instances outside the comparison, which hold
+        // the sizes the suites sweep; on the comparison's where there are none.
+        if let Some(s) = sets.last() {
+            out.extend(p.time_vs_size(s));
+            out.extend(p.lp_ratio(s, &rs));
+        }
+        for s in &sets {
+            out.extend(p.cactus(s));
+            out.extend(p.profile(s));
+            out.extend(p.scatter(s));
+            out.extend(p.primal_gap(s, &rs, inputs.timelines));
+        }
+        out.extend(p.primal_gap_one(&sets, &rs, inputs.timelines));
     }
     out
+}
+
+/// The look of each configuration of a puzzle: in the order of the sets (the rest first,
+/// whose figures show the most points, then the comparison's, each best first), then
+/// every other configuration in key order, the `i`-th gets [`Look::nth`].
+fn looks(cells: &Cells, sets: &[Set]) -> BTreeMap<Config, Look> {
+    let mut order: Vec<&Config> = Vec::new();
+    for c in sets
+        .iter()
+        .rev()
+        .flat_map(|s| s.configs.iter())
+        .chain(cells.keys())
+    {
+        if !order.contains(&c) {
+            order.push(c);
+        }
+    }
+    order
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| (c.clone(), Look::nth(i)))
+        .collect()
 }
 
 /// A file-name-safe version of a key.
@@ -411,81 +580,61 @@ struct Puzzle<'a> {
     /// The label of its size axis, with what the size counts: `size (islands)`.
     size_label: String,
     cells: &'a Cells,
+    /// The look of each configuration, the same in every figure of the puzzle.
+    looks: BTreeMap<Config, Look>,
+    /// The reference objective of each instance, for the primal gap.
+    references: primal_gap::References,
 }
 
 impl Puzzle<'_> {
-    /// The colour and marker of a (formulation, engine) series: by its place among the
-    /// puzzle's series, so that a series looks the same in every plot of the puzzle.
-    fn look(&self, formulation: &str, backend: &str) -> (RGBColor, Marker) {
-        let i = self
-            .cells
-            .keys()
-            .position(|(f, b)| f == formulation && b == backend)
-            .unwrap_or(0);
-        let markers = [Marker::Circle, Marker::Triangle, Marker::Square];
-        (
-            PALETTE[i % PALETTE.len()],
-            markers[(i / PALETTE.len()) % markers.len()],
-        )
+    /// The look of configuration `c` ([`looks`]).
+    fn look(&self, c: &Config) -> Look {
+        self.looks.get(c).copied().unwrap_or(Look::nth(0))
     }
 
-    /// The formulations that ran on exactly one engine, each with its engine, in key order,
-    /// when those engines are at least two (the Circuit Board's `cm1` on `bc` and `cm2` on
-    /// `highs`); empty otherwise.
-    fn own_engines(&self) -> Vec<(&str, &str)> {
-        let mut engines: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for (f, b) in self.cells.keys() {
-            engines.entry(f.as_str()).or_default().push(b.as_str());
-        }
-        let single: Vec<(&str, &str)> = engines
-            .iter()
-            .filter(|(_, bs)| bs.len() == 1)
-            .map(|(f, bs)| (*f, bs[0]))
-            .collect();
-        let distinct: BTreeSet<&str> = single.iter().map(|(_, b)| *b).collect();
-        if distinct.len() < 2 {
-            return Vec::new();
-        }
-        single
-    }
-
-    /// The engine that ran the most (formulation, instance) cells, the first in key order
-    /// on a tie: the puzzle's main engine, on which its formulations are compared (the
-    /// other engines ran only the engine comparison's few instances).
-    fn main_engine(&self) -> Option<&str> {
-        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-        for ((_, b), per) in self.cells {
-            *count.entry(b.as_str()).or_default() += per.len();
-        }
-        let most = *count.values().max()?;
-        count.into_iter().find(|(_, n)| *n == most).map(|(b, _)| b)
-    }
-
-    /// The formulation that ran on the most engines (then on the most instances, then the
-    /// first in key order), when some formulation ran on two or more: the one whose
-    /// engines a profile compares.
-    fn most_engines_formulation(&self) -> Option<&str> {
-        let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-        for ((f, _), per) in self.cells {
-            let e = seen.entry(f.as_str()).or_default();
-            e.0 += 1;
-            e.1 += per.len();
-        }
-        let best = *seen.values().max()?;
-        if best.0 < 2 {
-            return None;
-        }
-        seen.into_iter().find(|(_, v)| *v == best).map(|(f, _)| f)
-    }
-
-    /// The formulations run on `backend`, in key order.
-    fn formulations_on(&self, backend: &str) -> Vec<&str> {
+    /// The cells of configuration `c` on the instances of `set`.
+    fn cells_on<'s>(
+        &'s self,
+        c: &Config,
+        set: &'s Set,
+    ) -> impl Iterator<Item = (&'s InstanceKey, &'s Cell)> + 's {
         self.cells
-            .keys()
-            .filter(|(_, b)| b == backend)
-            .map(|(f, _)| f.as_str())
-            .collect()
+            .get(c)
+            .into_iter()
+            .flat_map(|per| per.iter())
+            .filter(move |(k, _)| set.keys.contains(*k))
     }
+
+    /// The notes of a chart on `set`: `first` (if any), then the configurations left out.
+    fn notes(&self, set: &Set, first: Option<String>) -> Vec<String> {
+        first.into_iter().chain(set.left_out_note()).collect()
+    }
+}
+
+/// Points along the step line `line` (each vertex holds its value until the next) at
+/// `count` places spread evenly over [`lo`, `hi`] (on a log scale when `log`), shifted by
+/// the fraction `phase` of a spacing, so that lines drawn over one another show their
+/// markers side by side.
+fn marks_along(
+    line: &[(f64, f64)],
+    lo: f64,
+    hi: f64,
+    log: bool,
+    count: usize,
+    phase: f64,
+) -> Vec<(f64, f64)> {
+    (0..count)
+        .filter_map(|j| {
+            let f = (j as f64 + phase) / count as f64;
+            let x = if log {
+                lo * (hi / lo).powf(f)
+            } else {
+                lo + (hi - lo) * f
+            };
+            let y = line.iter().take_while(|p| p.0 <= x).last()?.1;
+            Some((x, y))
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------

@@ -12,12 +12,17 @@ use plotters::style::RGBColor;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The PGFPlots name of a marker's shape (filled, as in the SVG).
+/// The PGFPlots name of a marker's shape (filled or open, as in the SVG).
 fn shape(marker: Marker) -> &'static str {
     match marker {
         Marker::Circle => "*",
         Marker::Triangle => "triangle*",
         Marker::Square => "square*",
+        Marker::Diamond => "diamond*",
+        Marker::OpenCircle => "o",
+        Marker::OpenTriangle => "triangle",
+        Marker::OpenSquare => "square",
+        Marker::OpenDiamond => "diamond",
         Marker::Cross => "x",
         Marker::None => "none",
     }
@@ -92,12 +97,11 @@ pub(super) fn write(chart: &Chart, tex: &Path, csv: &Path) -> Result<(), String>
             columns.push((format!("{x},{y}"), points));
         }
         if !s.name.is_empty() {
-            let look = match (s.line.is_empty(), s.points.is_empty()) {
-                // Nothing solved: no line and no marker, as in the SVG's legend.
-                (true, true) => "no marks, draw=none".to_string(),
-                (true, false) => mark(s.marker),
-                (false, true) => format!("no marks, {}", line(s)),
-                (false, false) => format!("{}, mark={}", line(s), shape(s.marker)),
+            // Its marker whether or not it drew points, as in the SVG's legend.
+            let look = if s.line.is_empty() {
+                mark(s.marker)
+            } else {
+                format!("{}, mark={}", line(s), shape(s.marker))
             };
             let _ = writeln!(
                 legend,
@@ -132,11 +136,12 @@ pub(super) fn write(chart: &Chart, tex: &Path, csv: &Path) -> Result<(), String>
     out.push_str(&legend);
     out.push_str(&plots);
     out.push_str("\\end{axis}\n");
-    if let Some(note) = &chart.note {
+    if !chart.notes.is_empty() {
+        let notes: Vec<String> = chart.notes.iter().map(|n| latex(n)).collect();
         let _ = writeln!(
             out,
-            "\\node[anchor=north west, font=\\footnotesize] at (current axis.outer south west) {{{}}};",
-            latex(note)
+            "\\node[anchor=north west, font=\\footnotesize, align=left] at (current axis.outer south west) {{{}}};",
+            notes.join("\\\\ ")
         );
     }
     out.push_str("\\end{tikzpicture}\n");

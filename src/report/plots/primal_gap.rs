@@ -1,14 +1,16 @@
 //! The primal gap over time of an optimisation puzzle's runs, from their timelines
-//! (`<p>_primal_gap`: the mean over each configuration's runs; `<p>_primal_gap_one`: the
-//! runs on one instance). The gap is Berthold's (see [`crate::timeline`]) against the
+//! (`<p>_<set>_primal_gap`: the mean over each configuration's runs on an instance set;
+//! `<p>_primal_gap_one`: the runs on one instance). The gap is Berthold's (see [`crate::timeline`]) against the
 //! instance's reference objective ([`crate::report::anytime::references`]): 1 until the
 //! first solution, 0 once the reference is reached. After its end a run keeps its last gap.
 
-use super::{log_axis, Axis, Chart, Marker, Puzzle, Scale, Series};
+use super::sets::Set;
+use super::{config, log_axis, marks_along, Axis, Chart, Config, Puzzle, Scale, Series};
 use crate::record::Record;
-use crate::report::anytime::{optimises, references, Timelines};
+use crate::report::answer::instance_key;
+use crate::report::anytime::{optimises, Timelines};
 use crate::timeline::{berthold_gap, Trace};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A run's gap as a step function: (time, gap from then on), starting at (0, 1).
 fn steps(trace: &Trace, reference: f64) -> Vec<(f64, f64)> {
@@ -41,152 +43,230 @@ fn polyline(steps: &[(f64, f64)], from: f64, to: f64) -> Vec<(f64, f64)> {
     line
 }
 
+/// A run with a timeline: its instance, size, gap steps and end.
+struct Run {
+    instance: String,
+    size: f64,
+    steps: Vec<(f64, f64)>,
+    end: f64,
+}
+
+/// The runs of each configuration, in a set's order.
+type ConfigRuns = Vec<(Config, Vec<Run>)>;
+
+/// The reference objective of each (puzzle, instance)
+/// ([`crate::report::anytime::references`]).
+pub(super) type References = HashMap<(String, String), f64>;
+
+/// The runs with timelines of each configuration of `set` on its instances (with the
+/// instances' reference objectives `refs`), the
+/// configurations in the set's order (those without any left out), and the time axis over
+/// all of them; `None` when the puzzle optimises nothing or no run has a timeline.
+fn runs_of(
+    set: &Set,
+    rows: &[&Record],
+    refs: &References,
+    timelines: &Timelines,
+) -> Option<(ConfigRuns, Axis)> {
+    if !optimises(rows) || timelines.0.is_empty() {
+        return None;
+    }
+    let mut runs: BTreeMap<Config, Vec<Run>> = BTreeMap::new();
+    for r in rows {
+        let c = config(r);
+        if !set.keys.contains(&instance_key(&r.instance, r.time_limit)) || !set.configs.contains(&c)
+        {
+            continue;
+        }
+        let (Some(trace), Some(&reference)) = (
+            timelines.of(r),
+            refs.get(&(r.puzzle.clone(), r.instance.clone())),
+        ) else {
+            continue;
+        };
+        let Some(end) = trace.end.or(r.time_limit) else {
+            continue;
+        };
+        runs.entry(c).or_default().push(Run {
+            instance: r.instance.clone(),
+            size: r.size.unwrap_or(0.0),
+            steps: steps(trace, reference),
+            end,
+        });
+    }
+    let last = runs
+        .values()
+        .flatten()
+        .map(|r| r.end)
+        .fold(0.0f64, f64::max);
+    let first = runs
+        .values()
+        .flatten()
+        .flat_map(|r| r.steps.iter().map(|s| s.0))
+        .filter(|&t| t > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    if !first.is_finite() || last <= 0.0 {
+        return None;
+    }
+    let (lo, hi) = log_axis(first, last, 10.0);
+    let x = Axis {
+        label: "time since the run started (s)".into(),
+        lo,
+        hi,
+        scale: Scale::Log(10.0),
+        integer: false,
+    };
+    let ordered = set
+        .configs
+        .iter()
+        .filter_map(|c| Some((c.clone(), runs.remove(c)?)))
+        .collect();
+    Some((ordered, x))
+}
+
+/// The primal gap axis.
+fn gap_axis() -> Axis {
+    Axis {
+        label: "primal gap".into(),
+        lo: -0.02,
+        hi: 1.05,
+        scale: Scale::Linear,
+        integer: false,
+    }
+}
+
+/// Markers along each primal gap line.
+const MARKS: usize = 8;
+
 impl Puzzle<'_> {
-    /// The primal gap charts of the puzzle's `rows`, when it optimises something and some
-    /// runs have timelines; empty otherwise.
-    pub(super) fn primal_gap(&self, rows: &[&Record], timelines: &Timelines) -> Vec<Chart> {
-        if !optimises(rows) || timelines.0.is_empty() {
-            return Vec::new();
+    /// A primal gap series of configuration `c` (the `i`-th of `count`) along `line`, with
+    /// markers spread over the time axis `x`.
+    fn gap_series(
+        &self,
+        name: String,
+        c: &Config,
+        line: Vec<(f64, f64)>,
+        x: &Axis,
+        (i, count): (usize, usize),
+    ) -> Series {
+        let mut s = Series::new(name, self.look(c));
+        let phase = (i as f64 + 0.5) / count as f64;
+        s.points = marks_along(&line, x.lo, x.hi, true, MARKS, phase);
+        s.line = line;
+        s
+    }
+
+    /// `<p>_<set>_primal_gap`: for an optimisation puzzle whose runs have timelines, the
+    /// mean primal gap over time of each configuration of `set` (best first) over its runs
+    /// on the set's instances; configurations whose runs have no timeline are named in a
+    /// note. `None` otherwise.
+    pub(super) fn primal_gap(
+        &self,
+        set: &Set,
+        rows: &[&Record],
+        timelines: &Timelines,
+    ) -> Option<Chart> {
+        let (runs, x) = runs_of(set, rows, &self.references, timelines)?;
+        let count = runs.len();
+        let series = runs
+            .iter()
+            .enumerate()
+            .map(|(i, (c, rs))| {
+                let mut times: Vec<f64> = rs
+                    .iter()
+                    .flat_map(|r| r.steps.iter().map(|s| s.0))
+                    .filter(|&t| t > x.lo)
+                    .collect();
+                times.sort_by(f64::total_cmp);
+                times.dedup();
+                let mean_at =
+                    |t: f64| rs.iter().map(|r| at(&r.steps, t)).sum::<f64>() / rs.len() as f64;
+                let mut mean = vec![(x.lo, mean_at(x.lo))];
+                for t in times {
+                    mean.push((t, mean_at(t)));
+                }
+                let line = polyline(&mean, x.lo, x.hi);
+                self.gap_series(format!("{c} ({} runs)", rs.len()), c, line, &x, (i, count))
+            })
+            .collect();
+        let without: Vec<String> = set
+            .configs
+            .iter()
+            .filter(|c| !runs.iter().any(|(d, _)| d == *c))
+            .map(|c| c.to_string())
+            .collect();
+        let mut notes = vec![
+            "gap to the instance's best known objective; 1 until a first solution".to_string(),
+        ];
+        if !without.is_empty() {
+            notes.push(format!("no timeline: {}", without.join(", ")));
         }
-        let refs = references(rows.iter().copied());
-        // (formulation, engine) → runs: (instance, size, steps, end).
-        type Run = (String, f64, Vec<(f64, f64)>, f64);
-        let mut runs: BTreeMap<(String, String), Vec<Run>> = BTreeMap::new();
-        for r in rows {
-            let (Some(trace), Some(&reference)) = (
-                timelines.of(r),
-                refs.get(&(r.puzzle.clone(), r.instance.clone())),
-            ) else {
-                continue;
-            };
-            let Some(end) = trace.end.or(r.time_limit) else {
-                continue;
-            };
-            runs.entry((r.formulation.clone(), r.backend_label()))
-                .or_default()
-                .push((
-                    r.instance.clone(),
-                    r.size.unwrap_or(0.0),
-                    steps(trace, reference),
-                    end,
-                ));
-        }
-        if runs.is_empty() {
-            return Vec::new();
-        }
-        let ends = runs.values().flatten().map(|r| r.3);
-        let last = ends.fold(0.0f64, f64::max);
-        let first = runs
-            .values()
-            .flatten()
-            .flat_map(|r| r.2.iter().map(|s| s.0))
-            .filter(|&t| t > 0.0)
-            .fold(f64::INFINITY, f64::min);
-        if !first.is_finite() || last <= 0.0 {
-            return Vec::new();
-        }
-        let (lo, hi) = log_axis(first, last, 10.0);
-        let x = Axis {
-            label: "time since the run started (s)".into(),
-            lo,
-            hi,
-            scale: Scale::Log(10.0),
-            integer: false,
-        };
-        let y = Axis {
-            label: "primal gap".into(),
-            lo: -0.02,
-            hi: 1.05,
-            scale: Scale::Linear,
-            integer: false,
-        };
-        let series = |name: String, f: &str, b: &str, line: Vec<(f64, f64)>| {
-            // Lines without marks: a colour used again (past the palette's ten) is dashed.
-            let (color, marker) = self.look(f, b);
-            Series {
-                name,
-                color,
-                marker: Marker::None,
-                points: Vec::new(),
-                failed: Vec::new(),
-                line,
-                dashed: marker != Marker::Circle,
-                tips: Vec::new(),
-            }
-        };
-        let mut mean_series = Vec::new();
-        for ((f, b), rs) in &runs {
-            let mut times: Vec<f64> = rs
-                .iter()
-                .flat_map(|r| r.2.iter().map(|s| s.0))
-                .filter(|&t| t > lo)
-                .collect();
-            times.sort_by(f64::total_cmp);
-            times.dedup();
-            let mean_at = |t: f64| rs.iter().map(|r| at(&r.2, t)).sum::<f64>() / rs.len() as f64;
-            let mut mean = vec![(lo, mean_at(lo))];
-            for t in times {
-                mean.push((t, mean_at(t)));
-            }
-            mean_series.push(series(
-                format!("{f} / {b} ({} runs)", rs.len()),
-                f,
-                b,
-                polyline(&mean, lo, hi),
-            ));
-        }
-        let mut charts = vec![Chart {
-            stem: format!("{}_primal_gap", self.stem),
-            title: format!(
-                "{}: mean primal gap over time (timelines of every run)",
-                self.key
-            ),
-            x: x.clone(),
-            y: y.clone(),
-            series: mean_series,
+        notes.extend(set.left_out_note());
+        Some(Chart {
+            stem: format!("{}_{}_primal_gap", self.stem, set.tag),
+            title: format!("{}: mean primal gap over time, {}", self.key, set.name),
+            x,
+            y: gap_axis(),
+            series,
             failed_label: String::new(),
-            note: Some(
-                "gap to the instance's best known objective; 1 until a first solution".into(),
-            ),
-        }];
-        // One instance: the one most configurations ran, the largest on a tie.
+            notes,
+            caption: set.caption.clone(),
+        })
+    }
+
+    /// `<p>_primal_gap_one`: the primal gap over time of each configuration's run on one
+    /// instance: of the first of `sets` (the comparison) whose runs on it have timelines
+    /// from two configurations or more, the instance the most configurations ran with a
+    /// timeline (the largest on a tie). `None` where there is none.
+    pub(super) fn primal_gap_one(
+        &self,
+        sets: &[Set],
+        rows: &[&Record],
+        timelines: &Timelines,
+    ) -> Option<Chart> {
+        let (set, runs, x) = sets.iter().find_map(|s| {
+            let (runs, x) = runs_of(s, rows, &self.references, timelines)?;
+            (runs.len() > 1).then_some((s, runs, x))
+        })?;
         let mut per_instance: BTreeMap<&str, (usize, f64)> = BTreeMap::new();
-        for rs in runs.values() {
+        for (_, rs) in &runs {
             let mut seen = std::collections::BTreeSet::new();
             for r in rs {
-                if seen.insert(r.0.as_str()) {
-                    let e = per_instance.entry(r.0.as_str()).or_insert((0, r.1));
+                if seen.insert(r.instance.as_str()) {
+                    let e = per_instance
+                        .entry(r.instance.as_str())
+                        .or_insert((0, r.size));
                     e.0 += 1;
                 }
             }
         }
-        let chosen = per_instance
+        let instance = per_instance
             .iter()
             .max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(a.1 .1.total_cmp(&b.1 .1)))
-            .map(|(i, _)| i.to_string());
-        if let Some(instance) = chosen.filter(|_| runs.len() > 1) {
-            let mut one = Vec::new();
-            for ((f, b), rs) in &runs {
-                if let Some(r) = rs.iter().find(|r| r.0 == instance) {
-                    one.push(series(
-                        format!("{f} / {b}"),
-                        f,
-                        b,
-                        polyline(&r.2, lo, r.3.max(lo)),
-                    ));
-                }
-            }
-            charts.push(Chart {
-                stem: format!("{}_primal_gap_one", self.stem),
-                title: format!("{}: primal gap over time on {instance}", self.key),
-                x,
-                y,
-                series: one,
-                failed_label: String::new(),
-                note: Some("each line ends where its run ended".into()),
-            });
-        }
-        charts
+            .map(|(i, _)| i.to_string())?;
+        let count = runs.len();
+        let series = runs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (c, rs))| {
+                let r = rs.iter().find(|r| r.instance == instance)?;
+                let line = polyline(&r.steps, x.lo, r.end.max(x.lo));
+                Some(self.gap_series(c.to_string(), c, line, &x, (i, count)))
+            })
+            .collect();
+        Some(Chart {
+            stem: format!("{}_primal_gap_one", self.stem),
+            title: format!(
+                "{}: primal gap over time on {instance}, one of the {}",
+                self.key, set.name
+            ),
+            x,
+            y: gap_axis(),
+            series,
+            failed_label: String::new(),
+            notes: vec!["each line ends where its run ended".into()],
+            caption: set.caption.clone(),
+        })
     }
 }
 

@@ -1,93 +1,27 @@
-//! Dolan–Moré performance profiles (`<p>_profile_<engine>`, `<p>_profile_<formulation>`,
-//! and `<p>_profile_engines` for formulations that each ran on an engine of their own).
+//! Dolan–Moré performance profiles (`<p>_<set>_profile`).
 
-use super::{sanitize, Axis, Cell, Chart, Marker, Puzzle, Scale, Series, MIN_SECONDS};
-use std::collections::{BTreeMap, BTreeSet};
+use super::sets::Set;
+use super::{marks_along, Axis, Chart, Puzzle, Scale, Series, MIN_SECONDS};
+
+/// Markers along each profile's line (the line has a step per instance).
+const MARKS: usize = 8;
 
 impl Puzzle<'_> {
-    /// The performance profiles of the puzzle, those that show something the others do
-    /// not: `<p>_profile_<engine>` compares the formulations on the main engine
-    /// ([`Puzzle::main_engine`]), `<p>_profile_<formulation>` the engines that ran the
-    /// formulation run on the most engines (the engine comparison), and
-    /// `<p>_profile_engines` formulations that each ran on one engine of their own (no
-    /// engine ran two of them); only where there are at least two to compare. (Profiles of
-    /// the formulations on the other engines, which ran only the comparison's few
-    /// instances, would repeat the engine profile's data; they are left out.)
-    pub(super) fn profiles(&self) -> Vec<Chart> {
-        let backends: BTreeSet<&str> = self.main_engine().into_iter().collect();
-        let formulations: BTreeSet<&str> = self.most_engines_formulation().into_iter().collect();
-        let mut out = Vec::new();
-        for b in &backends {
-            let fs = self.formulations_on(b);
-            if fs.len() < 2 {
-                continue;
-            }
-            let series = fs
-                .iter()
-                .map(|f| (f.to_string(), *f, *b))
-                .collect::<Vec<_>>();
-            out.extend(self.profile(
-                &format!("profile_{}", sanitize(b)),
-                format!(
-                    "{} on {b}: performance profile of the formulations",
-                    self.key
-                ),
-                &series,
-            ));
-        }
-        let own = self.own_engines();
-        if !own.is_empty() {
-            let series = own
-                .iter()
-                .map(|(f, b)| (format!("{f} on {b}"), *f, *b))
-                .collect::<Vec<_>>();
-            out.extend(self.profile(
-                "profile_engines",
-                format!(
-                    "{}: performance profile of the formulations, each on its engine",
-                    self.key
-                ),
-                &series,
-            ));
-        }
-        for f in &formulations {
-            let bs: Vec<&str> = self
-                .cells
-                .keys()
-                .filter(|(g, _)| g == f)
-                .map(|(_, b)| b.as_str())
-                .collect();
-            if bs.len() < 2 {
-                continue;
-            }
-            let series = bs
-                .iter()
-                .map(|b| (b.to_string(), *f, *b))
-                .collect::<Vec<_>>();
-            out.extend(self.profile(
-                &format!("profile_{}", sanitize(f)),
-                format!("{}, {f}: performance profile of the backends", self.key),
-                &series,
-            ));
-        }
-        out
-    }
-
-    /// A Dolan–Moré profile over the instances that every series ran: for each series, the
-    /// fraction of the instances it solved within a factor τ of the fastest series on that
-    /// instance, as a step line against τ (log₂ axis). A failure never counts as solved.
-    fn profile(&self, stem: &str, title: String, series: &[(String, &str, &str)]) -> Option<Chart> {
-        let runs: Vec<&BTreeMap<String, Cell>> = series
-            .iter()
-            .map(|(_, f, b)| self.cells.get(&(f.to_string(), b.to_string())))
-            .collect::<Option<_>>()?;
-        let instances: Vec<&String> = runs[0]
-            .keys()
-            .filter(|i| runs.iter().all(|r| r.contains_key(*i)))
-            .collect();
-        if instances.is_empty() {
+    /// `<p>_<set>_profile`: a Dolan–Moré profile of the configurations of `set` (best
+    /// first) over its instances, all of which each ran: for each configuration, the
+    /// fraction of the instances it solved within a factor τ of the fastest configuration
+    /// on that instance, as a step line against τ (log₂ axis), with markers along it. A
+    /// failure never counts as solved. `None` with fewer than two configurations.
+    pub(super) fn profile(&self, set: &Set) -> Option<Chart> {
+        if set.configs.len() < 2 || set.keys.is_empty() {
             return None;
         }
+        let instances: Vec<_> = set.keys.iter().collect();
+        let runs: Vec<_> = set
+            .configs
+            .iter()
+            .map(|c| self.cells.get(c))
+            .collect::<Option<_>>()?;
         // ratios[s] = performance ratios of series s, over the instances (infinite: failed).
         let mut ratios = vec![Vec::with_capacity(instances.len()); runs.len()];
         for i in &instances {
@@ -117,38 +51,34 @@ impl Puzzle<'_> {
         let k = (max_ratio * 1.1).log2().ceil().max(1.0);
         let x_hi = 2f64.powf(k) * 1.001;
         let n = instances.len() as f64;
-        let series = series
+        let count = set.configs.len();
+        let series = set
+            .configs
             .iter()
             .zip(&ratios)
-            .map(|((name, f, b), rs)| {
-                let (color, _) = self.look(f, b);
+            .enumerate()
+            .map(|(i, (c, rs))| {
                 let mut finite: Vec<f64> = rs.iter().copied().filter(|r| r.is_finite()).collect();
                 finite.sort_by(f64::total_cmp);
                 let at_one = finite.iter().filter(|&&r| r <= 1.0).count();
-                let mut line = vec![(1.0, at_one as f64 / n)];
-                let mut count = at_one;
+                let mut s = Series::new(c.to_string(), self.look(c));
+                s.line.push((1.0, at_one as f64 / n));
+                let mut solved = at_one;
                 for &r in finite.iter().skip(at_one) {
-                    let before = count as f64 / n;
-                    count += 1;
-                    line.push((r, before));
-                    line.push((r, count as f64 / n));
+                    let before = solved as f64 / n;
+                    solved += 1;
+                    s.line.push((r, before));
+                    s.line.push((r, solved as f64 / n));
                 }
-                line.push((x_hi, count as f64 / n));
-                Series {
-                    name: name.clone(),
-                    color,
-                    marker: Marker::None,
-                    points: vec![],
-                    failed: vec![],
-                    line,
-                    dashed: false,
-                    tips: Vec::new(),
-                }
+                s.line.push((x_hi, solved as f64 / n));
+                let phase = (i as f64 + 0.5) / count as f64;
+                s.points = marks_along(&s.line, 1.0, x_hi, true, MARKS, phase);
+                s
             })
             .collect();
         Some(Chart {
-            stem: format!("{}_{stem}", self.stem),
-            title,
+            stem: format!("{}_{}_profile", self.stem, set.tag),
+            title: format!("{}: performance profile, {}", self.key, set.name),
             x: Axis {
                 label: "performance ratio τ = time / best time (log₂)".into(),
                 lo: 1.0,
@@ -168,7 +98,8 @@ impl Puzzle<'_> {
             },
             series,
             failed_label: String::new(),
-            note: None,
+            notes: self.notes(set, None),
+            caption: set.caption.clone(),
         })
     }
 }

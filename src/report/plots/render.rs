@@ -15,6 +15,10 @@ use std::collections::BTreeSet;
 pub(super) const WIDTH: u32 = 800;
 /// Image height in pixels.
 pub(super) const HEIGHT: u32 = 520;
+/// The top of the plotting area, under the title, in pixels.
+const TOP: i32 = 46;
+/// Height of a line of notes under the axes, in pixels.
+const NOTE_LINE: i32 = 20;
 /// Font family of every text: DejaVu Sans (Debian's fonts-dejavu-core), the font the text's
 /// size is measured in, named as such in the SVG and embedded in the PDF; plotters falls
 /// back to the system's sans-serif font where it is missing.
@@ -127,6 +131,18 @@ pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
     }
     g.push_str("</g>\n");
     svg.insert_str(end, &g);
+}
+
+/// What the root element of an SVG file carries so that, inlined in a page, it shrinks to
+/// the width of its container and keeps its proportions (its `viewBox` gives them); a
+/// page's own CSS still overrides it. Standalone, the SVG keeps its size.
+pub(super) const SCALABLE: &str = r#"style="max-width: 100%; height: auto""#;
+
+/// Adds [`SCALABLE`] to the root element of an SVG drawn by [`render`].
+pub(super) fn make_scalable(svg: &mut String) {
+    if let Some(at) = svg.find("<svg ") {
+        svg.insert_str(at + "<svg ".len(), &format!("{SCALABLE} "));
+    }
 }
 
 /// The text of a placeholder that [`render`] draws, in an SVG only, before each series
@@ -242,11 +258,9 @@ fn legend_entries(chart: &Chart) -> Vec<Entry> {
             series: Some(i),
             label: s.name.clone(),
             color: s.color,
-            marker: if s.points.is_empty() {
-                Marker::None
-            } else {
-                s.marker
-            },
+            // Its marker even when it drew none (a configuration that solved nothing), so
+            // that each legend line shows the series' colour and marker.
+            marker: s.marker,
             line: !s.line.is_empty(),
             dashed: s.dashed,
         })
@@ -275,12 +289,26 @@ where
     CT::From: Clone + 'static,
 {
     let fill = color.filled();
+    let open = color.stroke_width(2);
+    let diamond = [(0, -5), (5, 0), (0, 5), (-5, 0)];
     match marker {
         Marker::Circle => area.draw(&Circle::new(at, 4, fill)),
+        Marker::OpenCircle => area.draw(&Circle::new(at, 4, open)),
         Marker::Triangle => area.draw(&TriangleMarker::new(at, 6, fill)),
+        Marker::OpenTriangle => area.draw(
+            &(EmptyElement::at(at) + PathElement::new([(0, -5), (5, 4), (-5, 4), (0, -5)], open)),
+        ),
         Marker::Square => {
             area.draw(&(EmptyElement::at(at) + Rectangle::new([(-4, -4), (4, 4)], fill)))
         }
+        Marker::OpenSquare => {
+            area.draw(&(EmptyElement::at(at) + Rectangle::new([(-4, -4), (4, 4)], open)))
+        }
+        Marker::Diamond => area.draw(&(EmptyElement::at(at) + Polygon::new(diamond, fill))),
+        Marker::OpenDiamond => area.draw(
+            &(EmptyElement::at(at)
+                + PathElement::new([diamond.as_slice(), &diamond[..1]].concat(), open)),
+        ),
         Marker::Cross => area.draw(&Cross::new(at, 5, color.stroke_width(2))),
         Marker::None => Ok(()),
     }
@@ -302,16 +330,21 @@ where
     X::CoordDescType: ValueFormatter<f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
-    let font = TextStyle::from((FONT, 16).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     let entries = legend_entries(c);
+    // Each note has a line of its own at the bottom, under the axis label.
+    let note_h = NOTE_LINE * c.notes.len() as i32;
+    // The legend's lines are 22 pixels apart, closer (to 12) where that many do not fit
+    // between the top of the plotting area and the notes, their text smaller with them.
+    let room = HEIGHT as i32 - TOP - 16 - note_h;
+    let row = (room / entries.len().max(1) as i32).clamp(12, 22);
+    let font = TextStyle::from((FONT, (row * 16 / 22).max(9)).into_font())
+        .pos(Pos::new(HPos::Left, VPos::Center));
     let mut text_w = 0;
     for e in &entries {
         text_w = text_w.max(root.estimate_text_size(&e.label, &font).map_err(err)?.0 as i32);
     }
     // The legend sits to the right of the plotting area, so it never covers data.
     let legend_w = if entries.is_empty() { 0 } else { text_w + 58 };
-    // The note has a line of its own at the bottom, under the axis label.
-    let note_h = if c.note.is_some() { 22 } else { 0 };
 
     // The title, centred over the whole image and made smaller until it fits.
     let mut size = 24.0;
@@ -332,7 +365,7 @@ where
 
     let mut chart = ChartBuilder::on(root)
         .margin(14)
-        .margin_top(46)
+        .margin_top(TOP as u32)
         .margin_right(legend_w + 24)
         .margin_bottom(14 + note_h)
         .x_label_area_size(46)
@@ -373,11 +406,13 @@ where
         mesh.draw().map_err(err)?;
     }
 
-    if let Some(note) = &c.note {
-        let style = TextStyle::from((FONT, 14).into_font())
-            .color(&GREY)
-            .pos(Pos::new(HPos::Left, VPos::Bottom));
-        root.draw(&Text::new(note.as_str(), (14, HEIGHT as i32 - 8), style))
+    let style = TextStyle::from((FONT, 14).into_font())
+        .color(&GREY)
+        .pos(Pos::new(HPos::Left, VPos::Bottom));
+    let lines = c.notes.len() as i32;
+    for (i, note) in c.notes.iter().enumerate() {
+        let y = HEIGHT as i32 - 8 - NOTE_LINE * (lines - 1 - i as i32);
+        root.draw(&Text::new(note.as_str(), (14, y), style.clone()))
             .map_err(err)?;
     }
 
@@ -424,7 +459,6 @@ where
     let area = chart.plotting_area();
     let (px, py) = area.get_base_pixel();
     let x0 = px + area.dim_in_pixel().0 as i32 + 14;
-    let row = 22;
     let corners = [
         (x0, py),
         (x0 + legend_w, py + 8 + row * entries.len() as i32),

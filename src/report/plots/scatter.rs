@@ -1,81 +1,51 @@
-//! Scatter plots of one formulation's time against another's, per instance
-//! (`<p>_scatter_<engine>_<f1>_vs_<f2>` on one engine; `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>`
-//! for two formulations that each ran on one engine of their own, such as the Circuit
-//! Board's `cm1` on `bc` and `cm2` on `highs`).
+//! Scatter plot of the best configuration's time against the runner-up's, per instance of
+//! an instance set (`<p>_<set>_scatter`).
 
+use super::sets::Set;
 use super::{
-    clamp_note, log_axis, min_max, sanitize, Axis, Chart, Marker, Puzzle, Scale, Series, GREY,
-    PALETTE,
+    clamp_note, log_axis, min_max, Axis, Chart, Look, Marker, Puzzle, Scale, Series, GREY, PALETTE,
 };
 
 impl Puzzle<'_> {
-    /// The scatter plots of the puzzle: on the main engine ([`Puzzle::main_engine`]), the
-    /// two formulations that solved the most instances (then the first in key order; the
-    /// pair in key order), then one per pair of formulations that ran on one engine each,
-    /// the two engines different.
-    pub(super) fn scatters(&self) -> Vec<Chart> {
-        let mut out = Vec::new();
-        if let Some(b) = self.main_engine() {
-            let fs = self.formulations_on(b);
-            let solved = |f: &str| {
-                self.cells
-                    .get(&(f.to_string(), b.to_string()))
-                    .map_or(0, |per| per.values().filter(|c| c.ok).count())
-            };
-            // The two that solved the most (then the first in key order): one scatter.
-            let mut ranked = fs.clone();
-            ranked.sort_by_key(|f| std::cmp::Reverse(solved(f)));
-            if let [lead, second, ..] = ranked[..] {
-                let (f1, f2) = if lead < second {
-                    (lead, second)
-                } else {
-                    (second, lead)
-                };
-                out.extend(self.scatter((f1, b), (f2, b)));
-            }
-        }
-        let own = self.own_engines();
-        for (i, (f1, b1)) in own.iter().enumerate() {
-            for (f2, b2) in own[i + 1..].iter().filter(|(_, b2)| b2 != b1) {
-                out.extend(self.scatter((f1, b1), (f2, b2)));
-            }
-        }
-        out
-    }
-
-    /// `<p>_scatter_<b>_<f1>_vs_<f2>` (or `<p>_scatter_<f1>_<b1>_vs_<f2>_<b2>` for two
-    /// engines): the time of `f1` on `b1` (x) against that of `f2` on `b2` (y), one point
-    /// per instance both ran (a cross when either failed), with the diagonal y = x; both
-    /// axes logarithmic over the same range, with a note under them when a time was drawn
-    /// at the axis floor. `None` without points.
-    fn scatter(&self, (f1, b1): (&str, &str), (f2, b2): (&str, &str)) -> Option<Chart> {
-        let c1 = self.cells.get(&(f1.to_string(), b1.to_string()))?;
-        let c2 = self.cells.get(&(f2.to_string(), b2.to_string()))?;
+    /// `<p>_<set>_scatter`: the time of the best configuration of `set` (x) against the
+    /// runner-up's (y), both named in the title, one point per instance of the set (a
+    /// cross when either failed), with the diagonal y = x; both axes logarithmic over the
+    /// same range, with a note under them when a time was drawn at the axis floor. `None`
+    /// without a runner-up or without points.
+    pub(super) fn scatter(&self, set: &Set) -> Option<Chart> {
+        let [best, second, ..] = &set.configs[..] else {
+            return None;
+        };
+        let c1 = self.cells.get(best)?;
+        let c2 = self.cells.get(second)?;
         let mut points = Vec::new();
         let mut failed = Vec::new();
+        let mut tips = (Vec::new(), Vec::new());
         let mut clamped = false;
-        for (instance, a) in c1 {
-            let Some(c) = c2.get(instance) else { continue };
+        for k in &set.keys {
+            let (Some(a), Some(c)) = (c1.get(k), c2.get(k)) else {
+                continue;
+            };
             let (Some(x), Some(y)) = (a.plot_seconds(), c.plot_seconds()) else {
                 continue;
             };
             clamped |= a.clamped() || c.clamped();
+            let tip = format!(
+                "{}: {best} {}, {second} {}",
+                k.0,
+                crate::table::significant(x),
+                crate::table::significant(y)
+            );
             if a.ok && c.ok {
                 points.push((x, y));
+                tips.0.push(tip);
             } else {
                 failed.push((x, y));
+                tips.1.push(format!("{tip} (a run failed)"));
             }
         }
         let (lo, hi) = min_max(points.iter().chain(&failed).flat_map(|&(x, y)| [x, y]))?;
         let (lo, hi) = log_axis(lo, hi, 10.0);
-        let same = b1 == b2;
-        let name = |f: &str, b: &str| {
-            if same {
-                f.to_string()
-            } else {
-                format!("{f} on {b}")
-            }
-        };
         let axis = |label: String| Axis {
             label: format!("{label}: time (s)"),
             lo,
@@ -83,60 +53,38 @@ impl Puzzle<'_> {
             scale: Scale::Log(10.0),
             integer: false,
         };
-        let (n1, n2) = (name(f1, b1), name(f2, b2));
-        let (stem, title) = if same {
-            (
-                format!(
-                    "{}_scatter_{}_{}_vs_{}",
-                    self.stem,
-                    sanitize(b1),
-                    sanitize(f1),
-                    sanitize(f2)
-                ),
-                format!("{} on {b1}: {f1} against {f2}, time per instance", self.key),
-            )
-        } else {
-            (
-                format!(
-                    "{}_scatter_{}_{}_vs_{}_{}",
-                    self.stem,
-                    sanitize(f1),
-                    sanitize(b1),
-                    sanitize(f2),
-                    sanitize(b2)
-                ),
-                format!("{}: {n1} against {n2}, time per instance", self.key),
-            )
-        };
+        let mut diagonal = Series::new(
+            format!("y = x (above: {best} faster)"),
+            Look {
+                color: GREY,
+                marker: Marker::None,
+                dashed: true,
+            },
+        );
+        diagonal.line = vec![(lo, lo), (hi, hi)];
+        let mut instances = Series::new(
+            "instances".into(),
+            Look {
+                color: PALETTE[0],
+                marker: Marker::Circle,
+                dashed: false,
+            },
+        );
+        instances.points = points;
+        instances.failed = failed;
+        instances.tips = tips.0.into_iter().chain(tips.1).collect();
         Some(Chart {
-            stem,
-            title,
-            x: axis(n1.clone()),
-            y: axis(n2),
-            series: vec![
-                Series {
-                    name: format!("y = x (above: {n1} faster)"),
-                    color: GREY,
-                    marker: Marker::None,
-                    points: vec![],
-                    failed: vec![],
-                    line: vec![(lo, lo), (hi, hi)],
-                    dashed: true,
-                    tips: Vec::new(),
-                },
-                Series {
-                    name: "instances".into(),
-                    color: PALETTE[0],
-                    marker: Marker::Circle,
-                    points,
-                    failed,
-                    line: vec![],
-                    dashed: false,
-                    tips: Vec::new(),
-                },
-            ],
+            stem: format!("{}_{}_scatter", self.stem, set.tag),
+            title: format!(
+                "{}, {}: {best} (best) against {second} (runner-up), time per instance",
+                self.key, set.name
+            ),
+            x: axis(best.to_string()),
+            y: axis(second.to_string()),
+            series: vec![diagonal, instances],
             failed_label: "a run failed (charged the time limit)".into(),
-            note: clamp_note(clamped),
+            notes: clamp_note(clamped).into_iter().collect(),
+            caption: set.caption.clone(),
         })
     }
 }

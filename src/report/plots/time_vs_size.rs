@@ -1,32 +1,38 @@
 //! Solve time against instance size (`<p>_time_vs_size`), and the chart against instance
 //! size that it shares with the LP ratio plot (`Puzzle::against_size`).
 
+use super::sets::Set;
 use super::{
-    clamp_note, linear_axis, log_axis, median, min_max, Axis, Cell, Chart, Puzzle, Scale, Series,
+    clamp_note, linear_axis, log_axis, median, min_max, Axis, Cell, Chart, Look, Puzzle, Scale,
+    Series,
 };
 use std::collections::BTreeMap;
 
+/// A point against size: size, value, solved, instance name.
+pub(super) type Point<'a> = (f64, f64, bool, &'a str);
+
 impl Puzzle<'_> {
-    /// Series of (size, value) per (formulation, engine); `None` when there are no points.
+    /// A chart of values against instance size: one series per (name, look, points), the
+    /// series without points left out; `None` when there are no points.
     pub(super) fn against_size(
         &self,
         stem: &str,
         title: String,
-        value: impl Fn(&Cell) -> Option<f64>,
+        sources: Vec<(String, Look, Vec<Point>)>,
         y_label: &str,
         y_log: bool,
     ) -> Option<Chart> {
-        let mut series = Vec::new();
-        for ((f, b), instances) in self.cells {
-            let pts: Vec<(f64, f64, bool, &str)> = instances
-                .iter()
-                .filter_map(|(name, c)| Some((c.size?, value(c)?, c.ok, name.as_str())))
-                .filter(|(s, v, _, _)| s.is_finite() && v.is_finite())
-                .collect();
-            if !pts.is_empty() {
-                series.push((f, b, pts));
-            }
-        }
+        let series: Vec<_> = sources
+            .into_iter()
+            .map(|(name, look, pts)| {
+                let pts: Vec<Point> = pts
+                    .into_iter()
+                    .filter(|(s, v, _, _)| s.is_finite() && v.is_finite())
+                    .collect();
+                (name, look, pts)
+            })
+            .filter(|(_, _, pts)| !pts.is_empty())
+            .collect();
         let all = || series.iter().flat_map(|(_, _, p)| p.iter());
         let (xmin, xmax) = min_max(all().map(|p| p.0))?;
         let (ymin, ymax) = min_max(all().map(|p| p.1))?;
@@ -43,42 +49,36 @@ impl Puzzle<'_> {
         };
         let series = series
             .into_iter()
-            .map(|(f, b, pts)| {
-                let (color, marker) = self.look(f, b);
+            .map(|(name, look, pts)| {
                 let mut by_size: BTreeMap<u64, (f64, Vec<f64>)> = BTreeMap::new();
                 // The line runs through the solved instances only, so that it ends at
                 // the largest size the configuration solves; failures are crosses.
                 for &(s, v, _, _) in pts.iter().filter(|p| p.2) {
                     by_size.entry(order_key(s)).or_insert((s, vec![])).1.push(v);
                 }
-                let tip = |p: &&(f64, f64, bool, &str)| {
+                let tip = |p: &&Point| {
                     let what = if p.2 { "" } else { ", failed" };
                     format!(
-                        "{} (size {}): {f} / {b}, {y_label} = {}{what}",
+                        "{} (size {}): {name}, {y_label} = {}{what}",
                         p.3,
                         crate::table::significant(p.0),
                         crate::table::significant(p.1)
                     )
                 };
-                let tips = pts
+                let mut s = Series::new(name.clone(), look);
+                s.tips = pts
                     .iter()
                     .filter(|p| p.2)
                     .chain(pts.iter().filter(|p| !p.2))
                     .map(|p| tip(&p))
                     .collect();
-                Series {
-                    name: format!("{f} / {b}"),
-                    color,
-                    marker,
-                    points: pts.iter().filter(|p| p.2).map(|p| (p.0, p.1)).collect(),
-                    failed: pts.iter().filter(|p| !p.2).map(|p| (p.0, p.1)).collect(),
-                    tips,
-                    line: by_size
-                        .into_values()
-                        .filter_map(|(s, vs)| Some((s, median(&vs)?)))
-                        .collect(),
-                    dashed: false,
-                }
+                s.points = pts.iter().filter(|p| p.2).map(|p| (p.0, p.1)).collect();
+                s.failed = pts.iter().filter(|p| !p.2).map(|p| (p.0, p.1)).collect();
+                s.line = by_size
+                    .into_values()
+                    .filter_map(|(s, vs)| Some((s, median(&vs)?)))
+                    .collect();
+                s
             })
             .collect();
         Some(Chart {
@@ -108,30 +108,49 @@ impl Puzzle<'_> {
             },
             series,
             failed_label: "failed (charged the time limit)".into(),
-            note: None,
+            notes: Vec::new(),
+            caption: String::new(),
         })
     }
 
-    /// `<p>_time_vs_size`: the solve time of each instance against its size, one series
-    /// per `formulation / engine`: a marker per instance solved, a cross per failure (drawn
-    /// at its charged time), and a line through the medians per size of the instances
-    /// solved, which ends at the largest size the configuration solves. The time axis is
-    /// logarithmic; so is the size axis when the sizes span more than a factor 20. A note
-    /// under the axes says when a time was drawn at the axis floor.
-    pub(super) fn time_vs_size(&self) -> Option<Chart> {
+    /// `<p>_time_vs_size`: on the instances of `set`, the solve time of each instance
+    /// against its size, one series per configuration of the set (best first): a marker
+    /// per instance solved, a cross per failure (drawn at its charged time), and a line
+    /// through the medians per size of the instances solved, which ends at the largest
+    /// size the configuration solves. The time axis is logarithmic; so is the size axis
+    /// when the sizes span more than a factor 20. A note under the axes says when a time
+    /// was drawn at the axis floor.
+    pub(super) fn time_vs_size(&self, set: &Set) -> Option<Chart> {
+        let mut clamped = false;
+        let sources = set
+            .configs
+            .iter()
+            .map(|c| {
+                let cells: Vec<_> = self.cells_on(c, set).collect();
+                clamped |= cells
+                    .iter()
+                    .any(|(_, cell)| cell.size.is_some_and(f64::is_finite) && cell.clamped());
+                let pts = cells
+                    .into_iter()
+                    .filter_map(|(k, cell)| {
+                        Some((cell.size?, Cell::plot_seconds(cell)?, cell.ok, k.0.as_str()))
+                    })
+                    .collect();
+                (c.to_string(), self.look(c), pts)
+            })
+            .collect();
         let mut chart = self.against_size(
             "time_vs_size",
-            format!("{}: solve time against instance size", self.key),
-            Cell::plot_seconds,
+            format!(
+                "{}: solve time against instance size, {}",
+                self.key, set.name
+            ),
+            sources,
             "time (s)",
             true,
         )?;
-        chart.note = clamp_note(
-            self.cells
-                .values()
-                .flat_map(|instances| instances.values())
-                .any(|c| c.size.is_some_and(f64::is_finite) && c.clamped()),
-        );
+        chart.notes = self.notes(set, clamp_note(clamped));
+        chart.caption = set.caption.clone();
         Some(chart)
     }
 }
