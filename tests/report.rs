@@ -98,7 +98,7 @@ fn presolve_on_and_off_are_not_repeats_of_each_other() {
     let labels: Vec<&str> = summary.rows.iter().map(|r| r[2].as_str()).collect();
     assert_eq!(labels, ["highs", "highs-nopresolve"]);
     assert!(
-        summary.rows.iter().all(|r| r[8] == "–"),
+        summary.rows.iter().all(|r| r[8] == "n/a"),
         "{:?}",
         summary.rows
     );
@@ -126,7 +126,7 @@ fn presolve_on_and_off_are_not_repeats_of_each_other() {
             "1",
             "1/1; 2/2",
             "20.0",
-            "–",
+            "n/a",
             "71%",
             "noise not measured (one repeat)"
         ]]
@@ -145,7 +145,7 @@ fn report_rebuilds_tables_and_index_from_a_csv() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
     assert!(index.contains("beside the report's Table 3.1"));
-    assert!(index.contains("report (3.1), Gurobi 11.0.3"));
+    assert!(index.contains("| report | model (3.1) on Gurobi 11.0.3 |"));
     assert!(dir.path().join("tables/sudoku_table_3_1.tex").exists());
     // The default formats: SVG and PDF; PNG only when asked for.
     assert!(dir.path().join("plots/sudoku_time_vs_size.svg").exists());
@@ -327,4 +327,193 @@ fn every_suite_compares_its_engines_on_instances_it_says_how_it_chose() {
         ],
         "the names of the report's rows, at the comparison's limit"
     );
+}
+
+/// Every table the report makes of the committed example's rows: the answers (on the
+/// instances the most configurations ran, as for rows of no suite) and [`all_tables`].
+fn example_tables() -> Vec<puzzlebench::table::Table> {
+    let rows = read_results(&root().join("docs/example-report/results.csv")).unwrap();
+    let shift = puzzlebench::stats::DEFAULT_SHIFT;
+    let answers = puzzlebench::report::answer::answers(&rows, &[], shift);
+    let mut tables: Vec<_> = puzzlebench::report::answer::answers_table(&answers)
+        .into_iter()
+        .collect();
+    tables.extend(all_tables(
+        &rows,
+        shift,
+        &puzzlebench::puzzles::table_functions(),
+    ));
+    assert!(tables.len() > 30, "{} tables", tables.len());
+    tables
+}
+
+/// The units written after the numbers of a cell: `605 µs` and `605µs` give `µs`.
+fn units_in(cell: &str) -> Vec<&'static str> {
+    const UNITS: [&str; 8] = ["ns", "µs", "μs", "us", "ms", "s", "min", "h"];
+    let number = |w: &str| {
+        w.trim_start_matches(['≈', '≥', '≤', '<', '>', '~'])
+            .parse::<f64>()
+            .is_ok()
+    };
+    let words: Vec<&str> = cell
+        .split_whitespace()
+        .map(|w| w.trim_end_matches([',', ';', ')']))
+        .collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let digits = w.trim_end_matches(|c: char| c.is_alphabetic());
+        let glued = &w[digits.len()..];
+        for u in UNITS {
+            if (number(w) && words.get(i + 1) == Some(&u)) || (number(digits) && glued == u) {
+                out.push(u);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_table_column_mixes_units() {
+    assert_eq!(units_in("605 µs"), ["µs"]);
+    assert_eq!(units_in("≈ 20 s"), ["s"]);
+    assert_eq!(units_in("0.0120"), Vec::<&str>::new());
+    for t in example_tables() {
+        for (c, header) in t.columns.iter().enumerate() {
+            let cells: Vec<&str> = t.rows.iter().map(|r| r[c].as_str()).collect();
+            let mut units: Vec<&str> = cells.iter().flat_map(|x| units_in(x)).collect();
+            units.sort_unstable();
+            units.dedup();
+            // A unit in a cell only where the header names it and every number of the
+            // column carries it; else the header's unit alone.
+            assert!(
+                units.len() <= 1,
+                "{}: column {header} mixes {units:?}",
+                t.stem
+            );
+            if let Some(u) = units.first() {
+                assert!(
+                    header.contains(&format!("({u}")),
+                    "{}: column {header} has cells in {u}",
+                    t.stem
+                );
+                for x in &cells {
+                    let numbers = x.split_whitespace().filter(|w| w.parse::<f64>().is_ok());
+                    assert_eq!(
+                        units_in(x).len(),
+                        numbers.count(),
+                        "{}: {x} in column {header}",
+                        t.stem
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn no_table_has_a_row_of_nothing_and_every_mark_is_explained() {
+    for t in example_tables() {
+        let nothing: Vec<&Vec<String>> = t.rows_of_nothing().collect();
+        assert!(nothing.is_empty(), "{}: {nothing:?}", t.stem);
+        if let Some(note) = puzzlebench::table::marks_note(&t.rows) {
+            assert!(t.notes.contains(&note), "{}: {:?}", t.stem, t.notes);
+        }
+    }
+}
+
+#[test]
+fn every_table_is_plain_ascii_in_latex() {
+    // pdflatex stops at a character it has no definition for: every symbol is a command.
+    for t in example_tables() {
+        let tex = t.to_latex();
+        let odd: Vec<char> = tex.chars().filter(|c| !c.is_ascii()).collect();
+        assert!(odd.is_empty(), "{}: {odd:?}", t.stem);
+    }
+}
+
+/// A 9×9 Sudoku run of `formulation` on `backend`, solved in half a second.
+fn sudoku_run(formulation: &str, backend: &str) -> Record {
+    Record {
+        puzzle: "sudoku".into(),
+        instance: "p1".into(),
+        size_label: "9x9".into(),
+        size: Some(81.0),
+        formulation: formulation.into(),
+        backend: backend.into(),
+        repeat: 1,
+        count: 1,
+        time_limit: Some(10.0),
+        status: "optimal".into(),
+        verified: Some(true),
+        seconds: Some(0.5),
+        ..Record::default()
+    }
+}
+
+#[test]
+fn a_failed_configuration_and_one_not_run_have_marks_of_their_own() {
+    // binary and values on highs solve; binary on cbc fails; values never ran on cbc.
+    let failed = Record {
+        status: "time_limit".into(),
+        verified: None,
+        seconds: Some(10.0),
+        ..sudoku_run("binary", "cbc")
+    };
+    let rows = [
+        sudoku_run("binary", "highs"),
+        sudoku_run("values", "highs"),
+        failed,
+    ];
+    let tables = all_tables(&rows, 1.0, &puzzlebench::puzzles::table_functions());
+    let table = |stem: &str| tables.iter().find(|t| t.stem == stem).unwrap();
+    let engines = table("sudoku_backends");
+    assert_eq!(
+        engines.columns,
+        ["formulation", "instances", "highs", "cbc"]
+    );
+    assert_eq!(engines.rows[0][3], "0/1 ✗", "binary on cbc failed");
+    assert_eq!(engines.rows[1][3], "–", "values on cbc did not run");
+    // The tables of the puzzle: a row for the failure, none for what did not run.
+    let sizes = table("sudoku_sizes");
+    let cbc: Vec<&Vec<String>> = sizes.rows.iter().filter(|r| r[2] == "cbc").collect();
+    assert_eq!(cbc.len(), 1, "{:?}", sizes.rows);
+    assert_eq!((cbc[0][1].as_str(), cbc[0][4].as_str()), ("binary", "✗"));
+    let table_3_1 = table("sudoku_table_3_1");
+    let failed = table_3_1
+        .rows
+        .iter()
+        .find(|r| r[1] == "binary on cbc")
+        .expect("the failed configuration has its row");
+    assert_eq!(failed[4..], ["✗", "✗", "0/1"]);
+    for t in [engines, sizes, table_3_1] {
+        let note = t.notes.iter().find(|n| n.starts_with("Marks:"));
+        assert!(
+            note.is_some_and(|n| n.contains("✗ = failed")),
+            "{}: {:?}",
+            t.stem,
+            t.notes
+        );
+    }
+    assert!(engines.notes.iter().any(|n| n.contains("– = not run")));
+}
+
+#[test]
+fn the_zebra_table_names_configurations_as_the_overview_does() {
+    let rows = read_results(&root().join("docs/example-report/results.csv")).unwrap();
+    let answers = puzzlebench::report::answer::answers(&rows, &[], 0.01);
+    let zebra = answers.iter().find(|a| a.puzzle == "zebra").unwrap();
+    let table = puzzlebench::puzzles::zebra::tables::tables(&rows).remove(0);
+    assert_eq!(table.stem, "zebra_table_7_5");
+    let names: Vec<&str> = table.rows.iter().map(|r| r[1].as_str()).collect();
+    let life: Vec<String> = zebra
+        .standings
+        .iter()
+        .map(|s| s.config.to_string())
+        .filter(|n| n.starts_with("cp on propagate-h"))
+        .collect();
+    assert!(!life.is_empty(), "{:?}", zebra.standings);
+    for name in &life {
+        assert!(names.contains(&name.as_str()), "{name} not in {names:?}");
+    }
+    assert!(names.contains(&"cp on propagate-hroot"), "{names:?}");
 }

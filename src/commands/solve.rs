@@ -202,14 +202,10 @@ fn numbered(path: &Path, k: usize) -> PathBuf {
     path.with_file_name(format!("{stem}-{k}.{ext}"))
 }
 
-/// Seconds as tables print them, with the unit: "0.0211 s", "41.8 µs", "–" when unknown.
+/// Seconds with their unit ([`crate::table::duration`]): "0.0211 s", "41.8 µs"; "–"
+/// when unknown.
 fn seconds_text(t: Option<f64>) -> String {
-    let text = crate::table::secs(t);
-    if t.is_none() || text.ends_with('s') {
-        text
-    } else {
-        format!("{text} s")
-    }
+    t.map_or("–".into(), crate::table::duration)
 }
 
 /// One line per puzzle for `puzzlebench count`: the count and whether it is complete,

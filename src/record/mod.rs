@@ -16,6 +16,13 @@ pub fn formulation_key(key: &str) -> String {
     key.replace('_', "-")
 }
 
+/// The one name of a configuration, `<formulation> on <engine label>` (`cm1 on bc`,
+/// `cp on propagate-hroot`, `hdc on highs-nopresolve`), the engine label being
+/// [`Record::backend_label`].
+pub fn config_name(formulation: &str, engine_label: &str) -> String {
+    format!("{formulation} on {engine_label}")
+}
+
 /// The run id: the first 16 hex digits of a SHA-256 over the instance's canonical content,
 /// the puzzle, formulation, engine, the settings the engine applies, the time limit, the
 /// LP-relaxation switch and the repeat. Settings an engine does not have leave no trace,
@@ -294,6 +301,13 @@ impl Record {
         }
         label.push_str(&self.machine_suffix());
         label
+    }
+
+    /// The name of this row's configuration, as every table and the overview write it:
+    /// [`config_name`] of its formulation and [`Record::backend_label`]
+    /// (`cp on propagate-hroot`).
+    pub fn config_name(&self) -> String {
+        config_name(&self.formulation, &self.backend_label())
     }
 
     /// `@<machine label>` when the report keeps machines apart (see

@@ -26,7 +26,7 @@ use crate::record::Record;
 use crate::stats::{
     charged_seconds, median, par2, sgm_ratio_interval, shifted_geometric_mean, succeeded, RESAMPLES,
 };
-use crate::table::{secs, Table};
+use crate::table::{duration, seconds as cell_seconds, Table, NO_FIGURE};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Below this median time (seconds) a comparison gets no verdict.
@@ -44,7 +44,7 @@ pub struct Config {
 
 impl std::fmt::Display for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} on {}", self.formulation, self.engine)
+        f.write_str(&crate::record::config_name(&self.formulation, &self.engine))
     }
 }
 
@@ -164,14 +164,9 @@ impl Answer {
     }
 }
 
-/// Seconds with their unit: `0.0189 s`, `28.5 µs`.
+/// Seconds with their unit, for sentences: `0.0189 s`, `28.5 µs` ([`duration`]).
 pub fn seconds(t: f64) -> String {
-    let s = secs(Some(t));
-    if s.ends_with("µs") {
-        s
-    } else {
-        format!("{s} s")
-    }
+    duration(t)
 }
 
 /// The instances a suite compares the engines of a puzzle on, and how it chose them.
@@ -430,8 +425,9 @@ fn rank(
 }
 
 /// The answers as a table (stem `answers`), one row per puzzle: the best configuration,
-/// its solved count and SGM, the runner-up, the ratio with its interval and the verdict.
-/// `None` when no puzzle has one.
+/// its solved count and SGM, the runner-up, the ratio with its interval and the verdict
+/// ([`NO_FIGURE`] without a runner-up), with the note on the marks it uses. `None` when no
+/// puzzle has one.
 pub fn answers_table(answers: &[Answer]) -> Option<Table> {
     let shift = answers.first()?.shift;
     let rows = answers
@@ -444,19 +440,19 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
                 a.title(),
                 b.config.to_string(),
                 format!("{}/{n}", b.solved),
-                secs(Some(b.sgm)),
-                secs(Some(b.par2)),
-                r.map_or("–".into(), |r| r.config.to_string()),
-                r.map_or("–".into(), |r| format!("{}/{n}", r.solved)),
-                a.ratio.map_or("–".into(), |x| format!("{x:.2}")),
+                cell_seconds(b.sgm),
+                cell_seconds(b.par2),
+                r.map_or(NO_FIGURE.into(), |r| r.config.to_string()),
+                r.map_or(NO_FIGURE.into(), |r| format!("{}/{n}", r.solved)),
+                a.ratio.map_or(NO_FIGURE.into(), |x| format!("{x:.2}")),
                 a.interval
-                    .map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
+                    .map_or(NO_FIGURE.into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
                 verdict_word(a).to_string(),
                 format!("{n} × {}", a.repeats),
             ]
         })
         .collect();
-    Some(Table {
+    let mut table = Table {
         stem: "answers".into(),
         title: "The answer: the best configuration of each puzzle on its comparison instances".into(),
         columns: [
@@ -474,12 +470,15 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 1,
         rows,
         notes: vec![
             format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
-    })
+    };
+    table.note_marks();
+    Some(table)
 }
 
 /// The verdict in a word or two, for tables.
@@ -609,6 +608,14 @@ mod tests {
         let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[], 0.01).remove(0);
         assert_eq!(alone.verdict, Verdict::Alone);
         assert!(alone.sentence().contains("only configuration"));
+        // No runner-up: no such figure, and the table says what its mark means.
+        let t = answers_table(&[alone]).unwrap();
+        assert_eq!(t.rows[0][5..9], ["n/a", "n/a", "n/a", "n/a"]);
+        assert!(t
+            .notes
+            .last()
+            .unwrap()
+            .starts_with("Marks: n/a = no such figure"));
     }
 
     #[test]

@@ -180,6 +180,7 @@ pub fn anytime_table(puzzle: &str, rows: &[&Record]) -> Option<Table> {
         stem: format!("{puzzle}_anytime"),
         title: format!("{puzzle}: how soon each configuration found good solutions"),
         columns: columns.iter().map(|c| c.to_string()).collect(),
+        labels: 3,
         rows: table_rows,
         notes: vec![
             "Times from the start of the run (model building and LP relaxation included). The primal integral (Berthold 2013) integrates the primal gap to the instance's reference objective (its proven optimum, else the best verified objective in these results) over the run; the primal-dual integral the gap between incumbent and bound; both count 1 per second while nothing is known, so smaller is better. Engines that report no timeline (microlp) have none.".into(),

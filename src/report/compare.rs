@@ -10,7 +10,7 @@
 
 use crate::record::Record;
 use crate::stats::{charged_seconds, coefficient_of_variation, median, succeeded};
-use crate::table::{significant, Table};
+use crate::table::{significant, Table, NO_FIGURE};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Times below this (in seconds) count as this in ratios, so that a run recorded at zero
@@ -280,10 +280,10 @@ fn compare(
 }
 
 /// A coefficient of variation as a percentage: one decimal below 10% (small variations
-/// decide verdicts), none above; "–" when not measured.
+/// decide verdicts), none above; [`NO_FIGURE`] when not measured.
 fn percent(cv: Option<f64>) -> String {
     match cv {
-        None => "–".into(),
+        None => NO_FIGURE.into(),
         Some(c) if c < 0.1 => format!("{:.1}%", c * 100.0),
         Some(c) => format!("{:.0}%", c * 100.0),
     }
@@ -412,12 +412,13 @@ pub fn comparisons_table(all: &[Comparison]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 4,
         rows: body,
         notes: vec![
             count_note,
             "Pairs of configurations of a puzzle that differ in exactly one of formulation and backend (with its settings), over the instances both ran at the same time limit (instances); pairs that differ in both, or share no instance, are left out. solved A; B: runs that succeeded out of runs, on those instances.".into(),
             "B/A: geometric mean over the instances of B's time over A's, each the median over repeats of the charged time: a failed run (time limit, error, solution the verifier refused) counts at the time limit (at its own time when it ran past it); an instance neither side solved in any repeat counts as a tie (ratio 1). Below 1: B faster. It is one factor over all instances; the scatter plots of two formulations show each instance.".into(),
-            "CV A, CV B: median over the instances of the coefficient of variation of the charged time across repeats (– with one repeat).".into(),
+            format!("CV A, CV B: median over the instances of the coefficient of variation of the charged time across repeats ({NO_FIGURE} with one repeat)."),
             "verdict: within noise when |ln(B/A)| ≤ 2 × sqrt(cv_A² + cv_B²), twice the relative standard deviation of a ratio of two noisy times (first-order propagation, as in hyperfine's ± on a relative speed); otherwise the faster side with its factor. With one repeat on either side no winner is named, since the noise is not measured: run with --repeats 3 or more.".into(),
         ],
     }
@@ -529,7 +530,7 @@ mod tests {
                 "1",
                 "1/1; 3/3",
                 "0.100",
-                "–",
+                "n/a",
                 "0.0%",
                 "noise not measured (one repeat)"
             ]

@@ -5,7 +5,7 @@
 
 use super::summary::{self, SummaryRow};
 use crate::record::Record;
-use crate::table::{secs, sgm_note, Table};
+use crate::table::{secs, sgm_note, Table, FAILED, NOT_RUN};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Engine keys in the order of the tables' columns; labels of other engines come after
@@ -35,8 +35,9 @@ pub(crate) fn column_key(label: &str) -> (usize, &str) {
 
 /// One table per puzzle of `rows` (puzzles alphabetically), stem `<puzzle>_backends`: a
 /// row per formulation (alphabetically), a column per engine label (in [`ENGINE_ORDER`]),
-/// each cell `solved/runs · median · SGM` in seconds, "–" where the engine did not run
-/// that formulation. `shift` is the SGM's shift in seconds.
+/// each cell `solved/runs · median · SGM` in seconds, `0/runs ✗` ([`FAILED`]) where every
+/// run failed, [`NOT_RUN`] where the engine did not run that formulation. `shift` is the
+/// SGM's shift in seconds.
 pub fn engine_tables(rows: &[Record], shift: f64) -> Vec<Table> {
     let (common, instances) = common_runs(rows);
     let mut by_puzzle: BTreeMap<String, Vec<SummaryRow>> = BTreeMap::new();
@@ -111,13 +112,17 @@ fn puzzle_table(
     let cells: BTreeMap<(&str, &str), String> = groups
         .iter()
         .map(|s| {
-            let cell = format!(
-                "{}/{} · {} · {}",
-                s.solved,
-                s.runs,
-                secs(s.median_seconds),
-                secs(s.sgm_seconds)
-            );
+            let cell = if s.solved == 0 {
+                format!("0/{} {FAILED}", s.runs)
+            } else {
+                format!(
+                    "{}/{} · {} · {}",
+                    s.solved,
+                    s.runs,
+                    secs(s.median_seconds),
+                    secs(s.sgm_seconds)
+                )
+            };
             ((s.formulation.as_str(), s.backend.as_str()), cell)
         })
         .collect();
@@ -130,11 +135,12 @@ fn puzzle_table(
                 .unwrap_or(0);
             [f.to_string(), n.to_string()]
                 .into_iter()
-                .chain(
-                    backends
-                        .iter()
-                        .map(|&b| cells.get(&(f, b)).cloned().unwrap_or_else(|| "–".into())),
-                )
+                .chain(backends.iter().map(|&b| {
+                    cells
+                        .get(&(f, b))
+                        .cloned()
+                        .unwrap_or_else(|| NOT_RUN.into())
+                }))
                 .collect()
         })
         .collect();
@@ -146,13 +152,13 @@ fn puzzle_table(
             .chain(backends.iter().copied())
             .map(String::from)
             .collect(),
+        labels: 1,
         rows: body,
         notes: vec![
             format!("Each cell: solved/runs · median (s) · SGM{shift} (s) of the formulation (row) on the backend (column); solved counts verified solutions plus proofs of infeasibility."),
             "instances: those every backend of the row ran, with the same time limit (the quick suite runs every backend on a few instances and the report's tables on more); only their runs count here (all runs where no instance was run by every backend).".into(),
             sgm_note(shift),
-            "Failed runs count at the time limit in the median and the SGM.".into(),
-            "–: no runs of that formulation on that backend (a run plan leaves out the formulations an engine does not take).".into(),
+            format!("Failed runs count at the time limit in the median and the SGM; a cell whose runs all failed shows 0/runs {FAILED} instead of those limits, and one of a formulation the backend did not run {NOT_RUN} (a run plan leaves out the formulations an engine does not take)."),
         ],
     }
 }
@@ -245,6 +251,26 @@ mod tests {
             .notes
             .iter()
             .any(|n| n.contains("SGM1: shifted geometric mean")));
+    }
+
+    #[test]
+    fn a_cell_that_failed_and_a_cell_not_run_are_told_apart() {
+        // binary on cbc ran and failed; values never ran on cbc.
+        let rows: Vec<Record> = rows()
+            .into_iter()
+            .filter(|r| r.backend != "cbc")
+            .chain([run("sudoku", "binary", "cbc", 10.0, false)])
+            .collect();
+        let mut t = engine_tables(&rows, 1.0).remove(0);
+        assert_eq!(t.columns[3], "cbc");
+        assert_eq!(t.rows[0][3], "0/1 ✗");
+        assert_eq!(t.rows[1][3], "–");
+        t.note_marks();
+        let note = t.notes.last().unwrap();
+        assert!(
+            note.contains("– = not run") && note.contains("✗ = failed"),
+            "{note}"
+        );
     }
 
     #[test]

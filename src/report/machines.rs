@@ -241,9 +241,7 @@ mod tests {
         Table {
             stem: stem.into(),
             title: stem.into(),
-            columns: vec![],
-            rows: vec![],
-            notes: vec![],
+            ..Table::default()
         }
     }
 

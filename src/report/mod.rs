@@ -44,6 +44,7 @@ pub struct Written {
 /// Every table for `rows`: the summary first, then each puzzle's engines side by side
 /// ([`engines::engine_tables`]), then the pairwise comparisons (when any two
 /// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
+/// Each table whose cells use a mark says what it means ([`Table::note_marks`]).
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {
     tables_of(rows, shift, puzzle_tables, &compare::comparisons(rows))
 }
@@ -70,6 +71,9 @@ fn tables_of(
     }
     for (p, rs) in by_puzzle {
         out.extend(anytime::anytime_table(p, &rs));
+    }
+    for t in &mut out {
+        t.note_marks();
     }
     out
 }
@@ -108,11 +112,10 @@ pub fn write_report(
         .partition(Record::is_refused);
     let rows = labelled.as_slice();
     let answers = answer::answers(rows, chosen, shift);
-    let answers_table = answer::answers_table(&answers);
     let pairs = compare::comparisons(rows);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
-    if let Some(t) = &answers_table {
-        tables.insert(0, t.clone());
+    if let Some(t) = answer::answers_table(&answers) {
+        tables.insert(0, t);
     }
     // The HTML report names the machines once, on its overview; the Markdown and LaTeX
     // tables, which may be taken one by one into a paper, each name theirs.

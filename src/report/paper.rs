@@ -10,13 +10,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The preamble: Latin Modern (outline fonts for every symbol, also textcomp's), booktabs for the tables, amssymb and textcomp for the symbols they use
-/// ($\times$, $\mu$, \textdagger, \S), graphicx and pgfplots for the plots.
+/// ($\times$, $\mu$, \textdagger, \S), pifont for the failed mark (\ding{55}), graphicx and
+/// pgfplots for the plots.
 const PREAMBLE: &str = "\\documentclass{article}
 \\usepackage[margin=2.2cm]{geometry}
 \\usepackage{lmodern}
 \\usepackage{booktabs}
 \\usepackage{amssymb}
 \\usepackage{textcomp}
+\\usepackage{pifont}
 \\usepackage{graphicx}
 \\usepackage{pgfplots}
 \\pgfplotsset{compat=1.16}

@@ -5,7 +5,7 @@
 use super::summary::{self, SummaryRow};
 use crate::record::Record;
 use crate::stats;
-use crate::table::{secs, sgm_note, Table};
+use crate::table::{secs, sgm_note, Table, NO_FIGURE};
 use std::collections::BTreeMap;
 
 /// The coefficient of variation (standard deviation / mean) of seconds over the repeats
@@ -59,7 +59,7 @@ pub fn summary_table(rows: &[Record], shift: f64) -> Table {
                 secs(s.sgm_seconds),
                 secs(s.par2_seconds),
                 cv.get(&key)
-                    .map_or("–".into(), |c| format!("{:.0}%", c * 100.0)),
+                    .map_or(NO_FIGURE.into(), |c| format!("{:.0}%", c * 100.0)),
             ]
         })
         .collect();
@@ -69,12 +69,13 @@ pub fn summary_table(rows: &[Record], shift: f64) -> Table {
         columns: ["puzzle", "formulation", "backend", "runs", "solved", "median (s)", &format!("SGM{shift} (s)"), "PAR-2 (s)", "repeat CV"]
             .map(String::from)
             .to_vec(),
+        labels: 3,
         rows: body,
         notes: vec![
             "solved: verified solutions plus proofs of infeasibility; failed runs count at the time limit in the median and the SGM.".into(),
             sgm_note(shift),
             "PAR-2: the mean over the runs of the time, a failed run counting twice its time limit (the SAT competitions' penalised average runtime).".into(),
-            "repeat CV: median over instances of the coefficient of variation of the solve time across repeats (– with one repeat).".into(),
+            format!("repeat CV: median over instances of the coefficient of variation of the solve time across repeats ({NO_FIGURE} with one repeat)."),
         ],
     }
 }

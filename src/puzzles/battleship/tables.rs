@@ -3,7 +3,7 @@
 
 use crate::record::Record;
 use crate::stats::{charged_seconds, median, succeeded};
-use crate::table::{info_value, secs, Table};
+use crate::table::{info_value, secs, Table, NOT_RUN, NO_FIGURE};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Report Table 4.3: (size, level, GBM seconds, CBM seconds), Gurobi, one puzzle each from
@@ -37,10 +37,10 @@ fn cells(label: &str) -> u64 {
 }
 
 /// Time and solved count of one group of runs: the median charged seconds (a run that did
-/// not solve counts at its time limit) and "solved/runs".
+/// not solve counts at its time limit) and "solved/runs"; [`NOT_RUN`] for both without runs.
 fn timing(rs: &[&Record]) -> (String, String) {
     if rs.is_empty() {
-        return ("–".into(), "–".into());
+        return (NOT_RUN.into(), NOT_RUN.into());
     }
     let t: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
     let solved = rs.iter().filter(|r| succeeded(r)).count();
@@ -55,7 +55,7 @@ fn table_4_3(rows: &[&Record]) -> Table {
     type Key<'a> = (u64, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key<'_>, BTreeMap<&str, Vec<&Record>>> = BTreeMap::new();
     for r in rows {
-        let level = info_value(&r.instance_info, "level").unwrap_or("–");
+        let level = info_value(&r.instance_info, "level").unwrap_or(NO_FIGURE);
         groups
             .entry((
                 cells(&r.size_label),
@@ -83,8 +83,8 @@ fn table_4_3(rows: &[&Record]) -> Table {
         body.push(vec![
             size.to_string(),
             level.to_string(),
-            report.map_or("–".into(), |r| format!("{:.2}", r.2)),
-            report.map_or("–".into(), |r| format!("{:.2}", r.3)),
+            report.map_or(NOT_RUN.into(), |r| format!("{:.2}", r.2)),
+            report.map_or(NOT_RUN.into(), |r| format!("{:.2}", r.3)),
             backend.to_string(),
             puzzles.len().to_string(),
             g,
@@ -110,6 +110,7 @@ fn table_4_3(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 2,
         rows: body,
         notes: vec![
             "Report Table 4.3: one puzzle per size and level from the Puzzle Team's Battleships site, Gurobi, fleets of report Table 4.2. Those puzzles are not bundled; ours are generated with the same sizes and fleets (instances/battleship/README.md): `hard` keeps no redundant given, `easy` adds extra givens.".into(),
@@ -133,7 +134,7 @@ fn models(rows: &[&Record]) -> Table {
             .push(r);
     }
     let med = |v: Vec<f64>| median(&v);
-    let count = |v: Option<f64>| v.map_or("–".into(), |x| format!("{x:.0}"));
+    let count = |v: Option<f64>| v.map_or(NO_FIGURE.into(), |x| format!("{x:.0}"));
     let body = groups
         .into_iter()
         .map(|((_, size, f, b), rs)| {
@@ -176,6 +177,7 @@ fn models(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 3,
         rows: body,
         notes: vec![
             "Medians over the instances of a size. Both models have the objective 0, so the LP bound is 0 whenever the relaxation is feasible; 'LP solved' counts runs whose relaxation was solved to optimality (an infeasible relaxation proves the puzzle infeasible), and the LP time shows how hard each relaxation is.".into(),

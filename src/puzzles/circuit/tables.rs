@@ -5,7 +5,7 @@
 
 use crate::record::Record;
 use crate::stats::{charged_seconds, median, succeeded};
-use crate::table::{info_value, secs, Table};
+use crate::table::{info_value, secs, Table, FAILED, NOT_RUN, NO_FIGURE};
 use std::collections::BTreeMap;
 
 /// Report Table A.1, CM1 with Gurobi and lazy constraints: |V|, |E|, best upper bound,
@@ -175,7 +175,8 @@ const AS_PRINTED: &str = "§";
 /// did not solve, marked ≥) over the runs of one board. The upper bound is the best
 /// objective of a solution the verifier accepted; without one, that of an incumbent it
 /// refused (marked †) or did not check (‡, rows from before limited runs were checked),
-/// and the gap measured from it carries the same mark.
+/// and the gap measured from it carries the same mark; with no incumbent at all, the runs
+/// failed ([`FAILED`]). A bound no run proved, and a gap without both, are [`NO_FIGURE`].
 fn figures(rs: &[&Record]) -> [String; 4] {
     let best = |verdict: Option<bool>| {
         rs.iter()
@@ -196,18 +197,18 @@ fn figures(rs: &[&Record]) -> [String; 4] {
         if x.is_finite() {
             format!("{x:.0}")
         } else {
-            "–".into()
+            NO_FIGURE.into()
         }
     };
     let gap = if ub.is_finite() && lb.is_finite() {
         format!("{:.2}{mark}", 100.0 * (ub - lb).abs() / ub.abs().max(1e-10))
     } else {
-        "–".into()
+        NO_FIGURE.into()
     };
     let ub = if ub.is_finite() {
         format!("{ub:.0}{mark}")
     } else {
-        "–".into()
+        FAILED.into()
     };
     let t: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
     let solved = rs.iter().filter(|r| succeeded(r)).count();
@@ -255,19 +256,19 @@ fn board_table(
         let [ub, lb, gap, time] = figures(rs);
         let pair = |ours: u32, theirs: Option<u32>| match theirs {
             Some(t) => format!("{t} / {ours}"),
-            None => format!("– / {ours}"),
+            None => format!("{NOT_RUN} / {ours}"),
         };
         body.push(vec![
             format!("{side}x{side}"),
             pair(*points, rep.map(|r| r.0)),
             pair(*links, rep.map(|r| r.1)),
-            rep.map_or("–".into(), |r| format!("{:.0}", r.2)),
-            rep.map_or("–".into(), |r| {
+            rep.map_or(NOT_RUN.into(), |r| format!("{:.0}", r.2)),
+            rep.map_or(NOT_RUN.into(), |r| {
                 let mark = if r.3 > r.2 { AS_PRINTED } else { "" };
                 format!("{:.0}{mark}", r.3)
             }),
-            rep.map_or("–".into(), |r| format!("{:.2}", r.4)),
-            rep.map_or("–".into(), |r| format!("{:.3}", r.5)),
+            rep.map_or(NOT_RUN.into(), |r| format!("{:.2}", r.4)),
+            rep.map_or(NOT_RUN.into(), |r| format!("{:.3}", r.5)),
             backend.to_string(),
             ub,
             lb,
@@ -313,6 +314,7 @@ fn board_table(
         ]
         .map(String::from)
         .to_vec(),
+        labels: 1,
         rows: body,
         notes,
     }
@@ -380,18 +382,18 @@ fn table_a_3(rows: &[&Record]) -> Table {
             });
         body.push(vec![
             format!("{side}x{side}"),
-            rep.map_or("–".into(), |r| format!("{} / {}", r.0, r.1)),
-            rep.map_or("–".into(), |r| format!("{:.3}", r.2)),
-            rep.map_or("–".into(), |r| format!("{:.3}", r.3)),
-            rep.map_or("–".into(), |r| format!("{:.3}", r.4)),
+            rep.map_or(NOT_RUN.into(), |r| format!("{} / {}", r.0, r.1)),
+            rep.map_or(NOT_RUN.into(), |r| format!("{:.3}", r.2)),
+            rep.map_or(NOT_RUN.into(), |r| format!("{:.3}", r.3)),
+            rep.map_or(NOT_RUN.into(), |r| format!("{:.3}", r.4)),
             backend.to_string(),
             boards.len().to_string(),
-            med(2).map_or("–".into(), |v| format!("{v:.0}")),
-            med(0).map_or("–".into(), |v| format!("{v:.3}")),
-            med(1).map_or("–".into(), |v| format!("{v:.3}")),
-            median(&ratios).map_or("–".into(), |v| format!("{v:.3}")),
+            med(2).map_or(NO_FIGURE.into(), |v| format!("{v:.0}")),
+            med(0).map_or(NO_FIGURE.into(), |v| format!("{v:.3}")),
+            med(1).map_or(NO_FIGURE.into(), |v| format!("{v:.3}")),
+            median(&ratios).map_or(NO_FIGURE.into(), |v| format!("{v:.3}")),
             if ratios.is_empty() {
-                "–".into()
+                NO_FIGURE.into()
             } else {
                 format!("{lo:.3}–{hi:.3}")
             },
@@ -416,6 +418,7 @@ fn table_a_3(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 1,
         rows: body,
         notes: vec![
             "z*: optimum of the LP relaxation of the model as built (CM1 without any subtour row; (5.1d) fixes it at |V| − 1). The report gives one board per size; ours are the medians over the five boards of Table A.1 and their range.".into(),
@@ -444,7 +447,7 @@ fn by_size(rows: &[&Record]) -> Table {
                 .filter_map(|r| f(r).map(|v| v as f64))
                 .collect::<Vec<_>>(),
         )
-        .map_or("–".into(), |v| format!("{v:.0}"))
+        .map_or(NO_FIGURE.into(), |v| format!("{v:.0}"))
     };
     let body = groups
         .into_iter()
@@ -485,6 +488,7 @@ fn by_size(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 3,
         rows: body,
         notes: vec![
             "Times count unsolved runs at their limit. rounds: LP solves after which rows were added (cm1, cm3) or integer solves (cm1-rowgen); rows added: subtour rows (and s–t cut rows for cm3). 12×12, 15×15 and 20×20 are beyond the report.".into(),

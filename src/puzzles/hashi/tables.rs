@@ -3,7 +3,7 @@
 
 use crate::record::Record;
 use crate::stats::{median, succeeded};
-use crate::table::{info_value, secs, Table};
+use crate::table::{cell, info_value, seconds, SizeFigures, Table, NOT_RUN, NO_FIGURE};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Report Table A.4: per board, n (grid side), k (islands), |B| (possible bridges), the
@@ -36,28 +36,45 @@ pub const REPORT_TABLE_A_4: [(u32, u32, u32, u32, f64, f64); 20] = [
 /// Instances whose name starts with this prefix make up our Table A.4.
 pub const TABLE_A_4_PREFIX: &str = "a4_";
 
+/// (instance, formulation, engine, presolve): the runs of one cell side.
 type Key<'a> = (&'a str, &'a str, String, Option<bool>);
 
-/// Median seconds per (instance, formulation, engine, presolve) over repeats, successful
-/// runs only. The engine is the engine with its machine where the report keeps machines
-/// apart ([`Record::backend_at_machine`]); presolve is a column of the tables.
-fn medians<'a>(rows: &[&'a Record]) -> BTreeMap<Key<'a>, f64> {
-    let mut m: BTreeMap<Key<'a>, Vec<f64>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| succeeded(r)) {
-        if let Some(t) = r.seconds {
-            m.entry((
-                &r.instance,
-                &r.formulation,
-                r.backend_at_machine(),
-                r.presolve,
-            ))
-            .or_default()
-            .push(t);
-        }
+/// The engine of a row as these tables name it: its engine label without the presolve
+/// setting, which they show in columns of their own (`highs`, `highs-t4`, `highs@node1`
+/// where the report keeps machines apart).
+fn engine(r: &Record) -> String {
+    Record {
+        presolve: None,
+        ..r.clone()
     }
-    m.into_iter()
-        .filter_map(|(k, v)| median(&v).map(|x| (k, x)))
-        .collect()
+    .backend_label()
+}
+
+/// The runs per (instance, formulation, engine, presolve), every run: the tables show a
+/// failure as one.
+fn runs<'a>(rows: &[&'a Record]) -> BTreeMap<Key<'a>, Vec<&'a Record>> {
+    let mut m: BTreeMap<Key<'a>, Vec<&'a Record>> = BTreeMap::new();
+    for &r in rows {
+        m.entry((&r.instance, &r.formulation, engine(r), r.presolve))
+            .or_default()
+            .push(r);
+    }
+    m
+}
+
+/// The runs of `formulation` on `engine` for `instance` with presolve `on`; those of an
+/// engine without the setting (presolve not recorded) stand for both sides.
+fn side<'m, 'a>(
+    runs: &'m BTreeMap<Key<'a>, Vec<&'a Record>>,
+    instance: &'a str,
+    formulation: &'a str,
+    engine: &str,
+    on: bool,
+) -> &'m [&'a Record] {
+    let key = |p| (instance, formulation, engine.to_string(), p);
+    runs.get(&key(Some(on)))
+        .or_else(|| runs.get(&key(None)))
+        .map_or(&[], |v| v.as_slice())
 }
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
@@ -69,13 +86,27 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     vec![table_a_4(&rows), formulations(&rows)]
 }
 
-/// Facts of an instance from its rows: grid side label, islands, pairs, hdc fixings.
+/// Facts of an instance from its rows: grid side label, islands, pairs, hdc fixings
+/// (whether hdc ran, and the fixings it recorded).
 struct Facts {
     label: String,
     side: u32,
     islands: u32,
     pairs: u32,
+    hdc: bool,
     fixings: Option<u64>,
+}
+
+impl Facts {
+    /// The fixings as a cell: [`NOT_RUN`] where hdc did not run, [`NO_FIGURE`] where its
+    /// runs recorded none.
+    fn fixings(&self) -> String {
+        match (self.hdc, self.fixings) {
+            (_, Some(x)) => x.to_string(),
+            (false, None) => NOT_RUN.into(),
+            (true, None) => NO_FIGURE.into(),
+        }
+    }
 }
 
 fn facts<'a>(rows: &[&'a Record]) -> BTreeMap<&'a str, Facts> {
@@ -97,10 +128,12 @@ fn facts<'a>(rows: &[&'a Record]) -> BTreeMap<&'a str, Facts> {
             side,
             islands: num("islands"),
             pairs: num("pairs"),
+            hdc: false,
             fixings: None,
         });
-        if r.formulation == "hdc" && r.fixings.is_some() {
-            e.fixings = r.fixings;
+        if r.formulation == "hdc" {
+            e.hdc = true;
+            e.fixings = r.fixings.or(e.fixings);
         }
     }
     out
@@ -154,13 +187,13 @@ fn pair_boards<'a>(facts: &BTreeMap<&'a str, Facts>) -> Vec<(Option<usize>, Opti
     pairs
 }
 
-/// "report / ours", with – for a side that is missing.
+/// "report / ours", with [`NOT_RUN`] for a side that is missing.
 fn beside(report: Option<String>, ours: Option<String>) -> String {
-    let dash = || "–".to_string();
+    let none = || NOT_RUN.to_string();
     format!(
         "{} / {}",
-        report.unwrap_or_else(dash),
-        ours.unwrap_or_else(dash)
+        report.unwrap_or_else(none),
+        ours.unwrap_or_else(none)
     )
 }
 
@@ -170,51 +203,52 @@ fn table_a_4(rows: &[&Record]) -> Table {
         .copied()
         .filter(|r| r.instance.starts_with(TABLE_A_4_PREFIX))
         .collect();
-    let med = medians(&ours);
+    let runs = runs(&ours);
     let facts = facts(&ours);
-    let backends: BTreeSet<String> = ours.iter().map(|r| r.backend_at_machine()).collect();
     // (side, island count, report row) → row; ours without a partner after the report's.
     let mut body: Vec<((u32, u32, usize), Vec<String>)> = Vec::new();
     for (report, inst) in pair_boards(&facts) {
         let rep = report.map(|i| REPORT_TABLE_A_4[i]);
         let f = inst.map(|i| &facts[i]);
-        let side = rep.map_or_else(|| f.map_or(0, |f| f.side), |r| r.0);
+        let side_n = rep.map_or_else(|| f.map_or(0, |f| f.side), |r| r.0);
         let order = (
-            side,
+            side_n,
             rep.map_or_else(|| f.map_or(0, |f| f.islands), |r| r.1),
             report.unwrap_or(usize::MAX),
         );
+        // A row per engine that ran this board with the table's formulations; one row
+        // for a report board we have no partner for.
+        let engines: BTreeSet<&str> = runs
+            .keys()
+            .filter(|(i, form, ..)| Some(*i) == inst && ["base", "hdc"].contains(form))
+            .map(|(_, _, e, _)| e.as_str())
+            .collect();
         let on: Vec<Option<&str>> = match inst {
-            Some(_) => backends.iter().map(|b| Some(b.as_str())).collect(),
+            Some(_) => engines.into_iter().map(Some).collect(),
             None => vec![None],
         };
         for b in on {
-            let t = |form: &str, presolve: bool| {
-                let (inst, b) = (inst?, b?.to_string());
-                med.get(&(inst, form, b.clone(), Some(presolve)))
-                    .or_else(|| med.get(&(inst, form, b, None)))
-                    .copied()
+            let t = |form: &'static str, presolve: bool| {
+                let (inst, b) = (inst?, b?);
+                Some(SizeFigures::of(side(&runs, inst, form, b, presolve)).median_solve())
             };
-            let time = |x: Option<f64>| x.map(|x| secs(Some(x)));
+            let time = |x: f64| Some(seconds(x));
             body.push((
                 order,
                 vec![
-                    side.to_string(),
-                    inst.unwrap_or("–").to_string(),
-                    b.unwrap_or("–").to_string(),
+                    side_n.to_string(),
+                    inst.unwrap_or(NOT_RUN).to_string(),
+                    b.unwrap_or(NOT_RUN).to_string(),
                     beside(
                         rep.map(|r| r.1.to_string()),
                         f.map(|f| f.islands.to_string()),
                     ),
                     beside(rep.map(|r| r.2.to_string()), f.map(|f| f.pairs.to_string())),
-                    beside(
-                        rep.map(|r| r.3.to_string()),
-                        f.and_then(|f| f.fixings).map(|x| x.to_string()),
-                    ),
-                    beside(rep.and_then(|r| time(Some(r.4))), time(t("base", false))),
-                    beside(rep.and_then(|r| time(Some(r.5))), time(t("hdc", false))),
-                    secs(t("base", true)),
-                    secs(t("hdc", true)),
+                    beside(rep.map(|r| r.3.to_string()), f.map(Facts::fixings)),
+                    beside(rep.and_then(|r| time(r.4)), t("base", false)),
+                    beside(rep.and_then(|r| time(r.5)), t("hdc", false)),
+                    t("base", true).unwrap_or_else(|| NOT_RUN.into()),
+                    t("hdc", true).unwrap_or_else(|| NOT_RUN.into()),
                 ],
             ));
         }
@@ -237,70 +271,63 @@ fn table_a_4(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 3,
         rows: body.into_iter().map(|(_, r)| r).collect(),
         notes: vec![
             "Report Table A.4: boards from puzzle-bridges.com (not public), model (6.1) on Gurobi with presolve off; its column \"Number of HDC\" is given under fixings. Ours: Simon Tatham's Bridges boards of the same sides and similar island counts (instances/hashi/report_range; the 5×5 boards of 8 and 11 islands are from our generator, as Tatham's lays at most 7 on 5×5), presolve off in the base and hdc columns as in the report, and on in the last two.".into(),
-            "Each row puts one report board beside the one of ours it faces: of the same n, nearest island count first, each board used once; where island counts tie, the report's boards in printed order face ours in file order (our board is named file:line). – on one side: no partner.".into(),
+            format!("Each row puts one report board beside the one of ours it faces: of the same n, nearest island count first, each board used once; where island counts tie, the report's boards in printed order face ours in file order (our board is named file:line). {NOT_RUN} on one side: no partner."),
             "Our fixings are the variable bounds the deductions (6.2)–(6.11) tighten, each counted once. A pair can take several (x^1 = 1 from one end, x^0 = 0 from the other), so the count can exceed |B|, as it does on some of the report's boards; the report does not say how it counted.".into(),
-            "Times are the solver call's wall-clock seconds, median over repeats; – means no successful run.".into(),
+            "Times are the solver call's wall-clock seconds, median over the repeats that succeeded.".into(),
         ],
     }
 }
 
 fn formulations(rows: &[&Record]) -> Table {
-    let med = medians(rows);
-    let facts = facts(rows);
     let forms: Vec<&str> = ["base", "hdc", "cuts", "cuts-hdc"]
         .into_iter()
         .filter(|f| rows.iter().any(|r| r.formulation == *f))
         .collect();
-    let backends: BTreeSet<String> = rows.iter().map(|r| r.backend_at_machine()).collect();
-    // (instance, engine, presolve) → rounds and rows of the successful `cuts` runs.
-    type Loops = (Vec<f64>, Vec<f64>);
-    let mut rounds: BTreeMap<(&str, String, Option<bool>), Loops> = BTreeMap::new();
-    for r in rows
+    let rows: Vec<&Record> = rows
         .iter()
-        .filter(|r| succeeded(r) && r.formulation == "cuts")
-    {
-        let e = rounds
-            .entry((&r.instance, r.backend_at_machine(), r.presolve))
-            .or_default();
-        e.0.extend(r.rounds.map(|x| x as f64));
-        e.1.extend(r.cuts.map(|x| x as f64));
-    }
-    let mut order: Vec<(&str, &Facts)> = facts.iter().map(|(i, f)| (*i, f)).collect();
-    order.sort_by_key(|(i, f)| (f.islands, *i));
+        .copied()
+        .filter(|r| forms.contains(&r.formulation.as_str()))
+        .collect();
+    let runs = runs(&rows);
+    let facts = facts(&rows);
+    // A row per instance and engine that ran it, islands first.
+    let mut order: Vec<(u32, &str, &str)> = runs
+        .keys()
+        .map(|(i, _, e, _)| (facts[i].islands, *i, e.as_str()))
+        .collect();
+    order.sort();
+    order.dedup();
     let mut body = Vec::new();
-    for (inst, f) in order {
-        for b in &backends {
-            let mut row = vec![
-                inst.to_string(),
-                f.label.clone(),
-                f.islands.to_string(),
-                b.to_string(),
-            ];
-            for form in &forms {
-                let t = |p: bool| {
-                    secs(
-                        med.get(&(inst, *form, b.clone(), Some(p)))
-                            .or_else(|| med.get(&(inst, *form, b.clone(), None)))
-                            .copied(),
-                    )
-                };
-                row.push(format!("{} / {}", t(true), t(false)));
-            }
-            let loops = |p: bool| {
-                rounds
-                    .get(&(inst, b.clone(), Some(p)))
-                    .or_else(|| rounds.get(&(inst, b.clone(), None)))
-                    .map_or("–".into(), |(r, c)| {
-                        let m = |v: &[f64]| median(v).map_or("–".into(), |x| format!("{x:.0}"));
-                        format!("{}/{}", m(r), m(c))
-                    })
-            };
-            row.push(format!("{}; {}", loops(true), loops(false)));
-            body.push(row);
+    for (_, inst, b) in order {
+        let f = &facts[inst];
+        let mut row = vec![
+            inst.to_string(),
+            f.label.clone(),
+            f.islands.to_string(),
+            b.to_string(),
+        ];
+        for form in &forms {
+            let t = |p: bool| SizeFigures::of(side(&runs, inst, form, b, p)).median_solve();
+            row.push(format!("{} / {}", t(true), t(false)));
         }
+        // Rounds and rows of the `cuts` runs that succeeded.
+        let loops = |p: bool| {
+            let rs = side(&runs, inst, "cuts", b, p);
+            let ok: Vec<&&Record> = rs.iter().filter(|r| succeeded(r)).collect();
+            let m = |v: Vec<f64>| median(&v).map_or(NO_FIGURE.into(), |x| format!("{x:.0}"));
+            let figure = (!ok.is_empty()).then(|| {
+                let rounds = ok.iter().filter_map(|r| r.rounds).map(|x| x as f64);
+                let cuts = ok.iter().filter_map(|r| r.cuts).map(|x| x as f64);
+                format!("{}/{}", m(rounds.collect()), m(cuts.collect()))
+            });
+            cell(rs.len(), ok.len(), figure)
+        };
+        row.push(format!("{}; {}", loops(true), loops(false)));
+        body.push(row);
     }
     let mut columns: Vec<String> = ["instance", "grid", "islands", "backend"]
         .map(String::from)
@@ -311,9 +338,10 @@ fn formulations(rows: &[&Record]) -> Table {
         stem: "hashi_formulations".into(),
         title: "Hashi: every formulation with presolve on and off".into(),
         columns,
+        labels: 4,
         rows: body,
         notes: vec![
-            "Each time cell is the median solve seconds with presolve on / off; – means no successful run (time limit, error or not run). For cuts and cuts-hdc the time is the whole row-generation loop. An engine without presolve (microlp) runs once and shows that run on both sides.".into(),
+            "Each time cell is the median solve seconds of the runs that succeeded, with presolve on / off; a row per instance and engine that ran it. For cuts and cuts-hdc the time is the whole row-generation loop. An engine without presolve (microlp) runs once and shows that run on both sides.".into(),
             "cuts rounds/rows: median solves and connectivity rows added by the cuts formulation, with presolve on; off.".into(),
         ],
     }
@@ -374,6 +402,87 @@ mod tests {
         assert_eq!(facing("a4_10x10:4"), ["25 / 26", "32 / 52", "15 / –"]);
         let ours = t.rows.iter().find(|r| r[1] == "a4_10x10:3").unwrap();
         assert_eq!(ours[6], "0.0114 / 0.00100");
+    }
+
+    #[test]
+    fn rows_only_for_what_ran_with_failures_apart_from_runs_not_made() {
+        let failed = Record {
+            formulation: "hdc".into(),
+            presolve: Some(true),
+            status: "time_limit".into(),
+            seconds: Some(10.0),
+            time_limit: Some(10.0),
+            verified: None,
+            ..run("a4_07x07:3", 7, 10)
+        };
+        // Threads are a setting: a row of their own, not pooled with the usual highs.
+        let threads = Record {
+            threads: Some(4),
+            seconds: Some(0.002),
+            ..run("a4_07x07:3", 7, 10)
+        };
+        let rows = [
+            run("a4_07x07:3", 7, 10),
+            failed,
+            threads,
+            Record {
+                backend: "cbc".into(),
+                ..run("a4_07x07:4", 7, 12)
+            },
+        ];
+        let t = &tables(&rows)[1];
+        let cells: Vec<Vec<&str>> = t
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.as_str()).collect())
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                [
+                    "a4_07x07:3",
+                    "7x7",
+                    "10",
+                    "highs",
+                    "– / 0.00100",
+                    "✗ / –",
+                    "–; –"
+                ],
+                [
+                    "a4_07x07:3",
+                    "7x7",
+                    "10",
+                    "highs-t4",
+                    "– / 0.00200",
+                    "– / –",
+                    "–; –"
+                ],
+                [
+                    "a4_07x07:4",
+                    "7x7",
+                    "12",
+                    "cbc",
+                    "– / 0.00100",
+                    "– / –",
+                    "–; –"
+                ],
+            ]
+        );
+        let a4 = &tables(&rows)[0];
+        let ours: Vec<(&str, &str, &str)> = a4
+            .rows
+            .iter()
+            .filter(|r| r[1].starts_with("a4_"))
+            .map(|r| (r[1].as_str(), r[2].as_str(), r[9].as_str()))
+            .collect();
+        assert_eq!(
+            ours,
+            [
+                ("a4_07x07:3", "highs", "✗"),
+                ("a4_07x07:3", "highs-t4", "–"),
+                ("a4_07x07:4", "cbc", "–")
+            ]
+        );
     }
 
     #[test]

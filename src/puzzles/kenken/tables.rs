@@ -2,7 +2,7 @@
 //! each engine, with the model's size, its LP relaxation and the solve times.
 
 use crate::record::Record;
-use crate::table::{size_groups, SizeFigures, Table};
+use crate::table::{size_groups, SizeFigures, Table, NO_FIGURE};
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
 pub fn tables(rows: &[Record]) -> Vec<Table> {
@@ -14,7 +14,8 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
 }
 
 /// The difficulty of a Tatham puzzle from its instance name (`keen_9dx:3` → `extreme`,
-/// `keen_9dnm:1` → `normal, × only`), or `–`, with a rank that orders them.
+/// `keen_9dnm:1` → `normal, × only`), or [`NO_FIGURE`] for a puzzle of no grade (the blog
+/// post's), with a rank that orders them.
 pub fn difficulty(instance: &str) -> (usize, String) {
     let stem = instance.split(':').next().unwrap_or(instance);
     let flags = stem
@@ -22,7 +23,7 @@ pub fn difficulty(instance: &str) -> (usize, String) {
         .and_then(|s| s.split_once('d'))
         .map(|(_, d)| d);
     let Some(flags) = flags else {
-        return (2 * ORDER.len(), "–".into());
+        return (2 * ORDER.len(), NO_FIGURE.into());
     };
     let rank = match flags.chars().next() {
         Some('e') => 0,
@@ -30,7 +31,7 @@ pub fn difficulty(instance: &str) -> (usize, String) {
         Some('h') => 2,
         Some('x') => 3,
         Some('u') => 4,
-        _ => return (2 * ORDER.len(), "–".into()),
+        _ => return (2 * ORDER.len(), NO_FIGURE.into()),
     };
     if flags.ends_with('m') {
         (2 * rank + 1, format!("{}, × only", ORDER[rank]))
@@ -50,14 +51,14 @@ fn sizes(rows: &[&Record]) -> Table {
             let mut row = vec![label.to_string(), level, f.to_string(), b];
             row.extend(SizeFigures::of(&rs).cells());
             row.push(if lp == 0 {
-                "–".into()
+                NO_FIGURE.into()
             } else {
                 format!("{lp}/{} feasible", rs.len())
             });
             row.push(if f == "log" {
                 cuts.to_string()
             } else {
-                "–".into()
+                NO_FIGURE.into()
             });
             row
         })
@@ -81,6 +82,7 @@ fn sizes(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 4,
         rows: body,
         notes: vec![
             "Solved counts runs (a time-limited or refused run is unsolved); every solved run's grid was accepted by the independent verifier. Variables and rows are those of the model as built, before presolve, as a range over the group's puzzles.".into(),
@@ -101,7 +103,7 @@ mod tests {
         assert_eq!(difficulty("keen_4de").1, "easy");
         assert_eq!(difficulty("keen_9dnm:2").1, "normal, × only");
         assert!(difficulty("keen_9dnm:2").0 < difficulty("keen_9dh:2").0);
-        assert_eq!(difficulty("blog_003").1, "–");
+        assert_eq!(difficulty("blog_003").1, "n/a");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::record::Record;
 use crate::stats;
-use crate::table::{info_value, secs, size_groups, Table};
+use crate::table::{info_value, secs, size_groups, Table, NO_FIGURE};
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
 pub fn tables(rows: &[Record]) -> Vec<Table> {
@@ -13,7 +13,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
     if rows.is_empty() {
         return vec![];
     }
-    let whole = |v: Option<f64>| v.map_or("–".into(), |x| format!("{}", x.round() as i64));
+    let whole = |v: Option<f64>| v.map_or(NO_FIGURE.into(), |x| format!("{}", x.round() as i64));
     let body = size_groups(&rows, |r| r.instance.as_str())
         .into_iter()
         .map(|((_, instance, _, f, b), rs)| {
@@ -35,17 +35,17 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
                 whole(last.objective),
                 whole(last.best_bound),
                 info_value(&last.instance_info, "known")
-                    .unwrap_or("–")
+                    .unwrap_or(NO_FIGURE)
                     .to_string(),
-                last.rounds.map_or("–".into(), |r| r.to_string()),
-                last.cuts.map_or("–".into(), |r| r.to_string()),
+                last.rounds.map_or(NO_FIGURE.into(), |r| r.to_string()),
+                last.cuts.map_or(NO_FIGURE.into(), |r| r.to_string()),
                 secs(stats::median(&times)),
                 secs(stats::median(&follower)),
                 secs(median_total),
-                published.map_or("–".into(), |p| format!("{p:.0}")),
+                published.map_or(NO_FIGURE.into(), |p| format!("{p:.0}")),
                 match (published, median_total) {
                     (Some(p), Some(t)) if t > 0.0 => format!("{:.0}×", p / t),
-                    _ => "–".into(),
+                    _ => NO_FIGURE.into(),
                 },
             ]
         })
@@ -72,6 +72,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 4,
         rows: body,
         notes: vec![
             "clues: the best unique clue set found; lower bound: the leader's proved bound (equal to clues when optimal); known: the minimum given with the grid. rounds: leader solves; rows added: unavoidable sets the follower found (the seeded sets are in the first model). search: the whole search (the follower's first round and, for rowgen, the seeding, then the loop of leader and follower); follower: its share; with build: search plus building the leader's model. Medians over repeats; clues, bound, rounds and rows are those of the last repeat.".into(),

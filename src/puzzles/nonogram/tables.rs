@@ -2,7 +2,7 @@
 //! with the paper "Nonokenken"'s figure for 50×50 beside ours.
 
 use crate::record::Record;
-use crate::table::{size_rows, Table, SIZE_COLUMNS};
+use crate::table::{published_size_row, size_rows, Table, NO_FIGURE, SIZE_COLUMNS, SIZE_LABELS};
 
 /// The paper's figure: "general nonograms of size 50x50 in roughly 20 seconds", with its
 /// model converted to CNF for MiniSat (GLPK alone being slower).
@@ -18,18 +18,14 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
 }
 
 fn sizes(rows: &[&Record]) -> Table {
-    let paper_row = || -> Vec<String> {
-        vec![
-            "50x50".into(),
-            "Nonokenken: Bosch's model as CNF".into(),
-            "MiniSat".into(),
-            "–".into(),
-            "–".into(),
-            format!("≈ {PAPER_50X50_SECONDS} s"),
-            "–".into(),
-            "–".into(),
-            "–".into(),
-        ]
+    let paper_row = || {
+        published_size_row(
+            "50x50",
+            "Nonokenken: Bosch's model as CNF",
+            "MiniSat",
+            NO_FIGURE,
+            &format!("≈ {PAPER_50X50_SECONDS}"),
+        )
     };
     let mut body: Vec<Vec<String>> = Vec::new();
     let mut paper_row_done = false;
@@ -49,6 +45,7 @@ fn sizes(rows: &[&Record]) -> Table {
         stem: "nonogram_sizes".into(),
         title: "Nonograms by grid size: Bosch's model and the automaton flow model on every backend".into(),
         columns: SIZE_COLUMNS.map(String::from).to_vec(),
+        labels: SIZE_LABELS,
         rows: body,
         notes: vec![
             "Solved counts runs (a time-limited run is unsolved); every solved run's grid was accepted by the independent verifier. Variables and rows are those of the model as built, a range over the group's puzzles.".into(),
@@ -81,6 +78,7 @@ mod tests {
         assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[0][0], "30x30");
         assert_eq!(t.rows[1][2], "MiniSat");
+        assert_eq!(t.rows[1][5], "≈ 20", "in the column's unit, seconds");
         assert_eq!(t.rows[2][0], "50x50");
         let t = &tables(&rows[..1])[0];
         assert_eq!(

@@ -4,7 +4,7 @@
 
 use crate::record::Record;
 use crate::stats;
-use crate::table::{secs, size_groups, Table};
+use crate::table::{secs, size_groups, Table, NO_FIGURE};
 use std::collections::BTreeMap;
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
@@ -20,7 +20,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
 }
 
 fn whole(v: Option<f64>) -> String {
-    v.map_or("–".into(), |x| format!("{}", x.round() as i64))
+    v.map_or(NO_FIGURE.into(), |x| format!("{}", x.round() as i64))
 }
 
 /// Per picture, formulation and engine.
@@ -45,8 +45,8 @@ fn runs(rows: &[&Record]) -> Table {
                 format!("{} ({verified}/{} verified)", statuses.join(", "), rs.len()),
                 whole(last.objective),
                 whole(last.best_bound),
-                last.rounds.map_or("–".into(), |r| r.to_string()),
-                last.cuts.map_or("–".into(), |r| r.to_string()),
+                last.rounds.map_or(NO_FIGURE.into(), |r| r.to_string()),
+                last.cuts.map_or(NO_FIGURE.into(), |r| r.to_string()),
                 secs(stats::median(&times)),
                 secs(stats::median(&follower)),
                 secs(stats::median(&total)),
@@ -72,6 +72,7 @@ fn runs(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 4,
         rows: body,
         notes: vec![
             "givens: the fewest givens found (each a cell shown with the picture's colour); lower bound: the leader's proved bound (equal to givens when optimal). rounds: leader solves; rows added: unavoidable sets the follower found (the seeded sets are in the first model). search: the whole search (the follower's first round and, for rowgen, the seeding, then the loop of leader and follower); follower: its share; with build: search plus building the leader's model. Medians over repeats; givens, bound, rounds and rows are those of the last repeat.".into(),
@@ -106,7 +107,7 @@ fn sizes(rows: &[&Record]) -> Table {
         .into_iter()
         .map(|((_, label), (pictures, minima))| {
             let unique = minima.iter().filter(|&&m| m == 0.0).count();
-            let fmt = |v: Option<f64>| v.map_or("–".into(), |x| format!("{x:.2}"));
+            let fmt = |v: Option<f64>| v.map_or(NO_FIGURE.into(), |x| format!("{x:.2}"));
             vec![
                 label,
                 pictures.to_string(),
@@ -132,6 +133,7 @@ fn sizes(rows: &[&Record]) -> Table {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 1,
         rows: body,
         notes: vec![
             "Over the pictures whose minimum some run proved (optimal and verified); pictures: all pictures run at that size.".into(),

@@ -3,7 +3,7 @@
 //! counted, and the times.
 
 use crate::record::Record;
-use crate::table::{count_range, size_groups, SizeFigures, Table};
+use crate::table::{count_range, size_groups, SizeFigures, Table, NO_FIGURE};
 
 /// The known numbers of n-Queens placements without walls (OEIS A000170), which the
 /// wall-free boards' counts must match: 92 for n = 8 and 724 for n = 10.
@@ -21,24 +21,30 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
         .map(|((_, instance, label, f, b), rs)| {
             let g = SizeFigures::of(&rs);
             let ok = &g.solved;
-            let value = count_range(
-                ok.iter()
-                    .filter_map(|r| r.objective)
-                    .map(|v| v.round() as usize),
-            );
-            let counted = ok
-                .iter()
-                .filter(|r| r.count > 1)
-                .filter_map(|r| r.solutions.map(|s| (s, r.count)))
-                .map(|(s, c)| {
-                    if s >= u64::from(c) {
-                        format!("≥ {s}")
-                    } else {
-                        s.to_string()
-                    }
-                })
-                .max_by_key(|s| s.len())
-                .unwrap_or_else(|| "–".into());
+            let value = g.of_solved((!ok.is_empty()).then(|| {
+                count_range(
+                    ok.iter()
+                        .filter_map(|r| r.objective)
+                        .map(|v| v.round() as usize),
+                )
+            }));
+            // A counting run's engine label says so (`-count<K>`): the group counts or not.
+            let counted = if rs.iter().any(|r| r.count > 1) {
+                g.of_solved(
+                    ok.iter()
+                        .filter_map(|r| r.solutions.map(|s| (s, r.count)))
+                        .map(|(s, c)| {
+                            if s >= u64::from(c) {
+                                format!("≥ {s}")
+                            } else {
+                                s.to_string()
+                            }
+                        })
+                        .max_by_key(|s| s.len()),
+                )
+            } else {
+                NO_FIGURE.into()
+            };
             vec![
                 instance.to_string(),
                 label.to_string(),
@@ -68,6 +74,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
         ]
         .map(String::from)
         .to_vec(),
+        labels: 4,
         rows: body,
         notes: vec![
             "value: the most queens (base) or the fewest walls (least-walls) each solved run found; optimal solutions: for runs with --count K, the optimal placements (base) or optimal boards, i.e. distinct wall sets (least-walls), counted up to K (≥ K: the count stopped there). The time of a counting run includes the solve to the optimum.".into(),

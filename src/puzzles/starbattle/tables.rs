@@ -2,7 +2,7 @@
 //! formulation on each engine, with the blog post's times beside them.
 
 use crate::record::Record;
-use crate::table::{size_rows, Table, SIZE_COLUMNS};
+use crate::table::{published_size_row, size_rows, Table, SIZE_COLUMNS, SIZE_LABELS};
 
 /// The blog post's figures: SCIP through OR-Tools solved its 5×5 puzzle (m = 1) in 0.009 s
 /// and its 9×9 puzzle (m = 2) in 0.026 s, with the window model.
@@ -20,13 +20,13 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
         let first_of_size = body.last().is_none_or(|b| b[0] != row[0]);
         let post = POST_SECONDS.iter().find(|(l, _)| *l == row[0]);
         if let Some((label, s)) = post.filter(|_| first_of_size) {
-            let mut post = vec![String::new(); SIZE_COLUMNS.len()];
-            post[0] = label.to_string();
-            post[1] = "window".into();
-            post[2] = "SCIP (blog post)".into();
-            post[3] = "1".into();
-            post[5] = format!("{s}");
-            body.push(post);
+            body.push(published_size_row(
+                label,
+                "window",
+                "SCIP (blog post)",
+                "1",
+                &s.to_string(),
+            ));
         }
         body.push(row);
     }
@@ -34,6 +34,7 @@ pub fn tables(rows: &[Record]) -> Vec<Table> {
         stem: "starbattle_sizes".into(),
         title: "Star Battle by grid size and stars: the 2×2 windows against the pairwise no-touch rows".into(),
         columns: SIZE_COLUMNS.map(String::from).to_vec(),
+        labels: SIZE_LABELS,
         rows: body,
         notes: vec![
             "Solved counts runs (a time-limited run is unsolved); every solved run's grid was accepted by the independent verifier. Variables and rows are those of the model as built.".into(),
@@ -75,6 +76,7 @@ mod tests {
             .position(|r| r[2] == "SCIP (blog post)")
             .unwrap();
         assert_eq!(t.rows[post][5], "0.026");
+        assert_eq!(t.rows[post][6], "n/a", "the post gives no longest time");
         assert_eq!(t.rows[post + 1][0], "9x9 m=2");
     }
 }

@@ -2,9 +2,12 @@
 //! and build/solve times per grid size (plain Sudoku), and the variants (X, jigsaw,
 //! killer) beside plain Sudoku.
 
+use crate::record::config_name;
 use crate::record::Record;
 use crate::stats::{median, succeeded};
-use crate::table::{info_value, secs, size_groups, SizeFigures, Table};
+use crate::table::{
+    cell, count_range, info_value, seconds, secs, size_groups, SizeFigures, Table, NO_FIGURE,
+};
 use std::collections::BTreeMap;
 
 /// Report Table 3.1: solve times in seconds of ten 9×9 puzzles (Telegraph book) with
@@ -78,6 +81,7 @@ fn variants(rows: &[&Record]) -> Table {
         columns: ["grid", "variant", "formulation", "backend", "puzzles", "solved", "median solve (s)", "max solve (s)", "variables", "rows"]
             .map(String::from)
             .to_vec(),
+        labels: 4,
         rows: body,
         notes: vec![
             "Variants from Simon Tatham's Solo (sgt-solo --generate: X 'x', jigsaw 'j', killer 'k', and their mixtures; instances/sudoku/variants). Jigsaw regions and X diagonals are more areas of one value each; a killer cage is KenKen's + cage row in binary and values (with each value at most once in it) and KenKen's combinations in combinations, which is binary where there are no cages.".into(),
@@ -93,7 +97,11 @@ fn table_3_1(rows: &[&Record]) -> Table {
         .filter(|r| r.size_label == "9x9")
         .collect();
     let med = medians(&nine);
-    let mut series: Vec<(&str, &str)> = med.keys().map(|(_, f, b)| (*f, b.as_str())).collect();
+    // Every configuration that ran, also one that failed every run.
+    let mut series: Vec<(&str, String)> = nine
+        .iter()
+        .map(|r| (r.formulation.as_str(), r.backend_label()))
+        .collect();
     series.sort();
     series.dedup();
     let (rep_min, rep_max) = REPORT_TABLE_3_1
@@ -102,17 +110,19 @@ fn table_3_1(rows: &[&Record]) -> Table {
             (lo.min(*t), hi.max(*t))
         });
     let rep_times: Vec<f64> = REPORT_TABLE_3_1.iter().map(|(_, t)| *t).collect();
+    let range = |lo: f64, hi: f64| format!("{}–{}", seconds(lo), seconds(hi));
     let mut body = vec![vec![
-        "report (3.1), Gurobi 11.0.3".to_string(),
+        "report".to_string(),
+        config_name("model (3.1)", "Gurobi 11.0.3"),
         "10".into(),
         "22–36".into(),
-        format!("{}–{}", secs(Some(rep_min)), secs(Some(rep_max))),
+        range(rep_min, rep_max),
         secs(median(&rep_times)),
-        "–".into(),
+        NO_FIGURE.into(),
     ]];
     for (f, b) in &series {
         let mut clues = Vec::new();
-        let mut times = Vec::new();
+        let mut puzzles = std::collections::BTreeSet::new();
         let mut runs = 0;
         let mut solved = 0;
         for r in nine
@@ -121,42 +131,35 @@ fn table_3_1(rows: &[&Record]) -> Table {
         {
             runs += 1;
             solved += succeeded(r) as usize;
-            if let Some(c) =
-                info_value(&r.instance_info, "clues").and_then(|c| c.parse::<u32>().ok())
-            {
-                clues.push(c);
-            }
+            puzzles.insert(r.instance.as_str());
+            clues.extend(
+                info_value(&r.instance_info, "clues").and_then(|c| c.parse::<usize>().ok()),
+            );
         }
-        for ((_, ff, bb), t) in &med {
-            if ff == f && bb == b {
-                times.push(*t);
-            }
-        }
-        let n = times.len();
-        let lo = times.iter().cloned().fold(f64::MAX, f64::min);
-        let hi = times.iter().cloned().fold(0f64, f64::max);
+        let times: Vec<f64> = med
+            .iter()
+            .filter(|((_, ff, bb), _)| ff == f && bb == b)
+            .map(|(_, t)| *t)
+            .collect();
+        let lo = times.iter().cloned().reduce(f64::min);
+        let hi = times.iter().cloned().reduce(f64::max);
         body.push(vec![
-            format!("ours: {f}, {b}"),
-            n.to_string(),
-            match (clues.iter().min(), clues.iter().max()) {
-                (Some(a), Some(z)) => format!("{a}–{z}"),
-                _ => "–".into(),
-            },
-            if n > 0 {
-                format!("{}–{}", secs(Some(lo)), secs(Some(hi)))
-            } else {
-                "–".into()
-            },
-            secs(median(&times)),
+            "ours".into(),
+            config_name(f, b),
+            puzzles.len().to_string(),
+            count_range(clues.into_iter()),
+            cell(runs, solved, lo.zip(hi).map(|(lo, hi)| range(lo, hi))),
+            cell(runs, solved, median(&times).map(seconds)),
             format!("{solved}/{runs}"),
         ]);
     }
     Table {
         stem: "sudoku_table_3_1".into(),
         title: "Sudoku 9×9: solve times beside the report's Table 3.1".into(),
-        columns: ["model and solver", "puzzles", "clues", "time range (s)", "median (s)", "solved"]
+        columns: ["source", "configuration", "puzzles", "clues", "time range (s)", "median (s)", "solved"]
             .map(String::from)
             .to_vec(),
+        labels: 2,
         rows: body,
         notes: vec![
             "Report Table 3.1: ten 9×9 puzzles from the Telegraph's book, model (3.1) on Gurobi 11.0.3, every one under 0.05 s with no link between clues (or difficulty) and time. Those puzzles are not public; ours are the report's Figure 3.1, the blog post's puzzle and Simon Tatham's Solo puzzles of five grades (instances/sudoku).".into(),
@@ -171,10 +174,10 @@ fn sizes(rows: &[&Record]) -> Table {
         .map(|((_, (), label, f, b), rs)| {
             let g = SizeFigures::of(&rs);
             let build: Vec<f64> = rs.iter().filter_map(|r| r.build_seconds).collect();
-            let ratio = match (median(&build), median(&g.solve_seconds)) {
-                (Some(bu), Some(so)) if so > 0.0 => format!("{:.1}%", 100.0 * bu / so),
-                _ => "–".into(),
-            };
+            let ratio = g.of_solved(match (median(&build), median(&g.solve_seconds)) {
+                (Some(bu), Some(so)) if so > 0.0 => Some(format!("{:.1}%", 100.0 * bu / so)),
+                _ => None,
+            });
             vec![
                 label.to_string(),
                 f.to_string(),
@@ -194,6 +197,7 @@ fn sizes(rows: &[&Record]) -> Table {
         columns: ["grid", "formulation", "backend", "solved", "median solve (s)", "median build (s)", "build/solve", "variables", "rows"]
             .map(String::from)
             .to_vec(),
+        labels: 3,
         rows: body,
         notes: vec![
             "Solved counts runs; a time-limited run counts as unsolved. Variables and rows are those of the model as built (before any presolve), as a range over the group's puzzles where they differ.".into(),
@@ -239,7 +243,10 @@ mod tests {
         assert_eq!(t.rows[0][1], "binary");
         assert_eq!(t.rows[0][8], "352–354");
         assert_eq!(t.rows[1][8], "405");
-        assert_eq!(t.rows[0][5], "30.0 µs", "a build time of 3e-5 s");
+        assert_eq!(
+            t.rows[0][5], "0.0000300",
+            "a build time of 3e-5 s, in seconds"
+        );
         assert!(t
             .notes
             .iter()
@@ -255,15 +262,19 @@ mod tests {
         let t = tables(&rows);
         let labels: Vec<&str> = t[1].rows.iter().map(|r| r[2].as_str()).collect();
         assert_eq!(labels, ["highs", "highs-h1"]);
-        let series: Vec<&str> = t[0].rows.iter().map(|r| r[0].as_str()).collect();
+        let series: Vec<(&str, &str)> = t[0]
+            .rows
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str()))
+            .collect();
         assert_eq!(
             series,
             [
-                "report (3.1), Gurobi 11.0.3",
-                "ours: binary, highs",
-                "ours: binary, highs-h1"
+                ("report", "model (3.1) on Gurobi 11.0.3"),
+                ("ours", "binary on highs"),
+                ("ours", "binary on highs-h1")
             ]
         );
-        assert_eq!(t[0].rows[1][5], "1/1");
+        assert_eq!(t[0].rows[1][6], "1/1");
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::record::Record;
 use crate::stats::{median, succeeded};
-use crate::table::Table;
+use crate::table::{cell, significant, Table, NO_FIGURE};
 use std::collections::BTreeMap;
 
 /// The instance name of the 1962 puzzle (instances/zebra/life_1962.txt).
@@ -14,10 +14,10 @@ pub const LIFE_1962: &str = "life_1962";
 /// report gives 0.050, 0.005, 0.001 and <0.001 s). Gurobi for the IP; Prolog for the CP
 /// model, with the heuristics of Gregor et al.
 pub const REPORT_TABLE_7_5: [(&str, Option<u64>, &str); 4] = [
-    ("report: Gurobi (IP)", None, "50"),
-    ("report: Prolog (CP), original", Some(21_612), "5"),
-    ("report: Prolog (CP), heuristics 1 & 2", Some(5_174), "1"),
-    ("report: Prolog (CP), heuristics 1, 2 & 3", Some(663), "<1"),
+    ("Gurobi (IP)", None, "50"),
+    ("Prolog (CP), original", Some(21_612), "5"),
+    ("Prolog (CP), heuristics 1 & 2", Some(5_174), "1"),
+    ("Prolog (CP), heuristics 1, 2 & 3", Some(663), "<1"),
 ];
 
 /// Every table this puzzle contributes for `rows` (the rows of all puzzles).
@@ -51,18 +51,6 @@ fn series_key(r: &Record) -> (u8, String, String) {
     (h, r.formulation.clone(), r.backend_label())
 }
 
-/// "ours: cp on propagate, heuristics 123"; the engine with its machine where the report
-/// keeps machines apart (`propagate@node1`).
-fn label(r: &Record) -> String {
-    let engine = r.backend_at_machine();
-    match r.heuristics.as_deref() {
-        Some(h) if !h.is_empty() => {
-            format!("ours: {} on {engine}, heuristics {h}", r.formulation)
-        }
-        _ => format!("ours: {} on {engine}", r.formulation),
-    }
-}
-
 /// Medians over a group of runs: solved/runs, seconds, inferences, nodes.
 struct Figures {
     runs: usize,
@@ -86,19 +74,22 @@ fn figures(rs: &[&Record]) -> Figures {
     }
 }
 
-/// Milliseconds with three significant digits (the CP times go down to microseconds).
-fn ms(x: Option<f64>) -> String {
-    match x.map(|s| s * 1000.0) {
-        None => "–".into(),
-        Some(v) if v >= 100.0 => format!("{v:.0}"),
-        Some(v) if v >= 10.0 => format!("{v:.1}"),
-        Some(v) if v >= 1.0 => format!("{v:.2}"),
-        Some(v) => format!("{v:.3}"),
+impl Figures {
+    /// The cells of the figures: inferences, nodes, milliseconds (three significant
+    /// figures, in the column's unit: the report's is ms), each [`crate::table::FAILED`] when no run
+    /// succeeded and [`NO_FIGURE`] when the engine does not count it ([`cell`]).
+    fn cells(&self) -> [String; 3] {
+        let c = |x: Option<f64>, show: fn(f64) -> String| cell(self.runs, self.solved, x.map(show));
+        [
+            c(self.inferences, count),
+            c(self.nodes, count),
+            c(self.seconds, |s| significant(s * 1000.0)),
+        ]
     }
 }
 
-fn count(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{v:.0}"))
+fn count(x: f64) -> String {
+    format!("{x:.0}")
 }
 
 fn table_7_5(rows: &[&Record]) -> Table {
@@ -110,35 +101,39 @@ fn table_7_5(rows: &[&Record]) -> Table {
         .iter()
         .map(|(m, inf, t)| {
             vec![
+                "report".into(),
                 m.to_string(),
-                inf.map_or("–".into(), |i| i.to_string()),
-                "–".into(),
+                inf.map_or(NO_FIGURE.into(), |i| i.to_string()),
+                NO_FIGURE.into(),
                 t.to_string(),
-                "–".into(),
+                NO_FIGURE.into(),
             ]
         })
         .collect();
     for rs in groups.values() {
         let f = figures(rs);
+        let [inferences, nodes, time] = f.cells();
         body.push(vec![
-            label(rs[0]),
-            count(f.inferences),
-            count(f.nodes),
-            time(&f, rs[0]),
+            "ours".into(),
+            rs[0].config_name(),
+            inferences,
+            nodes,
+            time,
             format!("{}/{}", f.solved, f.runs),
         ]);
     }
     Table {
         stem: "zebra_table_7_5".into(),
         title: "Zebra, the 1962 puzzle: IP against CP with the search heuristics, beside the report's Table 7.5".into(),
-        columns: ["method", "inferences", "nodes", "time (ms)", "solved"]
+        columns: ["source", "configuration", "inferences", "nodes", "time (ms)", "solved"]
             .map(String::from)
             .to_vec(),
+        labels: 2,
         rows: body,
         notes: vec![
-            "Report Table 7.5: Gurobi for the IP model, Prolog for the CP model of Gregor et al.; heuristic 1 puts the direct-location clues first, 2 the indirect-location clues last, 3 the mutually exclusive elements first. The report gives no figures for heuristic 1 alone.".into(),
+            "Report Table 7.5: Gurobi for the IP model, Prolog for the CP model of Gregor et al.; heuristic 1 puts the direct-location clues first, 2 the indirect-location clues last, 3 the mutually exclusive elements first. The report gives no figures for heuristic 1 alone. Ours: formulation on engine, propagate-h<k> searching with heuristics k (none, 1, 12, 123, or root: every clue posted at once).".into(),
             "Our inferences are values removed from domains by propagators (README, `inferences`); Prolog counts logical inferences (predicate calls), so the two scales differ and only the trend compares. Nodes: the root plus every search decision tried.".into(),
-            "Times are the solver call's wall-clock time, median over repeats, each run in a fresh worker process; ip includes the MIP solver's own start-up. A configuration that never finished shows the time limit.".into(),
+            "Times are the solver call's wall-clock time in milliseconds, median over repeats, each run in a fresh worker process; ip includes the MIP solver's own start-up.".into(),
         ],
     }
 }
@@ -161,31 +156,37 @@ fn by_size(rows: &[&Record]) -> Table {
                 per.entry(r.instance.as_str()).or_default().push(r);
             }
             let inst: Vec<Figures> = per.values().map(|v| figures(v)).collect();
-            let med = |f: &dyn Fn(&Figures) -> Option<f64>| {
-                median(&inst.iter().filter_map(f).collect::<Vec<_>>())
-            };
             let solved = inst.iter().filter(|f| f.solved * 2 > f.runs).count();
-            let t = if solved == 0 {
-                limit(rs[0])
-            } else {
-                ms(med(&|f| f.seconds))
+            // No puzzle solved in most repeats: failed, whatever a lucky repeat found.
+            let med = |f: &dyn Fn(&Figures) -> Option<f64>| {
+                let v: Vec<f64> = inst.iter().filter_map(f).collect();
+                median(&v).filter(|_| solved > 0)
             };
+            let over = Figures {
+                runs: inst.len(),
+                solved,
+                seconds: med(&|f| f.seconds),
+                inferences: med(&|f| f.inferences),
+                nodes: med(&|f| f.nodes),
+            };
+            let [inferences, nodes, time] = over.cells();
             vec![
                 size,
-                label(rs[0]).trim_start_matches("ours: ").to_string(),
+                rs[0].config_name(),
                 format!("{solved}/{}", inst.len()),
-                t,
-                count(med(&|f| f.inferences)),
-                count(med(&|f| f.nodes)),
+                time,
+                inferences,
+                nodes,
             ]
         })
         .collect();
     Table {
         stem: "zebra_generated".into(),
         title: "Zebra, generated puzzles (houses × attributes): IP against CP by heuristics, medians".into(),
-        columns: ["size", "method", "solved", "median time (ms)", "median inferences", "median nodes"]
+        columns: ["size", "configuration", "solved", "median time (ms)", "median inferences", "median nodes"]
             .map(String::from)
             .to_vec(),
+        labels: 2,
         rows: body,
         notes: vec![
             "Puzzles made by `puzzlebench generate zebra` (instances/zebra/README.md): unique, no redundant clue. Size is houses × attributes.".into(),
@@ -200,16 +201,62 @@ fn dims(label: &str) -> (u64, u64) {
     (it.next().unwrap_or(0), it.next().unwrap_or(0))
 }
 
-/// "> N s (limit)" for a series that never finished.
-fn limit(r: &Record) -> String {
-    r.time_limit
-        .map_or("unsolved".into(), |t| format!("> {t} s (limit)"))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn time(f: &Figures, r: &Record) -> String {
-    if f.solved == 0 {
-        limit(r)
-    } else {
-        ms(f.seconds)
+    /// A run on the 1962 puzzle of `formulation` on `backend` with `heuristics`, solved in
+    /// `seconds` or (`None`) stopped at its 1 s limit.
+    fn run(
+        formulation: &str,
+        backend: &str,
+        heuristics: Option<&str>,
+        seconds: Option<f64>,
+    ) -> Record {
+        Record {
+            puzzle: "zebra".into(),
+            instance: LIFE_1962.into(),
+            formulation: formulation.into(),
+            backend: backend.into(),
+            heuristics: heuristics.map(String::from),
+            repeat: 1,
+            time_limit: Some(1.0),
+            status: if seconds.is_some() {
+                "optimal"
+            } else {
+                "time_limit"
+            }
+            .into(),
+            verified: seconds.map(|_| true),
+            seconds: Some(seconds.unwrap_or(1.0)),
+            inferences: heuristics.map(|_| 141),
+            nodes: Some(7),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn configurations_by_their_one_name_and_a_failure_by_its_mark() {
+        let rows = [
+            run("cp", "propagate", Some("root"), Some(6.88e-5)),
+            run("ip", "highs", None, None),
+        ];
+        let t = &tables(&rows)[0];
+        let ours: Vec<Vec<&str>> = t
+            .rows
+            .iter()
+            .filter(|r| r[0] == "ours")
+            .map(|r| r.iter().map(|c| c.as_str()).collect())
+            .collect();
+        assert_eq!(
+            ours,
+            [
+                ["ours", "ip on highs", "✗", "✗", "✗", "0/1"],
+                ["ours", "cp on propagate-hroot", "141", "7", "0.0688", "1/1"],
+            ]
+        );
+        assert_eq!(ours[1][1], rows[0].config_name());
+        // The report's rows: a figure it does not give is no figure, not a failure.
+        assert_eq!(t.rows[0][..4], ["report", "Gurobi (IP)", "n/a", "n/a"]);
     }
 }
