@@ -45,27 +45,44 @@ fn summary_counts_the_time_limit_as_unsolved() {
 }
 
 #[test]
-fn comparisons_name_a_winner_only_beyond_the_measured_noise() {
+fn comparisons_judge_every_pair_by_the_one_shift_and_its_interval() {
     let rows = read_results(&root().join("tests/data/report/results.csv")).unwrap();
-    let tables = all_tables(&rows, 1.0, &puzzlebench::puzzles::table_functions());
+    let shift = puzzlebench::stats::DEFAULT_SHIFT;
+    let tables = all_tables(&rows, shift, &puzzlebench::puzzles::table_functions());
     let t = tables.iter().find(|t| t.stem == "comparisons").unwrap();
     let verdicts: Vec<(&str, &str, &str)> = t
         .rows
         .iter()
         .map(|r| (r[2].as_str(), r[3].as_str(), r[9].as_str()))
         .collect();
-    // binary and values on highs: two repeats of 5 instances each, about 7% variation,
-    // values 1.36 times as slow: beyond 2 × sqrt(2) × 7%. cbc ran once, on one instance.
+    // binary and values on highs: two repeats of 5 instances each, values about 1.5 times
+    // as slow by SGM0.01, an interval clear of 1. cbc ran once, on one instance, and failed
+    // it: highs solved more.
     assert_eq!(
         verdicts,
         [
-            ("binary", "values", "binary faster (×1.36)"),
-            ("cbc", "highs", "noise not measured (one repeat)")
+            ("binary", "values", "binary faster (×1.55)"),
+            ("cbc", "highs", "highs ahead (more solved)")
         ]
     );
     assert_eq!(t.rows[0][4], "5");
     assert_eq!(t.rows[1][4], "1");
-    assert_eq!(t.rows[1][5], "0/1; 2/2");
+    assert_eq!(t.rows[1][5], "0; 1");
+    // The SGMs are the summary's, on the same shift.
+    let summary = &tables[0];
+    assert_eq!(summary.columns[6], "SGM0.01 (s)");
+    let sgm = |f: &str| {
+        summary
+            .rows
+            .iter()
+            .find(|r| r[0] == "sudoku" && r[1] == f && r[2] == "highs")
+            .unwrap()[6]
+            .clone()
+    };
+    assert_eq!(
+        t.rows[0][6],
+        format!("{}; {}", sgm("binary"), sgm("values"))
+    );
 }
 
 /// Rows of one run on one instance, solved in `seconds`, with the given presolve and repeat.

@@ -1,6 +1,8 @@
-//! Pairwise comparisons of configurations, with the run-to-run noise measured from
-//! repeats: a difference smaller than that noise is flagged "within noise" instead of
-//! naming a winner, the way hyperfine reports a relative speed with its ± figure.
+//! Pairwise comparisons of configurations, judged the way the answer judges the best
+//! against the runner-up: by the shifted geometric mean (one shift for every table, figure
+//! and verdict, `--shift`, default [`crate::stats::DEFAULT_SHIFT`]) and its 95 % bootstrap
+//! interval over instances and repeats ([`sgm_ratio_interval`]); a difference whose
+//! interval holds 1 is "within noise" instead of naming a winner.
 //!
 //! A configuration is a (formulation, engine label) of one puzzle. Two configurations are
 //! compared when they differ in exactly one of the two (the same engine and settings on two
@@ -9,13 +11,12 @@
 //! could come from either.
 
 use crate::record::Record;
-use crate::stats::{charged_seconds, coefficient_of_variation, median, succeeded};
-use crate::table::{significant, Table, NO_FIGURE};
+use crate::report::answer::TOO_FAST;
+use crate::stats::{
+    charged_seconds, median, sgm_ratio_interval, shifted_geometric_mean, succeeded,
+};
+use crate::table::{seconds, significant, Table};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Times below this (in seconds) count as this in ratios, so that a run recorded at zero
-/// seconds gives a finite ratio.
-const TIME_FLOOR: f64 = 1e-6;
 
 /// What two configurations differ in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -35,14 +36,20 @@ pub enum Varied {
 /// The verdict on a pair.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
-    /// A is faster by this factor (above 1), beyond the measured noise.
+    /// A solved more of the common instances: ahead whatever the times.
+    AMoreSolved,
+    /// B solved more of the common instances.
+    BMoreSolved,
+    /// A is faster by this factor (above 1): the interval of B/A lies above 1.
     AFaster(f64),
-    /// B is faster by this factor (above 1), beyond the measured noise.
+    /// B is faster by this factor (above 1): the interval of B/A lies below 1.
     BFaster(f64),
-    /// The difference is within the run-to-run variation.
+    /// The interval of B/A holds 1: the two cannot be told apart.
     WithinNoise,
-    /// One side (or both) ran once on the common instances: no variation to compare with.
-    NoiseNotMeasured,
+    /// Both sides' median times are under [`TOO_FAST`] (timer resolution and process noise
+    /// decide), or the pair shares one instance run once on each side (no variation
+    /// measured): no verdict.
+    NoVerdict,
 }
 
 /// One compared pair of configurations of a puzzle, A before B in sorted order.
@@ -62,13 +69,18 @@ pub struct Comparison {
     pub runs_a: (usize, usize),
     /// Runs of B on those instances, and how many succeeded.
     pub runs_b: (usize, usize),
-    /// B's time over A's: the geometric mean over the common instances of the per-instance
-    /// ratio of median charged times (below 1: B faster).
+    /// Common instances A solved (more than half of its repeats succeeded).
+    pub solved_a: usize,
+    /// Common instances B solved.
+    pub solved_b: usize,
+    /// A's shifted geometric mean over the common instances of its median charged time.
+    pub sgm_a: f64,
+    /// B's shifted geometric mean, as `sgm_a`.
+    pub sgm_b: f64,
+    /// B's SGM over A's (below 1: B faster).
     pub ratio: f64,
-    /// Repeat variation of A on the common instances (`None`: one repeat).
-    pub cv_a: Option<f64>,
-    /// Repeat variation of B on the common instances (`None`: one repeat).
-    pub cv_b: Option<f64>,
+    /// The 95 % percentile bootstrap interval of `ratio`.
+    pub interval: (f64, f64),
     /// The larger of the two sides' median times over the common instances (seconds):
     /// under [`SHOWN_FROM`] the pair is too fast to inform.
     pub slower_median: f64,
@@ -79,7 +91,7 @@ pub struct Comparison {
 /// Pairs whose slower side's median time is under this (seconds) are left out of the
 /// table (they stay in the CSV): below a millisecond, timer resolution and process noise
 /// decide the order.
-pub const SHOWN_FROM: f64 = 1e-3;
+pub const SHOWN_FROM: f64 = TOO_FAST;
 
 /// Pairs the table shows per puzzle and kind (formulations compared, engines compared),
 /// the largest effects first; the CSV holds every pair.
@@ -90,9 +102,7 @@ impl Comparison {
     pub fn effect(&self) -> f64 {
         self.ratio.ln().abs()
     }
-}
 
-impl Comparison {
     /// The part of A that differs from B (its formulation or its engine label).
     pub fn a_name(&self) -> &str {
         match self.varied {
@@ -109,47 +119,39 @@ impl Comparison {
         }
     }
 
-    /// The verdict as the table prints it, naming the faster configuration.
+    /// The verdict as the table prints it, naming the side ahead.
     pub fn verdict_text(&self) -> String {
         match self.verdict {
+            Verdict::AMoreSolved => format!("{} ahead (more solved)", self.a_name()),
+            Verdict::BMoreSolved => format!("{} ahead (more solved)", self.b_name()),
             Verdict::AFaster(r) => format!("{} faster (×{})", self.a_name(), significant(r)),
             Verdict::BFaster(r) => format!("{} faster (×{})", self.b_name(), significant(r)),
             Verdict::WithinNoise => "within noise".into(),
-            Verdict::NoiseNotMeasured => "noise not measured (one repeat)".into(),
+            Verdict::NoVerdict => "no verdict".into(),
         }
     }
 }
 
-/// The verdict on a pair whose time ratio B/A is `ratio`, given the repeat variation
-/// (coefficient of variation, standard deviation over mean) of each side.
-///
-/// Why the rule: a time measured with relative standard deviation `cv` has
-/// sd(ln t) ≈ cv to first order, and the log of a ratio of two independent times is the
-/// difference of their logs, so sd(ln(B/A)) ≈ sqrt(cv_A² + cv_B²): the first-order
-/// propagation of relative standard deviations through a quotient that hyperfine uses
-/// for the ± of its relative speeds (it assumes the two independent too). A difference
-/// within twice that (about a 95% band for normal noise) is one that repeating the runs
-/// could plausibly reverse, so no winner is named:
-///
-/// * `NoiseNotMeasured` when either variation is unknown (one repeat);
-/// * `WithinNoise` when |ln ratio| ≤ 2·sqrt(cv_A² + cv_B²) (the boundary, and an exact
-///   tie with no variation at all, count as noise);
-/// * else `AFaster(ratio)` or `BFaster(1 / ratio)`.
-///
-/// The band is that of a single instance's ratio, not narrowed by the number of
-/// instances: noise on one machine is often shared by runs close in time (load, clock
-/// speed), so the per-instance ratios are not independent draws.
-pub fn verdict(ratio: f64, cv_a: Option<f64>, cv_b: Option<f64>) -> Verdict {
-    let (Some(a), Some(b)) = (cv_a, cv_b) else {
-        return Verdict::NoiseNotMeasured;
-    };
-    let noise = 2.0 * (a * a + b * b).sqrt();
-    if ratio.ln().abs() <= noise {
-        Verdict::WithinNoise
-    } else if ratio > 1.0 {
-        Verdict::AFaster(ratio)
+/// The verdict on a pair: the side that solved more common instances is ahead whatever
+/// the times; else no verdict when both medians are under [`TOO_FAST`] or the pair rests
+/// on one instance run once on each side; else A or B faster by the ratio when the 95 %
+/// interval of B/A lies above or below 1, and within noise when it holds 1 (the answer's
+/// rule, [`crate::report::answer`], for every pair).
+pub fn verdict(c: &Comparison, single: bool) -> Verdict {
+    if c.solved_a != c.solved_b {
+        if c.solved_a > c.solved_b {
+            Verdict::AMoreSolved
+        } else {
+            Verdict::BMoreSolved
+        }
+    } else if c.slower_median < TOO_FAST || single {
+        Verdict::NoVerdict
+    } else if c.interval.0 > 1.0 {
+        Verdict::AFaster(c.ratio)
+    } else if c.interval.1 < 1.0 {
+        Verdict::BFaster(1.0 / c.ratio)
     } else {
-        Verdict::BFaster(1.0 / ratio)
+        Verdict::WithinNoise
     }
 }
 
@@ -163,15 +165,14 @@ struct Runs {
 }
 
 impl Runs {
-    /// The median charged time, floored.
+    /// The median charged time.
     fn time(&self) -> f64 {
-        median(&self.times).unwrap_or(0.0).max(TIME_FLOOR)
+        median(&self.times).unwrap_or(0.0)
     }
 
-    /// The coefficient of variation of the charged times (sample standard deviation over
-    /// mean), when there are two repeats or more and a positive mean.
-    fn cv(&self) -> Option<f64> {
-        coefficient_of_variation(&self.times)
+    /// Solved: more than half of its repeats succeeded.
+    fn is_solved(&self) -> bool {
+        2 * self.solved > self.times.len()
     }
 }
 
@@ -183,18 +184,17 @@ type Config = (String, String);
 /// Every pair of configurations of each puzzle that differ in exactly one of formulation
 /// and engine label and ran at least one common instance (same name, same time limit),
 /// ordered by puzzle, then formulation comparisons before engine comparisons, then what is
-/// held fixed, then A and B.
+/// held fixed, then A and B; their SGMs with shift `shift`.
 ///
 /// Each instance's time on a side is the median over its repeats of
-/// [`charged_seconds`] (failed runs at the time limit); an instance that neither side
-/// solved in any repeat counts as a tie (ratio 1), since the times past the limit say
-/// nothing about speed. The repeat variation of a side is the median over the common
-/// instances (those with two repeats or more) of the coefficient of variation of its
-/// charged times across repeats. The verdict is [`verdict`]'s.
-pub fn comparisons(rows: &[Record]) -> Vec<Comparison> {
+/// [`charged_seconds`] (a failed run at exactly its time limit, so that an instance both
+/// sides failed is a tie); the ratio is B's SGM over A's, its interval and the verdict
+/// are [`verdict`]'s. Counting runs (`count` above 1) and refused runs are left out, as
+/// in the answer.
+pub fn comparisons(rows: &[Record], shift: f64) -> Vec<Comparison> {
     let mut by_puzzle: BTreeMap<&str, BTreeMap<Config, BTreeMap<InstanceKey, Runs>>> =
         BTreeMap::new();
-    for r in rows {
+    for r in rows.iter().filter(|r| r.count <= 1 && !r.is_refused()) {
         let runs = by_puzzle
             .entry(r.puzzle.as_str())
             .or_default()
@@ -219,7 +219,7 @@ pub fn comparisons(rows: &[Record]) -> Vec<Comparison> {
                     },
                     _ => continue,
                 };
-                if let Some(c) = compare(puzzle, varied, a, runs_a, b, runs_b) {
+                if let Some(c) = compare(puzzle, varied, (a, runs_a), (b, runs_b), shift) {
                     out.push(c);
                 }
             }
@@ -229,64 +229,49 @@ pub fn comparisons(rows: &[Record]) -> Vec<Comparison> {
     out
 }
 
+/// One side of a pair: its configuration and its runs per instance.
+type Side<'a> = (&'a Config, &'a BTreeMap<InstanceKey, Runs>);
+
 /// The comparison of A and B over their common instances; `None` when they have none.
-fn compare(
-    puzzle: &str,
-    varied: Varied,
-    a: &Config,
-    runs_a: &BTreeMap<InstanceKey, Runs>,
-    b: &Config,
-    runs_b: &BTreeMap<InstanceKey, Runs>,
-) -> Option<Comparison> {
-    let common: BTreeSet<&InstanceKey> =
-        runs_a.keys().filter(|k| runs_b.contains_key(*k)).collect();
+fn compare(puzzle: &str, varied: Varied, a: Side, b: Side, shift: f64) -> Option<Comparison> {
+    let common: BTreeSet<&InstanceKey> = a.1.keys().filter(|k| b.1.contains_key(*k)).collect();
     if common.is_empty() {
         return None;
     }
-    let mut log_sum = 0.0;
-    let (mut cvs_a, mut cvs_b) = (Vec::new(), Vec::new());
-    let (mut tally_a, mut tally_b) = ((0, 0), (0, 0));
-    let (mut times_a, mut times_b) = (Vec::new(), Vec::new());
-    for k in &common {
-        let (ra, rb) = (&runs_a[*k], &runs_b[*k]);
-        times_a.push(ra.time());
-        times_b.push(rb.time());
-        if ra.solved > 0 || rb.solved > 0 {
-            log_sum += (rb.time() / ra.time()).ln();
-        }
-        cvs_a.extend(ra.cv());
-        cvs_b.extend(rb.cv());
-        tally_a = (tally_a.0 + ra.times.len(), tally_a.1 + ra.solved);
-        tally_b = (tally_b.0 + rb.times.len(), tally_b.1 + rb.solved);
-    }
-    let ratio = (log_sum / common.len() as f64).exp();
-    let (cv_a, cv_b) = (median(&cvs_a), median(&cvs_b));
-    Some(Comparison {
+    let runs = |side: Side| -> Vec<&Runs> { common.iter().map(|k| &side.1[*k]).collect() };
+    let (ra, rb) = (runs(a), runs(b));
+    let tally = |rs: &[&Runs]| {
+        (
+            rs.iter().map(|r| r.times.len()).sum::<usize>(),
+            rs.iter().map(|r| r.solved).sum::<usize>(),
+        )
+    };
+    let medians = |rs: &[&Runs]| rs.iter().map(|r| r.time()).collect::<Vec<f64>>();
+    let repeats = |rs: &[&Runs]| rs.iter().map(|r| r.times.clone()).collect::<Vec<_>>();
+    let sgm_a = shifted_geometric_mean(&medians(&ra), shift).unwrap_or(0.0);
+    let sgm_b = shifted_geometric_mean(&medians(&rb), shift).unwrap_or(0.0);
+    let single = common.len() == 1 && ra[0].times.len() == 1 && rb[0].times.len() == 1;
+    let mut c = Comparison {
         puzzle: puzzle.to_string(),
         varied,
-        a: a.clone(),
-        b: b.clone(),
+        a: a.0.clone(),
+        b: b.0.clone(),
         instances: common.len(),
-        runs_a: tally_a,
-        runs_b: tally_b,
-        ratio,
-        cv_a,
-        cv_b,
-        slower_median: median(&times_a)
+        runs_a: tally(&ra),
+        runs_b: tally(&rb),
+        solved_a: ra.iter().filter(|r| r.is_solved()).count(),
+        solved_b: rb.iter().filter(|r| r.is_solved()).count(),
+        sgm_a,
+        sgm_b,
+        ratio: sgm_b / sgm_a.max(f64::MIN_POSITIVE),
+        interval: sgm_ratio_interval(&repeats(&ra), &repeats(&rb), shift),
+        slower_median: median(&medians(&ra))
             .unwrap_or(0.0)
-            .max(median(&times_b).unwrap_or(0.0)),
-        verdict: verdict(ratio, cv_a, cv_b),
-    })
-}
-
-/// A coefficient of variation as a percentage: one decimal below 10% (small variations
-/// decide verdicts), none above; [`NO_FIGURE`] when not measured.
-fn percent(cv: Option<f64>) -> String {
-    match cv {
-        None => NO_FIGURE.into(),
-        Some(c) if c < 0.1 => format!("{:.1}%", c * 100.0),
-        Some(c) => format!("{:.0}%", c * 100.0),
-    }
+            .max(median(&medians(&rb)).unwrap_or(0.0)),
+        verdict: Verdict::NoVerdict,
+    };
+    c.verdict = verdict(&c, single);
+    Some(c)
 }
 
 /// The pairs the table shows: per puzzle and kind (formulations compared, engines
@@ -318,8 +303,8 @@ fn fixed(c: &Comparison) -> String {
 }
 
 /// Writes every pair of [`comparisons`] as CSV to `path`: puzzle, what is held fixed, A,
-/// B, common instances, runs and successes of each side, the ratio B/A, the variations,
-/// the slower side's median and the verdict.
+/// B, common instances, runs and successes of each side, instances each solved, the SGMs,
+/// the ratio B/A with its interval, the slower side's median and the verdict.
 pub fn write_csv(all: &[Comparison], path: &std::path::Path) -> Result<(), String> {
     let err = |e: csv::Error| format!("{}: {e}", path.display());
     let mut w = csv::Writer::from_path(path).map_err(err)?;
@@ -330,17 +315,20 @@ pub fn write_csv(all: &[Comparison], path: &std::path::Path) -> Result<(), Strin
         "b",
         "instances",
         "runs_a",
-        "solved_a",
+        "solved_runs_a",
         "runs_b",
-        "solved_b",
+        "solved_runs_b",
+        "solved_instances_a",
+        "solved_instances_b",
+        "sgm_a_seconds",
+        "sgm_b_seconds",
         "ratio_b_over_a",
-        "cv_a",
-        "cv_b",
+        "ci_low",
+        "ci_high",
         "slower_median_seconds",
         "verdict",
     ])
     .map_err(err)?;
-    let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for c in all {
         w.write_record([
             c.puzzle.clone(),
@@ -352,9 +340,13 @@ pub fn write_csv(all: &[Comparison], path: &std::path::Path) -> Result<(), Strin
             c.runs_a.1.to_string(),
             c.runs_b.0.to_string(),
             c.runs_b.1.to_string(),
+            c.solved_a.to_string(),
+            c.solved_b.to_string(),
+            c.sgm_a.to_string(),
+            c.sgm_b.to_string(),
             c.ratio.to_string(),
-            opt(c.cv_a),
-            opt(c.cv_b),
+            c.interval.0.to_string(),
+            c.interval.1.to_string(),
             c.slower_median.to_string(),
             c.verdict_text(),
         ])
@@ -365,9 +357,9 @@ pub fn write_csv(all: &[Comparison], path: &std::path::Path) -> Result<(), Strin
 
 /// The comparisons table (stem `comparisons`): the pairs of [`shown`] out of `all`, one
 /// row each, with what the pair holds fixed, the two sides, the common instances, the
-/// runs each solved there, the ratio B/A, the repeat variation of each side and the
-/// verdict.
-pub fn comparisons_table(all: &[Comparison]) -> Table {
+/// instances each solved there, each side's SGM (shift `shift`), the ratio B/A with its
+/// 95 % interval and the verdict.
+pub fn comparisons_table(all: &[Comparison], shift: f64) -> Table {
     let shown = shown(all);
     let body = shown
         .iter()
@@ -378,13 +370,14 @@ pub fn comparisons_table(all: &[Comparison]) -> Table {
                 c.a_name().to_string(),
                 c.b_name().to_string(),
                 c.instances.to_string(),
-                format!(
-                    "{}/{}; {}/{}",
-                    c.runs_a.1, c.runs_a.0, c.runs_b.1, c.runs_b.0
-                ),
+                format!("{}; {}", c.solved_a, c.solved_b),
+                format!("{}; {}", seconds(c.sgm_a), seconds(c.sgm_b)),
                 significant(c.ratio),
-                percent(c.cv_a),
-                percent(c.cv_b),
+                format!(
+                    "{}–{}",
+                    significant(c.interval.0),
+                    significant(c.interval.1)
+                ),
                 c.verdict_text(),
             ]
         })
@@ -397,29 +390,26 @@ pub fn comparisons_table(all: &[Comparison]) -> Table {
     );
     Table {
         stem: "comparisons".into(),
-        title: "Pairwise comparisons, with run-to-run noise".into(),
-        columns: [
-            "puzzle",
-            "held fixed",
-            "A",
-            "B",
-            "instances",
-            "solved A; B",
-            "B/A",
-            "CV A",
-            "CV B",
-            "verdict",
-        ]
-        .map(String::from)
-        .to_vec(),
+        title: format!("Pairwise comparisons by SGM{shift}, with 95 % intervals"),
+        columns: vec![
+            "puzzle".into(),
+            "held fixed".into(),
+            "A".into(),
+            "B".into(),
+            "instances".into(),
+            "solved A; B".into(),
+            format!("SGM{shift} A; B (s)"),
+            "B/A".into(),
+            "95 % CI".into(),
+            "verdict".into(),
+        ],
         labels: 4,
         rows: body,
         notes: vec![
             count_note,
-            "Pairs of configurations of a puzzle that differ in exactly one of formulation and backend (with its settings), over the instances both ran at the same time limit (instances); pairs that differ in both, or share no instance, are left out. solved A; B: runs that succeeded out of runs, on those instances.".into(),
-            "B/A: geometric mean over the instances of B's time over A's, each the median over repeats of the charged time: a failed run (time limit, error, solution the verifier refused) counts at the time limit (at its own time when it ran past it); an instance neither side solved in any repeat counts as a tie (ratio 1). Below 1: B faster. It is one factor over all instances; the scatter plots of two formulations show each instance.".into(),
-            format!("CV A, CV B: median over the instances of the coefficient of variation of the charged time across repeats ({NO_FIGURE} with one repeat)."),
-            "verdict: within noise when |ln(B/A)| ≤ 2 × sqrt(cv_A² + cv_B²), twice the relative standard deviation of a ratio of two noisy times (first-order propagation, as in hyperfine's ± on a relative speed); otherwise the faster side with its factor. With one repeat on either side no winner is named, since the noise is not measured: run with --repeats 3 or more.".into(),
+            "Pairs of configurations of a puzzle that differ in exactly one of formulation and backend (with its settings), over the instances both ran at the same time limit (instances); pairs that differ in both, or share no instance, are left out, as are counting and refused runs. solved A; B: instances each solved (more than half of its repeats succeeded).".into(),
+            format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift} over the instances of each side's median time over repeats, a failed run (time limit, error, answer the verifier refused) counting at its time limit; the same shift as every other table and the overview. B/A: B's SGM over A's (below 1: B faster); 95 % CI: percentile bootstrap over instances and, within each, over repeats (2000 resamples, fixed seed)."),
+            format!("verdict: the side that solved more instances is ahead whatever the times; else the faster side with its factor when the interval lies above or below 1, within noise when it holds 1; no verdict when both medians are under {} ms or the pair rests on one instance run once on each side.", TOO_FAST * 1000.0),
         ],
     }
 }
@@ -467,21 +457,22 @@ mod tests {
             "highs",
             &[&[1.1, 1.5, 0.9], &[2.2, 3.0, 1.8]],
         ));
-        let c = comparisons(&rows);
+        let c = comparisons(&rows, 0.01);
         assert_eq!(c.len(), 1);
         let c = &c[0];
         assert_eq!(c.a, ("binary".to_string(), "highs".to_string()));
         assert_eq!(c.instances, 2);
         assert!(c.ratio > 1.05 && c.ratio < 1.15, "{}", c.ratio);
-        assert!(c.cv_a.unwrap() > 0.15 && c.cv_b.unwrap() > 0.15, "{c:?}");
+        assert!(c.interval.0 < 1.0 && c.interval.1 > 1.0, "{c:?}");
         assert_eq!(c.verdict, Verdict::WithinNoise);
-        let t = comparisons_table(&comparisons(&rows));
+        let t = comparisons_table(&comparisons(&rows, 0.01), 0.01);
         assert_eq!(t.rows[0][9], "within noise");
         assert_eq!(t.rows[0][1], "backend highs");
+        assert_eq!(t.columns[6], "SGM0.01 A; B (s)");
     }
 
     #[test]
-    fn a_clear_difference_with_low_variation_names_the_faster_one() {
+    fn a_clear_difference_names_the_faster_one_by_the_ratio_of_sgms() {
         // values takes twice as long as binary, with about 1% variation on each side.
         let mut rows = runs("binary", "highs", &[&[1.0, 1.01, 0.99], &[3.0, 3.03, 2.97]]);
         rows.extend(runs(
@@ -489,26 +480,37 @@ mod tests {
             "highs",
             &[&[2.0, 2.02, 1.98], &[6.0, 6.06, 5.94]],
         ));
-        let c = &comparisons(&rows)[0];
+        let c = &comparisons(&rows, 0.0)[0];
+        // Without a shift, the SGM ratio of times exactly doubled is 2.
         assert!((c.ratio - 2.0).abs() < 1e-9, "{}", c.ratio);
+        assert!(c.interval.0 > 1.9 && c.interval.1 < 2.1, "{:?}", c.interval);
         assert!(matches!(c.verdict, Verdict::AFaster(r) if (r - 2.0).abs() < 1e-9));
-        let t = comparisons_table(&comparisons(&rows));
-        assert_eq!(t.rows[0][6], "2.00");
+        let t = comparisons_table(&comparisons(&rows, 0.0), 0.0);
+        assert_eq!(t.rows[0][6], "1.73; 3.46");
+        assert_eq!(t.rows[0][7], "2.00");
         assert_eq!(t.rows[0][9], "binary faster (×2.00)");
+        // With the shift, the ratio is that of the shifted means, the answer's ratio.
+        let c = &comparisons(&rows, 1.0)[0];
+        let sgm =
+            |ts: [f64; 2]| ((ts[0] + 1.0f64).ln() / 2.0 + (ts[1] + 1.0f64).ln() / 2.0).exp() - 1.0;
+        assert!((c.ratio - sgm([2.0, 6.0]) / sgm([1.0, 3.0])).abs() < 1e-9);
         // The other way round, B is named.
-        let mut rows = runs("binary", "highs", &[&[4.0, 4.04, 3.96]]);
-        rows.extend(runs("values", "highs", &[&[1.0, 1.01, 0.99]]));
-        let t = comparisons_table(&comparisons(&rows));
-        assert_eq!(t.rows[0][6], "0.250");
+        let mut rows = runs("binary", "highs", &[&[4.0, 4.04, 3.96], &[4.0, 4.1, 3.9]]);
+        rows.extend(runs(
+            "values",
+            "highs",
+            &[&[1.0, 1.01, 0.99], &[1.0, 1.02, 0.98]],
+        ));
+        let t = comparisons_table(&comparisons(&rows, 0.0), 0.0);
+        assert_eq!(t.rows[0][7], "0.250");
         assert_eq!(t.rows[0][9], "values faster (×4.00)");
     }
 
     #[test]
-    fn single_repeats_give_noise_not_measured_but_keep_the_ratio() {
-        // Three repeats on A, one on B: a factor of 10, yet no winner without B's noise.
-        let mut rows = runs("binary", "highs", &[&[1.0, 1.0, 1.0]]);
+    fn one_instance_run_once_gets_no_verdict_but_keeps_the_ratio() {
+        let mut rows = runs("binary", "highs", &[&[1.0]]);
         rows.extend(runs("binary", "cbc", &[&[10.0]]));
-        let c = &comparisons(&rows)[0];
+        let c = &comparisons(&rows, 0.01)[0];
         assert_eq!(
             c.varied,
             Varied::Backend {
@@ -517,32 +519,40 @@ mod tests {
         );
         // Sorted: cbc is A, highs is B.
         assert_eq!(c.a_name(), "cbc");
-        assert!((c.ratio - 0.1).abs() < 1e-12);
-        assert_eq!(c.cv_a, None);
-        assert_eq!(c.cv_b, Some(0.0));
-        assert_eq!(c.verdict, Verdict::NoiseNotMeasured);
-        let t = comparisons_table(&comparisons(&rows));
-        assert_eq!(
-            t.rows[0][2..],
-            [
-                "cbc",
-                "highs",
-                "1",
-                "1/1; 3/3",
-                "0.100",
-                "n/a",
-                "0.0%",
-                "noise not measured (one repeat)"
-            ]
-        );
+        assert!((c.ratio - 1.01 / 10.01).abs() < 1e-12);
+        assert_eq!(c.verdict, Verdict::NoVerdict);
+        // Repeated, the same factor is a verdict.
+        let mut rows = runs("binary", "highs", &[&[1.0, 1.02, 0.98]]);
+        rows.extend(runs("binary", "cbc", &[&[10.0, 10.1, 9.9]]));
+        let c = &comparisons(&rows, 0.01)[0];
+        assert!(matches!(c.verdict, Verdict::BFaster(_)), "{c:?}");
+    }
+
+    #[test]
+    fn more_solved_is_ahead_whatever_the_times_and_tiny_times_get_no_verdict() {
+        // A solves both instances slowly, B one fast and fails the other.
+        let mut rows = runs("binary", "highs", &[&[9.0, 9.0], &[9.0, 9.0]]);
+        rows.extend(runs("values", "highs", &[&[0.1, 0.1], &[11.0, 11.0]]));
+        let c = &comparisons(&rows, 0.01)[0];
+        assert_eq!((c.solved_a, c.solved_b), (2, 1));
+        assert_eq!(c.verdict, Verdict::AMoreSolved);
+        assert_eq!(c.verdict_text(), "binary ahead (more solved)");
+        // Both under a millisecond: no verdict, and the table leaves the pair out.
+        let mut rows = runs("binary", "highs", &[&[1e-4, 1e-4], &[1e-4, 1e-4]]);
+        rows.extend(runs("values", "highs", &[&[5e-4, 5e-4], &[5e-4, 5e-4]]));
+        let all = comparisons(&rows, 0.01);
+        assert_eq!(all[0].verdict, Verdict::NoVerdict);
+        assert!(comparisons_table(&all, 0.01).rows.is_empty());
     }
 
     #[test]
     fn pairs_differing_in_formulation_and_backend_are_not_compared() {
         let mut rows = runs("binary", "highs", &[&[1.0, 1.1]]);
         rows.extend(runs("values", "cbc", &[&[5.0, 5.5]]));
-        assert!(comparisons(&rows).is_empty());
-        assert!(comparisons_table(&comparisons(&rows)).rows.is_empty());
+        assert!(comparisons(&rows, 0.01).is_empty());
+        assert!(comparisons_table(&comparisons(&rows, 0.01), 0.01)
+            .rows
+            .is_empty());
         // Nothing to compare: the report has no comparisons table (but the engines side
         // by side).
         let stems: Vec<String> = crate::report::all_tables(&rows, 1.0, &[])
@@ -552,7 +562,7 @@ mod tests {
         assert_eq!(stems, ["summary", "sudoku_backends"]);
         // Add the missing corner: binary on cbc faces both, values on cbc still not highs.
         rows.extend(runs("binary", "cbc", &[&[2.0, 2.2]]));
-        let pairs: Vec<(String, String)> = comparisons(&rows)
+        let pairs: Vec<(String, String)> = comparisons(&rows, 0.01)
             .iter()
             .map(|c| (c.a_name().to_string(), c.b_name().to_string()))
             .collect();
@@ -568,39 +578,38 @@ mod tests {
     #[test]
     fn settings_make_another_backend_label() {
         // Presolve off is a setting of the same engine: compared as two engines.
-        let mut rows = runs("hdc", "highs", &[&[1.0, 1.01]]);
-        let mut off = runs("hdc", "highs", &[&[3.0, 3.03]]);
+        let mut rows = runs("hdc", "highs", &[&[1.0, 1.01], &[1.0, 1.01]]);
+        let mut off = runs("hdc", "highs", &[&[3.0, 3.03], &[3.0, 3.03]]);
         for r in &mut off {
             r.presolve = Some(false);
         }
         rows.extend(off);
-        let t = comparisons_table(&comparisons(&rows));
+        let t = comparisons_table(&comparisons(&rows, 0.0), 0.0);
         assert_eq!(t.rows.len(), 1);
         assert_eq!(t.rows[0][1], "formulation hdc");
         assert_eq!(t.rows[0][9], "highs faster (×3.00)");
     }
 
     #[test]
-    fn failures_are_charged_at_the_limit_and_ties_when_both_fail() {
-        // Instance 0: A solves in 1 s, B fails (charged the 10 s limit though it stopped
-        // at 10.5 s). Instance 1: both fail, at different overshoots: a tie.
+    fn failures_are_charged_exactly_their_limit_and_both_failing_is_a_tie() {
+        // Instance 0: both solve, B twice as slow. Instance 1: both fail, B past its
+        // limit: each charged the 10 s limit, a tie.
         let mut rows = runs("binary", "highs", &[&[1.0, 1.0], &[10.2, 10.2]]);
-        rows.extend(runs("values", "highs", &[&[10.5, 10.5], &[10.9, 10.9]]));
-        let c = &comparisons(&rows)[0];
+        rows.extend(runs("values", "highs", &[&[2.0, 2.0], &[10.9, 10.9]]));
+        let c = &comparisons(&rows, 0.0)[0];
         assert_eq!(c.runs_a, (4, 2));
-        assert_eq!(c.runs_b, (4, 0));
-        // B/A on instance 0 is 10.5 / 1 (the charged time of a failure past its limit is
-        // its own time), on instance 1 a tie: geometric mean sqrt(10.5).
-        assert!((c.ratio - 10.5f64.sqrt()).abs() < 1e-12, "{}", c.ratio);
-        assert!(matches!(c.verdict, Verdict::AFaster(_)));
+        assert_eq!(c.runs_b, (4, 2));
+        assert!((c.sgm_a - 10f64.sqrt()).abs() < 1e-12, "{}", c.sgm_a);
+        assert!((c.ratio - 2f64.sqrt()).abs() < 1e-12, "{}", c.ratio);
         // A failure recorded before its limit is charged the limit, not its own time.
         let mut rows = vec![run("binary", "highs", "x", 1, 2.0)];
         let mut early = run("values", "highs", "x", 1, 0.5);
         early.status = "error".into();
         early.verified = None;
         rows.push(early);
-        let c = &comparisons(&rows)[0];
+        let c = &comparisons(&rows, 0.0)[0];
         assert!((c.ratio - 5.0).abs() < 1e-12, "{}", c.ratio);
+        assert_eq!(c.verdict, Verdict::AMoreSolved);
     }
 
     #[test]
@@ -609,29 +618,23 @@ mod tests {
         let mut other = runs("values", "highs", &[&[2.0]]);
         other[0].time_limit = Some(60.0);
         rows.extend(other.clone());
-        assert!(comparisons(&rows).is_empty());
+        assert!(comparisons(&rows, 0.01).is_empty());
         other[0].time_limit = Some(10.0);
         other[0].instance = "elsewhere".into();
         rows.push(other[0].clone());
-        assert!(comparisons(&rows).is_empty());
+        assert!(comparisons(&rows, 0.01).is_empty());
     }
 
     #[test]
-    fn the_rule_at_its_boundary() {
-        // 2·sqrt(0.1² + 0.1²) ≈ 0.283: a ratio of e^0.28 is noise, e^0.29 is not.
-        let cv = Some(0.1);
-        assert_eq!(verdict(0.28f64.exp(), cv, cv), Verdict::WithinNoise);
-        assert!(matches!(
-            verdict(0.29f64.exp(), cv, cv),
-            Verdict::AFaster(_)
-        ));
-        assert!(matches!(
-            verdict((-0.29f64).exp(), cv, cv),
-            Verdict::BFaster(_)
-        ));
-        // An exact tie with no variation at all is not a win.
-        assert_eq!(verdict(1.0, Some(0.0), Some(0.0)), Verdict::WithinNoise);
-        assert_eq!(verdict(1.0, Some(0.0), None), Verdict::NoiseNotMeasured);
+    fn counting_and_refused_runs_are_not_compared() {
+        let mut rows = runs("binary", "highs", &[&[1.0, 1.0]]);
+        let mut counting = runs("values", "highs", &[&[2.0, 2.0]]);
+        counting.iter_mut().for_each(|r| r.count = 2);
+        let mut refused = runs("binary", "sat", &[&[0.0]]);
+        refused[0].status = "refused".into();
+        rows.extend(counting);
+        rows.extend(refused);
+        assert!(comparisons(&rows, 0.01).is_empty());
     }
 
     #[test]
@@ -648,7 +651,7 @@ mod tests {
         ] {
             rows.extend(runs("binary", e, &[&[t, t], &[t, t]]));
         }
-        let all = comparisons(&rows);
+        let all = comparisons(&rows, 0.0);
         assert_eq!(all.len(), 10, "every pair of five engines");
         let shown: Vec<(&str, &str)> = shown(&all)
             .iter()
@@ -657,7 +660,7 @@ mod tests {
         // a–b is under a millisecond on both sides: never shown; the three largest effects
         // of the rest, largest first.
         assert_eq!(shown, [("a", "e"), ("b", "e"), ("a", "d")]);
-        let t = comparisons_table(&all);
+        let t = comparisons_table(&all, 0.0);
         assert_eq!(t.rows.len(), 3);
         assert!(
             t.notes[0].starts_with("3 of 10 pairs shown"),

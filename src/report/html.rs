@@ -77,7 +77,7 @@ function cellValue(td) {
   var t = td.getAttribute('data-sort') || td.textContent.trim();
   var m = t.match(/^(-?[0-9.]+(?:e-?[0-9]+)?)/);
   if (m) { return parseFloat(m[1]); }
-  return (t === '–' || t === '✗' || t === '') ? Infinity : t.toLowerCase();
+  return (t === '–' || t === '✗' || t === 'n/a' || t === '') ? Infinity : t.toLowerCase();
 }
 document.querySelectorAll('table.sortable').forEach(function (table) {
   table.querySelectorAll('thead th').forEach(function (th, col) {
@@ -347,7 +347,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "virtual best" }
             dd { "The fastest configuration on each instance, taken instance by instance: a bound on what choosing the configuration per instance could give." }
             dt { "marks" }
-            dd { "In the tables, " b { "–" } " is a cell for which nothing was run; a failed run is never shown as not run (each table's notes give its marks)." }
+            dd { "In the tables, " b { "–" } " means not run (nothing of that configuration ran there), " b { "✗" } " failed (it ran, and every run failed: time limit, error, or an answer the verifier refused), " b { "n/a" } " no such figure (the engine does not give it); each table's notes name the marks it uses." }
             dt { "engines" }
             dd {
                 dl {

@@ -46,7 +46,12 @@ pub struct Written {
 /// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
 /// Each table whose cells use a mark says what it means ([`Table::note_marks`]).
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {
-    tables_of(rows, shift, puzzle_tables, &compare::comparisons(rows))
+    tables_of(
+        rows,
+        shift,
+        puzzle_tables,
+        &compare::comparisons(rows, shift),
+    )
 }
 
 /// [`all_tables`] with the pairs of [`compare::comparisons`] already made.
@@ -58,7 +63,7 @@ fn tables_of(
 ) -> Vec<Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
     out.extend(engines::engine_tables(rows, shift));
-    let comparisons = compare::comparisons_table(pairs);
+    let comparisons = compare::comparisons_table(pairs, shift);
     if !comparisons.rows.is_empty() {
         out.push(comparisons);
     }
@@ -112,7 +117,7 @@ pub fn write_report(
         .partition(Record::is_refused);
     let rows = labelled.as_slice();
     let answers = answer::answers(rows, chosen, shift);
-    let pairs = compare::comparisons(rows);
+    let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
     if let Some(t) = answer::answers_table(&answers) {
         tables.insert(0, t);
