@@ -407,6 +407,7 @@ pub fn to_record(
             r.cuts = o.cuts;
             r.separator_seconds = o.separator_seconds;
             r.fixings = rep.fixings;
+            r.run_seconds = rep.run_seconds;
             if spec.engine.capabilities().timeline {
                 if let (Some(trace), Some(end)) = (&rep.trace, rep.run_seconds) {
                     // The reference of the primal integral is known now only where the

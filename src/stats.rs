@@ -50,26 +50,27 @@ pub fn median(values: &[f64]) -> Option<f64> {
     })
 }
 
-/// The seconds a run is charged: its time when it succeeded, else the time limit (or its
-/// own time when there was no limit).
+/// The seconds a run is charged: its time when it succeeded, else exactly its time limit,
+/// whether it stopped before the limit or ran past it (the overrun stays in the row's
+/// `seconds`); its own time only when it had no limit.
 pub fn charged_seconds(r: &Record) -> f64 {
     let t = r.seconds.unwrap_or(0.0);
     if succeeded(r) {
         t
     } else {
-        r.time_limit.unwrap_or(t).max(t)
+        r.time_limit.unwrap_or(t)
     }
 }
 
 /// The run's PAR-2 score (penalised average runtime, factor 2, as the SAT competitions
-/// rank solvers): its time when it succeeded, else twice its time limit (its own time
-/// when there was no limit).
+/// rank solvers): its time when it succeeded, else exactly twice its time limit (never
+/// its overrun); its own time only when it had no limit.
 pub fn par2_seconds(r: &Record) -> f64 {
     let t = r.seconds.unwrap_or(0.0);
     if succeeded(r) {
         t
     } else {
-        r.time_limit.map_or(t, |l| 2.0 * l).max(t)
+        r.time_limit.map_or(t, |l| 2.0 * l)
     }
 }
 
@@ -167,6 +168,20 @@ mod tests {
         assert!(succeeded(&ok) && !succeeded(&bad) && succeeded(&infeasible));
         assert_eq!(charged_seconds(&ok), 0.5);
         assert_eq!(charged_seconds(&bad), 10.0);
+        // A failure that ran past its limit is charged the limit, not its overrun; one
+        // without a limit its own time.
+        let late = Record {
+            status: "time_limit".into(),
+            seconds: Some(10.7),
+            ..ok.clone()
+        };
+        assert_eq!((charged_seconds(&late), par2_seconds(&late)), (10.0, 20.0));
+        let unlimited = Record {
+            time_limit: None,
+            ..late.clone()
+        };
+        assert_eq!(charged_seconds(&unlimited), 10.7);
+        assert_eq!(par2_seconds(&unlimited), 10.7);
         let cv = coefficient_of_variation(&[1.0, 3.0]).unwrap();
         assert!((cv - 2f64.sqrt() / 2.0).abs() < 1e-12);
         assert_eq!(coefficient_of_variation(&[1.0]), None);

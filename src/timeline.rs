@@ -7,7 +7,8 @@
 //!   MIP callback, the project's engines where they improve, external engines from their
 //!   driver's messages or log). Only improvements are kept, by the objective's sense, so an
 //!   engine may report the same figure often. Times are seconds since the run started, on
-//!   the clock its time limit runs on (model building and the LP relaxation included).
+//!   the run clock, the one its time limit runs on (model building and the LP relaxation
+//!   included), whose end is the row's `run_seconds`.
 //! * **Kept beside the results.** A sweep streams each event as one JSON line to
 //!   `<results>.timelines.jsonl` while the run goes ([`Sink`]), so a run killed at its hard
 //!   limit keeps what it had. Each line names the run id and the attempt (a run stopped and
@@ -380,11 +381,20 @@ impl Trace {
     }
 
     /// The measures of a run that ended `end` seconds after it started, against
-    /// `reference` where one is known.
+    /// `reference` where one is known. The times hold 0 ≤ first ≤ best ≤ `end` whatever
+    /// the trace holds: a point stamped after the end counts at the end, and the best
+    /// never before the first.
     pub fn measures(&self, reference: Option<f64>, end: f64) -> Measures {
+        let end = end.max(0.0);
+        let first = self.incumbents.first().map(|p| p.t.clamp(0.0, end));
+        let best = self
+            .incumbents
+            .last()
+            .zip(first)
+            .map(|(p, first)| p.t.clamp(first, end));
         Measures {
-            first_solution_seconds: self.incumbents.first().map(|p| p.t),
-            best_solution_seconds: self.incumbents.last().map(|p| p.t),
+            first_solution_seconds: first,
+            best_solution_seconds: best,
             primal_integral: reference.map(|r| self.primal_integral(r, end)),
             primal_dual_integral: (!self.bounds.is_empty()).then(|| self.primal_dual_integral(end)),
         }
@@ -441,6 +451,29 @@ mod tests {
         // Finding the optimum sooner gives a smaller integral.
         let sooner = trace(&[(1.0, 15.0), (2.0, 10.0)], &[]);
         assert!(sooner.primal_integral(10.0, 10.0) < t.primal_integral(10.0, 10.0));
+    }
+
+    #[test]
+    fn the_measures_hold_first_before_best_before_the_end() {
+        // A figure stamped after the end (a log line read late) counts at the end, and
+        // a best stamped before the first (figures out of order) counts at the first.
+        let late = trace(&[(2.0, 15.0), (7.5, 10.0)], &[]);
+        let m = late.measures(None, 5.0);
+        assert_eq!(m.first_solution_seconds, Some(2.0));
+        assert_eq!(m.best_solution_seconds, Some(5.0));
+        let all_late = trace(&[(6.0, 15.0), (7.0, 10.0)], &[]);
+        let m = all_late.measures(None, 5.0);
+        assert_eq!(
+            (m.first_solution_seconds, m.best_solution_seconds),
+            (Some(5.0), Some(5.0))
+        );
+        let unordered = trace(&[(3.0, 15.0), (1.0, 10.0)], &[]);
+        let m = unordered.measures(None, 5.0);
+        assert_eq!(
+            (m.first_solution_seconds, m.best_solution_seconds),
+            (Some(3.0), Some(3.0))
+        );
+        assert_eq!(Trace::default().measures(None, 5.0), Measures::default());
     }
 
     #[test]

@@ -508,7 +508,7 @@ fn cm3_and_cm1_full_refuse_what_they_cannot_take() {
     let p = &boards("table_a_1")[0];
     for b in in_process_engines_for(Kind::LazyRows) {
         let r = p.solve("cm3", b, &opts(10.0)).unwrap();
-        assert_eq!(r.outcome.status, Status::Error, "{b}");
+        assert_eq!(r.outcome.status, Status::Refused, "{b}");
         assert!(r.outcome.message.unwrap().contains("S and T"), "{b}");
     }
     let big = boards("table_a_1")
@@ -516,7 +516,7 @@ fn cm3_and_cm1_full_refuse_what_they_cannot_take() {
         .find(|b| b.points() > 16)
         .unwrap();
     let r = big.solve("cm1-full", HIGHS, &opts(10.0)).unwrap();
-    assert_eq!(r.outcome.status, Status::Error);
+    assert_eq!(r.outcome.status, Status::Refused);
     assert!(r.outcome.message.unwrap().contains("at most 16 points"));
     // Lazy rows need an engine with a callback; a plain integer program does not go to
     // the branch and cut of lazy rows. The reason names the engines that take it.
@@ -530,7 +530,7 @@ fn cm3_and_cm1_full_refuse_what_they_cannot_take() {
     ] {
         let q = boards("cm3").remove(0);
         let r = q.solve(f, b, &opts(10.0)).unwrap();
-        assert_eq!(r.outcome.status, Status::Error, "{f} {b}");
+        assert_eq!(r.outcome.status, Status::Refused, "{f} {b}");
         let why = r.outcome.message.unwrap();
         assert!(
             why.starts_with("refused") && why.contains(able),
@@ -790,6 +790,107 @@ fn the_cli_generates_solves_and_refuses_bad_input() {
     );
     let o = run(&["generate", "circuit", "--size", "3", "--points", "7"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Issue 54, point 12: the sweep of the issue, `cm1,cm2` on `bc,highs,sat` over Table A.1
+/// boards, records the pairs the engines do not take (cm1 on highs, cm2 on bc, cm2 on
+/// sat) as `refused` with the reason, prints them apart from the failures, and does not
+/// fail for them; `--resume` does not retry them; the report's summary does not charge
+/// them (no "0 solved, PAR-2" line for a pair that never ran). `solve` of a refused pair
+/// exits 2 and says it was refused.
+#[test]
+fn refused_pairs_are_recorded_as_refused_and_never_charged() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let run = |extra: &[&str]| {
+        common::pb()
+            .args(["run", "--puzzle", "circuit", "--formulation", "cm1,cm2"])
+            .args(["--backend", "bc,highs,sat", "--time-limit", "20", "--quiet"])
+            .args([
+                "--instances",
+                "instances/circuit/table_a_1/3x3.txt",
+                "--out",
+            ])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(0), "refusals are no failures: {err}");
+    let rows = common::rows(&out);
+    assert_eq!(rows.len(), 30);
+    let refused = ["cm1 highs", "cm2 bc", "cm2 sat"];
+    for r in &rows {
+        let pair = format!("{} {}", r.formulation, r.backend);
+        if refused.contains(&pair.as_str()) {
+            assert_eq!(r.status, "refused", "{pair}");
+            assert!(r.error.as_ref().is_some_and(|e| !e.is_empty()), "{pair}");
+        } else {
+            assert_eq!(
+                (r.status.as_str(), r.verified),
+                ("optimal", Some(true)),
+                "{pair}"
+            );
+        }
+    }
+    assert!(err.contains("15 runs refused"), "{err}");
+    assert!(
+        err.contains("cm1 on highs: 5 runs refused, not run: formulation cm1 is lazy-rows"),
+        "{err}"
+    );
+    assert!(!err.contains("did not solve"), "{err}");
+    // The summary on the terminal holds the runs that ran only.
+    let summary_pairs: Vec<String> = err
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() > 3 && w[0] == "circuit")
+        .map(|w| format!("{} {}", w[1], w[2]))
+        .collect();
+    assert_eq!(summary_pairs, ["cm1 bc", "cm1 sat", "cm2 highs"], "{err}");
+    // Resumed: nothing is retried.
+    let o = run(&["--resume"]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("0 runs appended"), "{err}");
+    assert_eq!(common::rows(&out).len(), 30);
+    // The report: no line for a refused pair in the summary, and it says what it left out.
+    let report = dir.path().join("report");
+    let o = common::pb()
+        .arg("report")
+        .arg(&out)
+        .args(["--figures", "svg", "--out"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("15 refused runs"), "{err}");
+    let summary = std::fs::read_to_string(report.join("tables/summary.md")).unwrap();
+    let lines: Vec<&str> = summary
+        .lines()
+        .filter(|l| l.starts_with("| circuit"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{summary}");
+    for pair in ["| cm1 | highs |", "| cm2 | bc |", "| cm2 | sat |"] {
+        assert!(!summary.contains(pair), "{pair} charged: {summary}");
+    }
+    // `solve` of a refused pair: exit 2, printed as a refusal.
+    let o = common::pb()
+        .args([
+            "solve",
+            "instances/circuit/table_a_1/3x3.txt",
+            "--puzzle",
+            "circuit",
+        ])
+        .args(["--formulation", "cm2", "--backend", "bc"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("refused, not run (cm2 / bc)"), "{stdout}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("refused, not run"));
 }
 
 #[test]

@@ -374,11 +374,29 @@ fn run_appends_one_flushed_row_per_run() {
     assert!(rows.iter().all(|r| r.time_limit == Some(60.0)
         && r.threads == Some(1)
         && !r.solver_version.is_empty()));
-    // A second run appends and never overwrites.
+    // The same sweep again without --resume would record every run twice: refused, and
+    // the file is left as it was.
+    let before = std::fs::read(&out).unwrap();
     let o = pb(&args);
-    assert!(o.status.success());
-    let n = csv::Reader::from_path(&out).unwrap().records().count();
-    assert_eq!(n, 2 * 48);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("already holds 48 of the 48 runs") && stderr(&o).contains("--resume"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    // A sweep of other runs into the same file appends and never overwrites.
+    let mut more = args.to_vec();
+    more[11] = "3";
+    let o = pb(&[more.as_slice(), &["--resume"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<puzzlebench::record::Record> = csv::Reader::from_path(&out)
+        .unwrap()
+        .deserialize()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 48 + 24, "the third repeat of each run appended");
+    assert!(rows.iter().skip(48).all(|r| r.repeat == 3));
 }
 
 #[test]

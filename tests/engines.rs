@@ -74,7 +74,7 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
                     && e.model_refusal(&inst.build(f.key).unwrap()).is_some();
                 if unsupported {
                     // The engine takes the kind but not this model's variables or rows.
-                    assert_eq!(o.status, Status::Error, "{what}");
+                    assert_eq!(o.status, Status::Refused, "{what}");
                     let why = o.message.clone().unwrap();
                     assert!(why.starts_with(&format!("unsupported by {e}: ")), "{what}");
                     refused += 1;
@@ -90,7 +90,7 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
                     assert_eq!(r.verified(), Some(true), "{what}");
                     solved += 1;
                 } else {
-                    assert_eq!(o.status, Status::Error, "{what}");
+                    assert_eq!(o.status, Status::Refused, "{what}");
                     let why = o.message.clone().unwrap();
                     assert!(why.starts_with("refused"), "{what}");
                     for able in ENGINES.iter().filter(|x| x.takes(f.kind)) {
@@ -462,7 +462,7 @@ fn the_settings_columns_are_those_the_engine_applied() {
     assert!(bc.solver_version.contains("bc") && bc.solver_version.contains("HiGHS"));
     assert_eq!(
         row("cm1", "highs").status,
-        "error",
+        "refused",
         "highs has no lazy rows"
     );
     let highs = row("cm2", "highs");

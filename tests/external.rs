@@ -68,7 +68,7 @@ fn each_external_engine_solves_small_instances_with_verified_answers() {
             let r = inst.solve(f, e, &limit(120.0)).unwrap();
             if let Some(why) = e.model_refusal(&inst.build(f).unwrap()) {
                 // CP-SAT takes no continuous columns (Hashi's base has flows).
-                assert_eq!(r.outcome.status, Status::Error, "{what}");
+                assert_eq!(r.outcome.status, Status::Refused, "{what}");
                 assert_eq!(r.outcome.message.as_deref(), Some(why.as_str()));
                 continue;
             }
@@ -140,7 +140,7 @@ fn cpsat_scales_fractional_rows_exactly_and_refuses_what_it_cannot() {
     assert!((o.best_bound.unwrap() - 1.5).abs() < 1e-9, "{o:?}");
     m.add_le("pi", [(x, std::f64::consts::PI), (y, 1.0)], 4.0);
     let o = CPSAT.solve_model(&m, &limit(60.0));
-    assert_eq!(o.status, Status::Error);
+    assert_eq!(o.status, Status::Refused);
     let why = o.message.unwrap();
     assert!(why.starts_with("unsupported by cpsat: row pi"), "{why}");
 }

@@ -320,7 +320,7 @@ fn the_count_command_finds_92_and_724_queens_solutions() {
 fn a_least_walls_run_without_a_target_is_refused_with_the_reason() {
     let p = board(5, 0, None);
     let r = p.solve("least-walls", HIGHS, &opts(1)).unwrap();
-    assert_eq!(r.outcome.status, Status::Error);
+    assert_eq!(r.outcome.status, Status::Refused);
     assert!(r.outcome.message.unwrap().contains("gives no 'target Q'"));
 }
 

@@ -41,7 +41,14 @@ fn summary_counts_the_time_limit_as_unsolved() {
     let cbc = t.rows.iter().find(|r| r[2] == "cbc").unwrap();
     assert_eq!(cbc[3], "1");
     assert_eq!(cbc[4], "0");
-    assert_eq!(cbc[5], "61.2");
+    // It stopped at 61.2 s, past its 60 s limit: charged the limit, never the overrun,
+    // in the median and the SGM, and twice the limit in PAR-2.
+    assert_eq!(cbc[5], "60.0");
+    assert_eq!(cbc[6], "60.0");
+    assert_eq!(cbc[7], "120");
+    assert!(rows
+        .iter()
+        .any(|r| r.backend == "cbc" && r.seconds == Some(61.2)));
 }
 
 #[test]
@@ -169,6 +176,72 @@ fn report_rebuilds_tables_and_index_from_a_csv() {
     assert!(dir.path().join("plots/sudoku_time_vs_size.pdf").exists());
     assert!(!dir.path().join("plots/sudoku_time_vs_size.png").exists());
     assert!(dir.path().join("tables/comparisons.csv").exists());
+}
+
+/// Issue 54, points 12 and 13: a run written twice to one file (a sweep run again) counts
+/// once, its last attempt, and a refused run (here a row of an older version: status
+/// `error`, "unsupported by …") counts nowhere; `report` says what it set aside, and its
+/// summary is that of the file without them.
+#[test]
+fn report_counts_a_run_id_once_and_no_refused_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root().join("tests/data/report/results.csv")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let again = lines[1].to_string();
+    let refused = lines[1]
+        .replacen("9922f84c404a1f0b", "00000000000000aa", 1)
+        .replacen(",binary,highs,", ",values,sat,", 1)
+        .replacen(",optimal,", ",error,", 1)
+        .replacen(",0.0,0.0,0.0,0.0,", ",,,,,", 1)
+        .replacen(
+            ",true,,,,,,",
+            ",,,,,,unsupported by sat: variable v_1_1 is a general integer,",
+            1,
+        );
+    lines.push(&again);
+    lines.push(&refused);
+    let csv = dir.path().join("twice.csv");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let rows = read_results(&csv).unwrap();
+    assert_eq!(rows.len(), 23);
+    assert_eq!(rows[22].status, "refused", "{:?}", rows[22]);
+    let report = |csv: &std::path::Path, out: &std::path::Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+            .arg("report")
+            .arg(csv)
+            .args(["--figures", "svg", "--out"])
+            .arg(out)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    let err = report(&csv, &dir.path().join("twice"));
+    assert!(err.contains("1 earlier attempt of a run"), "{err}");
+    assert!(err.contains("1 refused run "), "{err}");
+    let err = report(
+        &root().join("tests/data/report/results.csv"),
+        &dir.path().join("once"),
+    );
+    assert!(
+        !err.contains("earlier attempt") && !err.contains("refused"),
+        "{err}"
+    );
+    let summary =
+        |d: &str| std::fs::read_to_string(dir.path().join(d).join("tables/summary.md")).unwrap();
+    assert_eq!(summary("twice"), summary("once"));
+    assert!(!summary("twice").contains("| sat |"));
+    let index = std::fs::read_to_string(dir.path().join("twice/README.md")).unwrap();
+    assert!(index.contains("1 earlier attempt of a run"), "{index}");
+    // The library's tables count the same rows.
+    let tables = all_tables(&rows, 1.0, &[]);
+    let runs: usize = tables[0]
+        .rows
+        .iter()
+        .map(|r| r[3].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(runs, 21);
 }
 
 #[test]

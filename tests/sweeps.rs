@@ -347,3 +347,46 @@ fn a_file_of_an_older_version_is_rewritten_in_todays_columns_and_resumed() {
     assert!(stderr(&o).contains("from_the_future"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), newer);
 }
+
+/// Issue 54, point 13: the same sweep run again without `--resume` would append its runs a
+/// second time. It is refused before anything runs (exit 2, the file untouched), with a
+/// message that names the file, how many of the sweep's runs it holds, and the two ways
+/// out; a sweep that shares some runs with the file is refused the same way; `--resume`
+/// then runs only what the file lacks.
+#[test]
+fn the_same_sweep_twice_without_resume_is_refused_and_the_file_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("twice.csv");
+    let sweep = |backends: &str, extra: &[&str]| {
+        pb().args(["run", "--puzzle", "sudoku", "--formulation", "binary"])
+            .args(["--backend", backends])
+            .args(["--instances", "instances/sudoku/solo_2x2.txt", "--quiet"])
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = sweep("highs", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(rows(&out).len(), 5);
+    for backends in ["highs", "highs,cbc"] {
+        let o = sweep(backends, &[]);
+        assert_eq!(o.status.code(), Some(2), "{backends}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(&out.display().to_string()), "{e}");
+        assert!(e.contains("already holds 5 of the"), "{e}");
+        assert!(e.contains("--resume") && e.contains("--out"), "{e}");
+        assert!(!e.contains("runs appended"), "nothing ran: {e}");
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            first,
+            "file untouched"
+        );
+    }
+    let o = sweep("highs,cbc", &["--resume"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("5 runs appended"), "{}", stderr(&o));
+    assert_eq!(results(&out).len(), 10, "each run once");
+}

@@ -229,3 +229,68 @@ fn minimum_clue_runs_record_the_followers_clue_sets() {
         );
     }
 }
+
+/// Issue 54, point 2: every row of a real sweep holds first_solution_seconds ≤
+/// best_solution_seconds ≤ run_seconds, all three on the run clock, for engines in this
+/// process with timelines (highs, bc, sat), without (microlp), and in a child process
+/// (cpsat, scip, glpk, when installed), solved, at the time limit or refused; every row of
+/// a run that ended in its worker knows run_seconds. The check is the library's
+/// ([`puzzlebench::record::clock_problems`]), which the example report is checked with
+/// too.
+#[test]
+fn every_row_of_a_sweep_holds_first_before_best_before_the_end_of_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = [
+        first_board(dir.path(), "circuit/table_a_1/5x5.txt", "c5.txt"),
+        first_board(dir.path(), "circuit/table_a_1/6x6.txt", "c6.txt"),
+    ];
+    let mut engines = vec!["highs", "bc", "sat", "microlp"];
+    for e in ["cpsat", "scip", "glpk"] {
+        if puzzlebench::engines::Engine::by_key(e).is_ok_and(|e| e.installed()) {
+            engines.push(e);
+        } else {
+            eprintln!("{e} skipped: not installed");
+        }
+    }
+    let out = dir.path().join("r.csv");
+    let o = pb()
+        .args(["run", "--puzzle", "circuit"])
+        .args(["--formulation", "cm1,cm1-rowgen,cm2"])
+        .args(["--backend", &engines.join(",")])
+        .arg("--instances")
+        .args(&boards)
+        .args(["--time-limit", "5", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+    let problems = puzzlebench::record::clock_problems(&out).unwrap();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let rs = rows(&out);
+    let ran: Vec<&Record> = rs.iter().filter(|r| r.status != "refused").collect();
+    // Each engine runs one formulation at least, on both boards.
+    assert!(ran.len() >= 2 * engines.len(), "{} rows ran", ran.len());
+    for r in &ran {
+        assert!(
+            r.run_seconds.is_some(),
+            "{} on {}: {:?} without run_seconds",
+            r.formulation,
+            r.backend,
+            r.status
+        );
+    }
+    // The check is not empty: most runs found a solution, and some later than their solve
+    // time, on the other clock (the run clock counts building, the LP relaxation and a
+    // driver's start): why the anytime columns are never compared with `seconds`.
+    let timed: Vec<&&Record> = ran
+        .iter()
+        .filter(|r| r.first_solution_seconds.is_some())
+        .collect();
+    assert!(
+        timed.len() * 2 > ran.len(),
+        "{} of {} with a first solution",
+        timed.len(),
+        ran.len()
+    );
+    assert!(timed.iter().any(|r| r.first_solution_seconds > r.seconds));
+}

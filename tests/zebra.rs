@@ -372,14 +372,14 @@ fn the_committed_generated_puzzles_are_what_their_commands_make() {
 fn mismatched_backends_are_refused_not_attempted() {
     let z = load("instances/zebra/life_1962.txt");
     let r = z.solve("cp", HIGHS, &SolveOptions::default()).unwrap();
-    assert_eq!(r.outcome.status, Status::Error);
+    assert_eq!(r.outcome.status, Status::Refused);
     assert!(r
         .outcome
         .message
         .unwrap()
         .contains("engines that do: propagate"));
     let r = z.solve("ip", PROPAGATE, &SolveOptions::default()).unwrap();
-    assert_eq!(r.outcome.status, Status::Error);
+    assert_eq!(r.outcome.status, Status::Refused);
     assert!(r.outcome.message.unwrap().contains("integer program"));
     assert!(r.lp.is_none() && r.counts.variables == 0);
     // Sudoku's models are refused by propagate the same way.
@@ -390,7 +390,7 @@ fn mismatched_backends_are_refused_not_attempted() {
     let r = s
         .solve("binary", PROPAGATE, &SolveOptions::default())
         .unwrap();
-    assert_eq!(r.outcome.status, Status::Error);
+    assert_eq!(r.outcome.status, Status::Refused);
 }
 
 #[test]
@@ -517,7 +517,11 @@ fn cli_solve_count_generate_and_run_rows() {
         csv.to_str().unwrap(),
         "--quiet",
     ]);
-    assert_eq!(o.status.code(), Some(1), "the highs rows are errors");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "the highs rows are refusals, no failures"
+    );
     let rows = puzzlebench::record::read_results(&csv).unwrap();
     // highs has no heuristics: the two settings are one run there (one refused row).
     assert_eq!(rows.len(), 3);
@@ -528,7 +532,7 @@ fn cli_solve_count_generate_and_run_rows() {
             assert_eq!(r.status, "optimal");
             assert!(r.heuristics.is_some() && r.inferences.is_some() && r.nodes.is_some());
         } else {
-            assert_eq!(r.status, "error");
+            assert_eq!(r.status, "refused");
             assert!(r.heuristics.is_none());
             assert!(r.error.as_ref().unwrap().contains("refused"));
         }

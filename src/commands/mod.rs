@@ -199,10 +199,10 @@ pub fn show_row(bar: &ProgressBar, r: &Record) {
 }
 
 /// Why a run counts as a failure for the exit code, or None when it solved or proved
-/// infeasibility.
+/// infeasibility, or was refused (not a failure: nothing ran; see [`refusal_reason`]).
 pub fn failure_reason(r: &Record) -> Option<String> {
     match r.status.as_str() {
-        "infeasible" => None,
+        "infeasible" | "refused" => None,
         "optimal" | "feasible" if r.verified == Some(true) => None,
         "optimal" | "feasible" => Some(format!(
             "the verifier refused the solution: {}",
@@ -216,6 +216,35 @@ pub fn failure_reason(r: &Record) -> Option<String> {
                 .unwrap_or_default()
         )),
     }
+}
+
+/// Why a refused run was refused (its `error`, without the leading "refused: "), or None
+/// for a run that was not.
+pub fn refusal_reason(r: &Record) -> Option<&str> {
+    r.is_refused().then(|| {
+        let why = r.error.as_deref().unwrap_or("no reason given");
+        why.strip_prefix("refused: ").unwrap_or(why)
+    })
+}
+
+/// One line per configuration (formulation on engine label) with refused runs among
+/// `rows`: how many, and the reason of the first (refusals are listed apart from the
+/// failures: nothing ran).
+pub fn refusal_lines(rows: &[Record]) -> Vec<String> {
+    let mut by: std::collections::BTreeMap<(String, String), (usize, &str)> = Default::default();
+    for r in rows {
+        if let Some(why) = refusal_reason(r) {
+            by.entry((r.formulation.clone(), r.backend_label()))
+                .or_insert((0, why))
+                .0 += 1;
+        }
+    }
+    by.into_iter()
+        .map(|((f, e), (n, why))| {
+            let runs = if n == 1 { "run" } else { "runs" };
+            format!("{f} on {e}: {n} {runs} refused, not run: {why}")
+        })
+        .collect()
 }
 
 /// The flag that SIGINT and SIGTERM set (the handler is installed on first use), so that a

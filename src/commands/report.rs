@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 /// Writes the report of `rows` (read from `csvs`, whose sweep files hold the records of
 /// their machines and whose timelines files fill the primal integrals the rows lack,
-/// [`crate::report::anytime`]) into `out`, its plots in each of `figures`, and says where it went.
+/// [`crate::report::anytime`]) into `out`, its plots in each of `figures`, and says where it
+/// went and what it set aside (refused runs, earlier attempts of a run id).
 /// Rows of different machines are kept apart unless `pool_machines`. The suites' engine
 /// comparisons, on which the answer ranks the configurations, are read from
 /// `instances_dir`.
@@ -27,10 +28,8 @@ pub fn write(
 ) -> Result<(), Failure> {
     let machines = Machines::read(csvs, pool_machines).map_err(bad_input)?;
     let timelines = Timelines::read(csvs).map_err(bad_input)?;
-    let mut rows = rows.to_vec();
-    crate::report::anytime::fill(&mut rows, &timelines);
     let written = crate::report::write_report(
-        &rows,
+        rows,
         out,
         shift,
         preamble,
@@ -42,6 +41,9 @@ pub fn write(
         &timelines,
     )
     .map_err(failed)?;
+    if let Some(s) = written.set_aside.sentence() {
+        eprintln!("{s}");
+    }
     eprintln!(
         "wrote {} and {} ({} table files, {} plot files, {} HTML pages)",
         written.index.display(),

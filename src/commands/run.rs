@@ -11,7 +11,8 @@ use crate::record::{self, Record};
 use crate::report::summary;
 use crate::runner::{self, Plan, PlanRequest, RunEnv};
 use crate::shard::{Costs, Shard};
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 /// What to sweep and how.
 pub struct RunConfig {
@@ -103,8 +104,10 @@ pub fn read_costs(files: &[PathBuf]) -> Result<Costs, Failure> {
     Costs::read(files).map_err(|e| bad_input(format!("--costs: {e}")))
 }
 
-/// Runs the sweep, prints a summary, and fails (exit 1) when some run did not solve, 130
-/// when stopped by a signal.
+/// Runs the sweep, prints a summary and the refused runs apart, and fails (exit 1) when
+/// some run that ran did not solve (a refused run is no failure), 2 when the results file
+/// already holds some of the sweep's runs and `--resume` was not given, 130 when stopped by
+/// a signal.
 pub fn run(c: &RunConfig) -> Result<(), Failure> {
     check_costs(c.shard.is_some() || c.dry_run, &c.costs)?;
     let mut plan = plan(c)?;
@@ -127,6 +130,9 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
             Some(selection.record)
         }
     };
+    if !c.resume {
+        check_not_recorded(&plan, &c.out)?;
+    }
     let setup = c.measuring.setup(plan.max_threads(), c.in_process)?;
     let config = setup.config(
         &c.measuring,
@@ -168,10 +174,21 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
         );
     }
     eprintln!("{} runs appended to {}", rows.len(), c.out.display());
+    let ran: Vec<Record> = rows.iter().filter(|r| !r.is_refused()).cloned().collect();
     eprint!(
         "{}",
-        summary::text_table(&summary::summarise(rows, c.shift), c.shift)
+        summary::text_table(&summary::summarise(&ran, c.shift), c.shift)
     );
+    let refusals = super::refusal_lines(rows);
+    if !refusals.is_empty() {
+        eprintln!(
+            "{} runs refused (status refused: not run, neither solved nor failed; --resume does not retry them):",
+            rows.len() - ran.len()
+        );
+        for line in refusals {
+            eprintln!("  {line}");
+        }
+    }
     if outcome.stopped {
         return Err(Failure::new(
             130,
@@ -182,15 +199,40 @@ pub fn run(c: &RunConfig) -> Result<(), Failure> {
             ),
         ));
     }
-    let failed = rows.iter().filter(|r| failure_reason(r).is_some()).count();
+    let failed = ran.iter().filter(|r| failure_reason(r).is_some()).count();
     if failed > 0 {
         return Err(Failure::new(
             1,
             format!(
                 "{failed} of {} runs did not solve (see the status and error columns)",
-                rows.len()
+                ran.len()
             ),
         ));
     }
     Ok(())
+}
+
+/// Refuses (exit 2) a sweep without `--resume` into a results file that already holds some
+/// of its runs: appending them again would record one run twice. The message names the
+/// file, how many of the plan's runs it holds, and the two ways out.
+fn check_not_recorded(plan: &Plan, out: &Path) -> Result<(), Failure> {
+    let held: HashSet<String> = record::ResultsFile::recorded(out)
+        .map_err(bad_input)?
+        .into_iter()
+        .map(|r| r.run_id)
+        .collect();
+    let n = plan
+        .runs
+        .iter()
+        .filter(|r| held.contains(&r.run_id))
+        .count();
+    if n == 0 {
+        return Ok(());
+    }
+    Err(bad_input(format!(
+        "{}: already holds {n} of the {} runs of this sweep, and running them again would record them twice; add --resume to run only the {} it lacks, or write to another file with --out",
+        out.display(),
+        plan.runs.len(),
+        plan.runs.len() - n
+    )))
 }

@@ -1,7 +1,7 @@
 //! `puzzlebench solve`: solve every puzzle of a file and print each solution (text or
 //! JSON), optionally drawn as SVG.
 
-use super::{bad_input, failed, failure_reason, Failure};
+use super::{bad_input, failed, failure_reason, refusal_reason, Failure};
 use crate::engines::{Engine, SolveOptions};
 use crate::progress;
 use crate::puzzles::{self, Answer};
@@ -41,8 +41,9 @@ pub struct Counting {
     pub show: bool,
 }
 
-/// Solves every puzzle in the file; fails (exit 1) when a run did not solve, after
-/// printing them all.
+/// Solves every puzzle in the file; after printing them all, fails with exit 2 when a run
+/// was refused (the engine or formulation does not take it: nothing ran), else 1 when a
+/// run did not solve.
 pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
     let p = puzzles::puzzle(&c.puzzle).map_err(bad_input)?;
     let info = match &c.formulation {
@@ -133,8 +134,19 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
                 rec.error.clone().unwrap_or_default()
             )
         });
-        if let Some(reason) = failure_reason(&rec).or(unsettled) {
-            worst = Some(failed(format!("{}: {reason}", rec.instance)));
+        let ending = match refusal_reason(&rec) {
+            Some(why) => Some(bad_input(format!(
+                "{}: refused, not run: {why}",
+                rec.instance
+            ))),
+            None => failure_reason(&rec)
+                .or(unsettled)
+                .map(|reason| failed(format!("{}: {reason}", rec.instance))),
+        };
+        // The highest exit code wins: a refusal (2, the combination asked for cannot run)
+        // over a failure (1).
+        if let Some(e) = ending.filter(|e| worst.as_ref().is_none_or(|w| e.code >= w.code)) {
+            worst = Some(e);
         }
     }
     worst.map_or(Ok(()), Err)
@@ -212,6 +224,15 @@ fn seconds_text(t: Option<f64>) -> String {
 /// what ran and how long it took, the objective an optimisation model's solutions share,
 /// and whether the first solution passed the verifier.
 fn print_count(r: &Record) {
+    if let Some(why) = refusal_reason(r) {
+        println!(
+            "{}: not counted: refused, not run ({} on {}): {why}",
+            r.instance,
+            r.formulation,
+            r.backend_label()
+        );
+        return;
+    }
     let secs = seconds_text(r.seconds);
     let what = match (r.solutions, r.status.as_str()) {
         (Some(0), "infeasible") => "no solution".to_string(),
@@ -276,6 +297,15 @@ fn print_solution(json: bool, r: &Record, answer: Option<&Answer>) {
         })
         .expect("a record is plain data");
         println!("{obj}");
+        return;
+    }
+    if let Some(why) = refusal_reason(r) {
+        println!(
+            "{}: refused, not run ({} / {}): {why}",
+            r.instance,
+            r.formulation,
+            r.backend_label()
+        );
         return;
     }
     let secs = seconds_text;

@@ -9,7 +9,7 @@
 //!   as the exact fraction p/q (q ≤ 10⁶) whose floating-point value it is; the scaled
 //!   sides are then rounded inwards, which is exact since every column is integral. A row
 //!   or objective that no such scaling makes whole, or whose scaled numbers pass 2⁵³, is
-//!   refused with status `error` naming it ("unsupported by cpsat: …"), as are columns
+//!   refused (status `refused`) naming it ("unsupported by cpsat: …"), as are columns
 //!   without finite bounds (CP-SAT needs finite domains). The objective is scaled the same
 //!   way; its bound is scaled back and the model's constant added.
 //! * **Settings**: the time limit (`max_time_in_seconds`, set by the driver to what is
@@ -210,7 +210,8 @@ impl<'p> Driver<'p> {
     /// model, or the rows added since sent to the live one; the error outcome when it
     /// cannot.
     fn hold(&mut self, model: &Model) -> Result<(), Box<Outcome>> {
-        let unsupported = |why: String| Outcome::error(format!("unsupported by cpsat: {why}"), 0.0);
+        let unsupported =
+            |why: String| Outcome::refused(format!("unsupported by cpsat: {why}"), 0.0);
         match self.session.as_mut().filter(|s| s.alive()) {
             Some(session) => {
                 if model.rows.len() > self.rows_sent {

@@ -145,7 +145,7 @@ impl Engine {
     /// honest (an optimum counts as its own bound only when no gap was allowed).
     pub fn solve(self, problem: Problem<'_>, settings: &Settings, budget: &Budget) -> Outcome {
         if let Some(reason) = self.refusal(problem.kind()) {
-            return Outcome::error(format!("refused: {reason}"), 0.0);
+            return Outcome::refused(format!("refused: {reason}"), 0.0);
         }
         let model_reason = match &problem {
             Problem::Mip(m) => self.model_refusal(m),
@@ -153,7 +153,7 @@ impl Engine {
             Problem::Cp(_) => None,
         };
         if let Some(reason) = model_reason {
-            return Outcome::error(reason, 0.0);
+            return Outcome::refused(reason, 0.0);
         }
         let sense = match &problem {
             Problem::Mip(m) => Some(m.sense),
@@ -389,7 +389,7 @@ mod tests {
         let m = knapsack();
         let s = Settings::default();
         let o = propagate::PROPAGATE.solve(Problem::Mip(&m), &s, &Budget::unlimited());
-        assert_eq!(o.status, Status::Error);
+        assert_eq!(o.status, Status::Refused);
         let why = o.message.unwrap();
         assert!(why.starts_with("refused") && why.contains("highs"), "{why}");
         assert!(bc::BC.refusal(Kind::Mip).is_some());

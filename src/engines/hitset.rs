@@ -252,6 +252,8 @@ fn set_of<const W: usize>(
 enum Stop {
     Deadline,
     Error(String),
+    /// A row added while solving that the search cannot take.
+    Refused(String),
 }
 
 /// The search state of one run.
@@ -440,10 +442,10 @@ impl<const W: usize> Search<'_, W> {
                 );
                 Ok(())
             }
-            Ok(None) => Err(Stop::Error(
+            Ok(None) => Err(Stop::Refused(
                 "unsupported by hitset: a row added while solving caps some columns only".into(),
             )),
-            Err(e) => Err(Stop::Error(format!(
+            Err(e) => Err(Stop::Refused(format!(
                 "unsupported by hitset: a row added while solving: {e}"
             ))),
         }
@@ -477,7 +479,7 @@ fn search_in<'a, const W: usize>(
     let start = Instant::now();
     let shape = match shape::<W>(model) {
         Ok(s) => s,
-        Err(e) => return Outcome::error(format!("unsupported by hitset: {e}"), 0.0),
+        Err(e) => return Outcome::refused(format!("unsupported by hitset: {e}"), 0.0),
     };
     let with_rows = separator.is_some();
     let columns = model.vars.len();
@@ -534,6 +536,7 @@ fn search_in<'a, const W: usize>(
             ..Outcome::time_limit(seconds)
         },
         Err(Stop::Error(e)) => Outcome::error(e, seconds),
+        Err(Stop::Refused(e)) => Outcome::refused(e, seconds),
     };
     o.nodes = Some(s.nodes);
     if with_rows {

@@ -91,7 +91,12 @@ pub enum Status {
     Infeasible,
     /// Stopped at the time limit.
     TimeLimit,
-    /// The solver failed or the run was refused; the reason is in [`Outcome::message`].
+    /// The engine or the formulation refused the run: the engine does not take its kind
+    /// or its model (a column, coefficient or row added while solving it cannot take), or
+    /// the formulation does not take the instance; nothing was searched, so it is neither
+    /// a success nor a failure. The reason is in [`Outcome::message`].
+    Refused,
+    /// The solver failed; the reason is in [`Outcome::message`].
     Error,
 }
 
@@ -103,8 +108,15 @@ impl Status {
             Status::Feasible => "feasible",
             Status::Infeasible => "infeasible",
             Status::TimeLimit => "time_limit",
+            Status::Refused => "refused",
             Status::Error => "error",
         }
+    }
+
+    /// True when the run ended without a search result and [`Outcome::message`] says why
+    /// (`error` and `refused`).
+    pub fn has_reason(self) -> bool {
+        matches!(self, Status::Error | Status::Refused)
     }
 
     /// True when the run found a solution (optimal or feasible).
@@ -138,7 +150,8 @@ pub struct Outcome {
     /// Values of the variables of the best solution found, by column: for `optimal` and
     /// `feasible`, and for `time_limit` when the engine holds an incumbent.
     pub values: Option<Vec<f64>>,
-    /// Why the solve failed, for status `error`; a note for `feasible`.
+    /// Why the solve failed or was refused (statuses `error` and `refused`); a note for
+    /// `feasible`.
     pub message: Option<String>,
     /// Solves of the row-generation loop, or LP solves after which the search added rows.
     pub rounds: Option<u64>,
@@ -208,6 +221,14 @@ impl Outcome {
         Outcome {
             message: Some(message.into()),
             ..Outcome::with_status(Status::Error, seconds)
+        }
+    }
+
+    /// An outcome with status `refused` and the given reason (see [`Status::Refused`]).
+    pub fn refused(message: impl Into<String>, seconds: f64) -> Self {
+        Outcome {
+            message: Some(message.into()),
+            ..Outcome::with_status(Status::Refused, seconds)
         }
     }
 }

@@ -73,7 +73,7 @@ pub fn solve(
             budget.bound(b);
         }
         match o.status {
-            Status::Infeasible | Status::Error => break o,
+            Status::Infeasible | Status::Error | Status::Refused => break o,
             Status::TimeLimit => {
                 let accepted = o
                     .values
@@ -128,7 +128,7 @@ pub fn solve(
         separator_seconds: Some(separating),
         ..outcome
     };
-    if outcome.status != Status::Error {
+    if !outcome.status.has_reason() {
         outcome.message = None;
     }
     if outcome.values.is_none() {

@@ -321,7 +321,7 @@ fn search(
         }
         Err(e) => {
             return (
-                Outcome::error(format!("unsupported by sat: {e}"), 0.0),
+                Outcome::refused(format!("unsupported by sat: {e}"), 0.0),
                 added,
             )
         }
@@ -330,7 +330,7 @@ fn search(
         Ok(g) => g,
         Err(e) => {
             return (
-                Outcome::error(format!("unsupported by sat: {e}"), 0.0),
+                Outcome::refused(format!("unsupported by sat: {e}"), 0.0),
                 added,
             )
         }
@@ -343,7 +343,8 @@ fn search(
     let mut best: Option<Vec<f64>> = None;
     let mut rounds = 0u64;
     let mut separating = 0.0;
-    let ending: Result<Status, String> = loop {
+    // Err: the status (`error` or `refused`) and its reason.
+    let ending: Result<Status, (Status, String)> = loop {
         if budget.expired() {
             break Ok(Status::TimeLimit);
         }
@@ -353,7 +354,7 @@ fn search(
             Ok(SolverResult::Unsat) if best.is_some() => break Ok(Status::Optimal),
             Ok(SolverResult::Unsat) => break Ok(Status::Infeasible),
             Ok(SolverResult::Interrupted) => break Ok(Status::TimeLimit),
-            Err(e) => break Err(format!("CaDiCaL: {e}")),
+            Err(e) => break Err((Status::Error, format!("CaDiCaL: {e}"))),
         }
         let value = |l: Lit| solver.lit_val(l).is_ok_and(|v| v == TernaryVal::True);
         let x: Vec<f64> = (0..n)
@@ -369,8 +370,9 @@ fn search(
                     .iter()
                     .find_map(|r| enc.row(&r.terms, r.lower, r.upper, &mut solver).err())
                 {
-                    break Err(format!(
-                        "unsupported by sat: a row added while solving has {e}"
+                    break Err((
+                        Status::Refused,
+                        format!("unsupported by sat: a row added while solving has {e}"),
                     ));
                 }
                 added.extend(rows);
@@ -390,7 +392,7 @@ fn search(
         match (cost, bound.as_mut()) {
             (Some(c), Some(b)) if c > 0 => {
                 if let Err(e) = b.force(c - 1, &mut solver, &mut enc) {
-                    break Err(format!("bounding the objective: {e}"));
+                    break Err((Status::Error, format!("bounding the objective: {e}")));
                 }
             }
             _ => break Ok(Status::Optimal),
@@ -403,7 +405,10 @@ fn search(
             values: best,
             ..Outcome::with_status(status, seconds)
         },
-        Err(e) => Outcome::error(e, seconds),
+        Err((status, e)) => Outcome {
+            message: Some(e),
+            ..Outcome::with_status(status, seconds)
+        },
     };
     o.nodes = Some(solver.decisions() as u64);
     o.conflicts = Some(solver.conflicts() as u64);
@@ -546,7 +551,7 @@ mod tests {
         let mut m = model_of(1, &[1], Sense::Minimize, &[]);
         m.add_var("z", crate::model::VarKind::Integer, 0.0, 5.0, 0.0);
         let o = SAT.solve_model(&m, &SolveOptions::default());
-        assert_eq!(o.status, Status::Error);
+        assert_eq!(o.status, Status::Refused);
         assert_eq!(
             o.message.as_deref(),
             Some("unsupported by sat: variable z is a general integer")

@@ -25,7 +25,7 @@ impl Run<'_> {
     ) -> RunResult {
         if self.options.count <= 1 {
             let mut r = self.compact(build, decode);
-            if r.outcome.status != Status::Error {
+            if !r.outcome.status.has_reason() {
                 r.outcome.solutions = Some(u64::from(r.outcome.status.has_solution()));
             }
             return r;
@@ -114,7 +114,7 @@ impl Run<'_> {
             );
             if o.status != Status::Optimal {
                 let mut o = o;
-                if o.status != Status::Error && o.status != Status::Infeasible {
+                if !o.status.has_reason() && o.status != Status::Infeasible {
                     o.message.get_or_insert_with(|| {
                         "counting needs the optimum first; the solve ended without proving it"
                             .into()
@@ -441,7 +441,7 @@ where
 
 impl Run<'_> {
     /// [`Run::count`] for a formulation whose build may refuse an instance (a model past
-    /// its size limits): the refusal becomes the run's report, status `error` with the
+    /// its size limits): the refusal becomes the run's report, status `refused` with the
     /// reason and the time the build took before it gave up.
     pub fn count_or_refuse<D>(
         &self,

@@ -219,7 +219,7 @@ pub fn solve<T: Target>(
     let o = &mut report.outcome;
     o.seconds += search;
     o.separator_seconds = Some(o.separator_seconds.unwrap_or(0.0) + state.build_follower_seconds);
-    if state.stopped && o.status != Status::Error {
+    if state.stopped && !o.status.has_reason() {
         o.status = Status::TimeLimit;
     }
     if run.options.count > 1 {

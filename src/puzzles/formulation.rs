@@ -81,8 +81,17 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    /// A run not attempted: status `error` with `reason`, nothing built or solved.
+    /// A run not attempted: status `refused` with `reason`, nothing built or solved.
     pub fn refused(reason: String) -> RunResult {
+        RunResult {
+            outcome: Outcome::refused(reason, 0.0),
+            ..RunResult::failed(String::new())
+        }
+    }
+
+    /// A run that failed before it reached the engine: status `error` with `reason`,
+    /// nothing built or solved.
+    pub fn failed(reason: String) -> RunResult {
         RunResult {
             outcome: Outcome::error(reason, 0.0),
             lp: None,

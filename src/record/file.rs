@@ -74,34 +74,7 @@ impl ResultsFile {
             e.repaired_bytes += text.len().saturating_sub(complete.len());
             return Ok((f, e));
         }
-        // Keep only complete lines.
-        let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
-        let body = &text[..keep];
-        let mut rd = csv::ReaderBuilder::new().from_reader(body.as_bytes());
-        let mut rows = Vec::new();
-        let mut positions = Vec::new();
-        let mut iter = rd.deserialize::<Record>();
-        loop {
-            let pos = iter.reader().position().byte() as usize;
-            match iter.next() {
-                None => break,
-                Some(Ok(mut r)) => {
-                    r.formulation = super::formulation_key(&r.formulation);
-                    rows.push(r);
-                    positions.push(pos);
-                }
-                Some(Err(e)) => {
-                    let line = e.position().map_or(0, |p| p.line());
-                    let rest_from = e.position().map_or(pos, |p| p.byte() as usize);
-                    if body[rest_from..].trim_end().contains('\n') {
-                        return Err(format!("{shown}:{line}: not a result row: {e}"));
-                    }
-                    // The last line is damaged: cut it off.
-                    keep = rest_from;
-                    break;
-                }
-            }
-        }
+        let (rows, keep) = complete_rows(path, &text)?;
         existing.repaired_bytes = text.len() - keep;
         if existing.repaired_bytes > 0 {
             file.set_len(keep as u64)
@@ -116,6 +89,23 @@ impl ResultsFile {
             },
             existing,
         ))
+    }
+
+    /// The rows of the results file at `path`, read as [`ResultsFile::open`] reads them but
+    /// without changing the file: none when it does not exist or is empty; an incomplete
+    /// last line is not counted; the header must be puzzlebench's, of today or an older
+    /// version.
+    pub fn recorded(path: &Path) -> Result<Vec<Record>, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+        };
+        if text.is_empty() {
+            return Ok(Vec::new());
+        }
+        check_results_file(path)?;
+        Ok(complete_rows(path, &text)?.0)
     }
 
     /// Appends one row and flushes it to the operating system.
@@ -137,6 +127,36 @@ impl ResultsFile {
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
     }
+}
+
+/// The rows of `text`, a results file at `path` with its header, in today's terms
+/// ([`as_today`]), and the length of the text they fill: the complete lines, without an
+/// incomplete last line (no newline, or a row that does not parse: a killed writer's). A
+/// row that does not parse before the last line is an error naming its line.
+fn complete_rows(path: &Path, text: &str) -> Result<(Vec<Record>, usize), String> {
+    let mut keep = text.rfind('\n').map_or(0, |i| i + 1);
+    let body = &text[..keep];
+    let mut rd = csv::ReaderBuilder::new().from_reader(body.as_bytes());
+    let mut rows = Vec::new();
+    let mut iter = rd.deserialize::<Record>();
+    loop {
+        let pos = iter.reader().position().byte() as usize;
+        match iter.next() {
+            None => break,
+            Some(Ok(r)) => rows.push(as_today(r)),
+            Some(Err(e)) => {
+                let line = e.position().map_or(0, |p| p.line());
+                let rest_from = e.position().map_or(pos, |p| p.byte() as usize);
+                if body[rest_from..].trim_end().contains('\n') {
+                    return Err(format!("{}:{line}: not a result row: {e}", path.display()));
+                }
+                // The last line is damaged: not counted.
+                keep = rest_from;
+                break;
+            }
+        }
+    }
+    Ok((rows, keep))
 }
 
 /// Checks, without changing it, that `path` can take rows: it does not exist, is empty, or
@@ -201,7 +221,22 @@ fn upgraded(path: &Path, body: &str) -> Result<String, String> {
     }
 }
 
-/// Reads every row of a results CSV.
+/// A row as read from a file, in today's terms: formulation keys in today's spelling
+/// ([`super::formulation_key`]), and a refusal of an older version (status `error`,
+/// its reason starting with `refused:` or `unsupported by `) with status `refused`.
+fn as_today(mut r: Record) -> Record {
+    r.formulation = super::formulation_key(&r.formulation);
+    let refusal = r
+        .error
+        .as_deref()
+        .is_some_and(|e| e.starts_with("refused:") || e.starts_with("unsupported by "));
+    if r.status == "error" && refusal {
+        r.status = "refused".into();
+    }
+    r
+}
+
+/// Reads every row of a results CSV (in today's terms, as [`ResultsFile::open`] does).
 pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
     let mut rd = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let first = rd
@@ -218,9 +253,8 @@ pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
     }
     let mut rows = Vec::new();
     for (i, rec) in rd.deserialize().enumerate() {
-        let mut r: Record = rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
-        r.formulation = super::formulation_key(&r.formulation);
-        rows.push(r);
+        let r: Record = rec.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+        rows.push(as_today(r));
     }
     Ok(rows)
 }
@@ -243,5 +277,72 @@ pub fn header_problem(line: &str) -> Option<String> {
             missing[..5].join(", "),
             n - 5
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 54, point 12: files of older versions recorded refusals as `error` rows; both
+    /// readers read them as `refused`, and only them.
+    #[test]
+    fn refusals_of_older_versions_are_read_as_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        let row = |id: &str, status: &str, error: Option<&str>| Record {
+            run_id: id.into(),
+            status: status.into(),
+            error: error.map(String::from),
+            ..Record::default()
+        };
+        let old = [
+            row("a", "error", Some("refused: formulation cm1 is lazy-rows; the highs engine does not solve integer programs with lazy rows")),
+            row("b", "error", Some("unsupported by sat: variable v_1 is a general integer")),
+            row("c", "error", Some("out of memory: the run went over its memory limit")),
+            row("d", "time_limit", Some("refused: not a refusal when the status is not error")),
+            row("e", "optimal", None),
+        ];
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        for r in &old {
+            w.serialize(r).unwrap();
+        }
+        w.flush().unwrap();
+        let want = ["refused", "refused", "error", "time_limit", "optimal"];
+        let statuses = |rows: &[Record]| rows.iter().map(|r| r.status.clone()).collect::<Vec<_>>();
+        assert_eq!(statuses(&read_results(&path).unwrap()), want);
+        assert_eq!(statuses(&ResultsFile::recorded(&path).unwrap()), want);
+        let (_, existing) = ResultsFile::open(&path).unwrap();
+        assert_eq!(statuses(&existing.rows), want);
+        assert_eq!(existing.rows[0].error, old[0].error, "the reason is kept");
+    }
+
+    /// `recorded` reads what `open` would keep, without changing the file: a torn last
+    /// line is not counted and stays where it is.
+    #[test]
+    fn recorded_rows_leave_the_file_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        assert!(ResultsFile::recorded(&path).unwrap().is_empty());
+        let (mut f, _) = ResultsFile::open(&path).unwrap();
+        for id in ["a", "b"] {
+            f.append(&Record {
+                run_id: id.into(),
+                status: "optimal".into(),
+                ..Record::default()
+            })
+            .unwrap();
+        }
+        drop(f);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str("c,circ");
+        std::fs::write(&path, &text).unwrap();
+        let ids: Vec<String> = ResultsFile::recorded(&path)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.run_id)
+            .collect();
+        assert_eq!(ids, ["a", "b"]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 }

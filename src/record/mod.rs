@@ -130,17 +130,22 @@ pub struct Record {
     /// Solutions asked for (`--count`; 2 proves uniqueness).
     #[serde(default = "one")]
     pub count: u32,
-    /// `optimal`, `feasible`, `infeasible`, `time_limit` or `error`.
+    /// `optimal`, `feasible`, `infeasible`, `time_limit`, `refused` (the engine or the
+    /// formulation does not take the run: neither a success nor a failure) or `error`.
     pub status: String,
-    /// Wall-clock seconds of the solve (all rounds for row generation; not the LP
-    /// relaxation or the model building).
+    /// Seconds of the solve, on the solve clock (wall-clock time around the engine's
+    /// solve: all rounds for row generation; not the LP relaxation or the model building).
+    /// For a solver in a child process (`cpsat`, `scip`, `glpk`), the solver's own solve
+    /// time as it reports it. For a run killed at its hard limit, the worker's wall-clock
+    /// time as the parent saw it.
     pub seconds: Option<f64>,
     /// For a solver in a child process (`cpsat`, `scip`, `glpk`): wall-clock seconds of the
     /// whole call, process start and model transfer included (all rounds for row
     /// generation), while `seconds` is the solver's own solve time; empty for engines in
     /// this process.
     pub call_seconds: Option<f64>,
-    /// Seconds spent building the model.
+    /// Seconds spent building the model, on the solve clock (wall-clock time around the
+    /// build).
     pub build_seconds: Option<f64>,
     /// Objective of the best solution found.
     pub objective: Option<f64>,
@@ -148,28 +153,36 @@ pub struct Record {
     pub best_bound: Option<f64>,
     /// |objective − best_bound| / max(|objective|, 1e-10).
     pub gap: Option<f64>,
-    /// Seconds from the start of the run (its time limit's clock: model building and LP
-    /// relaxation included) to the first solution the engine reported; empty where the
-    /// engine reports no timeline (its `timeline` capability) or found none. The
-    /// timeline itself is in `<results>.timelines.jsonl`.
+    /// Seconds on the run clock (from the start of the run, where its time limit starts:
+    /// model building, LP relaxation and, for a solver in a child process, the driver's
+    /// start included) to the first solution the engine reported; empty where the engine
+    /// reports no timeline (its `timeline` capability) or found none. Never above
+    /// `best_solution_seconds`. The timeline itself is in `<results>.timelines.jsonl`.
     pub first_solution_seconds: Option<f64>,
-    /// Seconds from the start of the run to the last improvement of its best solution;
-    /// empty as `first_solution_seconds`.
+    /// Seconds on the run clock to the last improvement of its best solution; empty as
+    /// `first_solution_seconds`. Never above `run_seconds`.
     pub best_solution_seconds: Option<f64>,
-    /// Berthold's primal integral in seconds: the primal gap to the reference objective,
-    /// integrated over the run (1 while no solution is held). Written where the reference
-    /// is known when the row is: the optimum the run itself proved; the report fills the
-    /// rest from the timelines, with the best objective of the instance in the results
-    /// file as reference.
+    /// Seconds on the run clock from the start of the run to its end: the run's total,
+    /// model building, LP relaxation and solve (and for a solver in a child process its
+    /// start and model transfer), the horizon of its integrals; for every engine. Empty
+    /// where the run's end was not seen: a run killed at its hard limit or whose worker
+    /// failed, a run refused before it started, and rows of older versions.
+    pub run_seconds: Option<f64>,
+    /// Berthold's primal integral in seconds on the run clock: the primal gap to the
+    /// reference objective, integrated from the start of the run to its end
+    /// (`run_seconds`; 1 while no solution is held). Written where the reference is known
+    /// when the row is: the optimum the run itself proved; the report fills the rest from
+    /// the timelines, with the best objective of the instance in the results file as
+    /// reference.
     pub primal_integral: Option<f64>,
-    /// Berthold's primal–dual integral in seconds: the gap between incumbent and bound as
-    /// they stood, integrated over the run (1 while either is missing); empty where the
-    /// engine reported no bound.
+    /// Berthold's primal–dual integral in seconds on the run clock: the gap between
+    /// incumbent and bound as they stood, integrated over the run (1 while either is
+    /// missing); empty where the engine reported no bound.
     pub primal_dual_integral: Option<f64>,
     /// Optimum of the LP relaxation of the same model on the same engine (or the LP solver
     /// under it: HiGHS for `bc`); empty for engines without LPs.
     pub lp_bound: Option<f64>,
-    /// Seconds of the LP-relaxation solve.
+    /// Seconds of the LP-relaxation solve, on the solve clock (wall-clock time around it).
     pub lp_seconds: Option<f64>,
     /// Branch-and-bound nodes, where the engine reports them.
     pub nodes: Option<u64>,
@@ -198,8 +211,8 @@ pub struct Record {
     pub rounds: Option<u64>,
     /// Rows added while solving (row generation, lazy rows, no-good rows of counting).
     pub cuts: Option<u64>,
-    /// Seconds of `seconds` spent finding the rows to add (row generation: the
-    /// separator between solves; minimum-clue Sudoku: the follower), so that the solver's
+    /// Seconds of `seconds` (on its solve clock) spent finding the rows to add (row
+    /// generation: the separator between solves; minimum-clue Sudoku: the follower), so that the solver's
     /// share is `seconds` minus this; empty where nothing was separated between solves.
     pub separator_seconds: Option<f64>,
     /// Variables fixed by deductions before solving.
@@ -217,9 +230,12 @@ pub struct Record {
     /// Solutions found, up to `count`, where the formulation counts them (with count 2:
     /// 1 means unique).
     pub solutions: Option<u64>,
-    /// Why the run failed, for status `error`; why the verifier refused a solution.
+    /// Why the run failed (status `error`) or was refused (status `refused`); why the
+    /// verifier refused a solution.
     pub error: Option<String>,
-    /// Wall-clock seconds of the whole worker process, as the parent saw them.
+    /// Wall-clock seconds of the whole worker process, as the parent measured them on its
+    /// own clock (process start, reading the instance, the run, verifying); empty for a
+    /// run in the parent's process (`solve`, `--in-process`).
     pub wall_seconds: Option<f64>,
     /// CPU seconds (user + system) of the worker's whole process tree, children included
     /// (how: `measured_by`).
@@ -373,6 +389,52 @@ impl Record {
     }
 }
 
+/// What is wrong with the times of `r` on the run clock, or None when they hold
+/// `first_solution_seconds` ≤ `best_solution_seconds` ≤ `run_seconds`: each known time is 0
+/// or more, the first and the best solution are known together, and a row that knows them
+/// knows `run_seconds` (the end of the clock they are on).
+pub fn clock_problem(r: &Record) -> Option<String> {
+    let named = [
+        ("first_solution_seconds", r.first_solution_seconds),
+        ("best_solution_seconds", r.best_solution_seconds),
+        ("run_seconds", r.run_seconds),
+    ];
+    if let Some((name, t)) = named
+        .iter()
+        .find_map(|(n, t)| t.filter(|t| !(*t >= 0.0 && t.is_finite())).map(|t| (n, t)))
+    {
+        return Some(format!("{name} is {t}, not a time"));
+    }
+    match (r.first_solution_seconds, r.best_solution_seconds, r.run_seconds) {
+        (None, None, _) => None,
+        (Some(_), None, _) | (None, Some(_), _) => Some(
+            "first_solution_seconds and best_solution_seconds are not known together".into(),
+        ),
+        (Some(_), Some(_), None) => Some(
+            "first and best solution times without run_seconds, the end of their clock".into(),
+        ),
+        (Some(first), Some(best), Some(run)) => (!(first <= best && best <= run)).then(|| {
+            format!(
+                "first_solution_seconds {first} ≤ best_solution_seconds {best} ≤ run_seconds {run} does not hold"
+            )
+        }),
+    }
+}
+
+/// Every row of the results file at `path` whose run-clock times break the order of
+/// [`clock_problem`], as `path:line: run <run id>: problem` (an empty list when every row
+/// holds it).
+pub fn clock_problems(path: &std::path::Path) -> Result<Vec<String>, String> {
+    Ok(read_results(path)?
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            clock_problem(r)
+                .map(|why| format!("{}:{}: run {}: {why}", path.display(), i + 2, r.run_id))
+        })
+        .collect())
+}
+
 /// The last attempt of each run id on each machine, in the order of `rows` (a row with no
 /// id, from a hand-made file, is its own run), and how many earlier attempts were set
 /// aside: a run written twice to one file (run again, or resumed after it was cut short)
@@ -400,6 +462,32 @@ pub fn last_attempts(rows: Vec<Record>) -> (Vec<Record>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clock_check_holds_first_before_best_before_the_end() {
+        let row = |first: Option<f64>, best: Option<f64>, run: Option<f64>| Record {
+            first_solution_seconds: first,
+            best_solution_seconds: best,
+            run_seconds: run,
+            ..Record::default()
+        };
+        assert_eq!(clock_problem(&row(Some(1.0), Some(2.0), Some(2.0))), None);
+        assert_eq!(clock_problem(&row(None, None, Some(2.0))), None);
+        assert_eq!(clock_problem(&row(None, None, None)), None);
+        // The example report's rows before issue 54: a first solution after `seconds`,
+        // and no end of the run clock to check it against.
+        let old = row(Some(0.539), Some(0.539), None);
+        assert!(clock_problem(&old).unwrap().contains("without run_seconds"));
+        for bad in [
+            row(Some(3.0), Some(2.0), Some(5.0)),
+            row(Some(1.0), Some(6.0), Some(5.0)),
+            row(Some(1.0), None, Some(5.0)),
+            row(Some(-1.0), Some(1.0), Some(5.0)),
+            row(None, None, Some(f64::NAN)),
+        ] {
+            assert!(clock_problem(&bad).is_some(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn a_run_id_counts_once_its_last_attempt() {

@@ -7,12 +7,12 @@
 //!   the rows show (an incumbent above its bound is minimised); else none.
 //! * **Filled integrals**: a row of an engine that reports a timeline, with its timeline in
 //!   the file beside its results and no `primal_integral`, gets one against the reference,
-//!   over the run up to its recorded end (for a run killed at its hard limit, its time
-//!   limit).
+//!   over the run up to its end on the run clock (`run_seconds`; in rows of older versions
+//!   the timeline's end; for a run killed at its hard limit, its time limit).
 
 use crate::engines::Engine;
 use crate::record::Record;
-use crate::stats::{median, par2_seconds};
+use crate::stats::median;
 use crate::table::{secs, Table};
 use crate::timeline::{self, Trace};
 use std::collections::{BTreeMap, HashMap};
@@ -101,7 +101,7 @@ pub fn fill(rows: &mut [Record], timelines: &Timelines) -> usize {
         let Some(&reference) = refs.get(&(r.puzzle.clone(), r.instance.clone())) else {
             continue;
         };
-        let Some(end) = trace.end.or(r.time_limit) else {
+        let Some(end) = r.run_seconds.or(trace.end).or(r.time_limit) else {
             continue;
         };
         r.primal_integral = Some(trace.primal_integral(reference, end));
@@ -118,8 +118,10 @@ pub fn optimises(rows: &[&Record]) -> bool {
 
 /// `<p>_anytime`: per configuration (formulation, engine with its settings, time limit) of
 /// an optimisation puzzle, the runs, how many had a timeline, the median seconds to the
-/// first and to the best solution, the mean primal and primal–dual integrals, and PAR-2.
-/// `None` for a puzzle that optimises nothing or whose rows have no anytime figures.
+/// first and to the best solution and the median length of those runs (`run_seconds`), all
+/// three on the run clock and over the runs that found a solution, and the mean primal and
+/// primal–dual integrals. `None` for a
+/// puzzle that optimises nothing or whose rows have no anytime figures.
 pub fn anytime_table(puzzle: &str, rows: &[&Record]) -> Option<Table> {
     if !optimises(rows) {
         return None;
@@ -147,18 +149,27 @@ pub fn anytime_table(puzzle: &str, rows: &[&Record]) -> Option<Table> {
         let pick = |g: fn(&Record) -> Option<f64>| -> Vec<f64> {
             with.iter().filter_map(|r| g(r)).collect()
         };
-        let par2: Vec<f64> = rs.iter().map(|r| par2_seconds(r)).collect();
+        // The runs that found a solution: the three run-clock medians are over them, so
+        // that first ≤ best ≤ whole run, which holds in each row, holds in the medians.
+        let found: Vec<&&Record> = with
+            .iter()
+            .copied()
+            .filter(|r| r.first_solution_seconds.is_some())
+            .collect();
+        let on_run_clock = |g: fn(&Record) -> Option<f64>| -> Option<f64> {
+            median(&found.iter().filter_map(|r| g(r)).collect::<Vec<f64>>())
+        };
         table_rows.push(vec![
             f.clone(),
             b.clone(),
             limit.clone(),
             rs.len().to_string(),
             with.len().to_string(),
-            fmt(median(&pick(|r| r.first_solution_seconds))),
-            fmt(median(&pick(|r| r.best_solution_seconds))),
+            fmt(on_run_clock(|r| r.first_solution_seconds)),
+            fmt(on_run_clock(|r| r.best_solution_seconds)),
+            fmt(on_run_clock(|r| r.run_seconds)),
             fmt(mean(&pick(|r| r.primal_integral))),
             fmt(mean(&pick(|r| r.primal_dual_integral))),
-            fmt(mean(&par2)),
         ]);
     }
     if table_rows.is_empty() {
@@ -170,11 +181,11 @@ pub fn anytime_table(puzzle: &str, rows: &[&Record]) -> Option<Table> {
         "limit (s)",
         "runs",
         "with timeline",
-        "first solution (s, median)",
-        "best solution (s, median)",
+        "first solution (run clock, s, median)",
+        "best solution (run clock, s, median)",
+        "whole run (run clock, s, median)",
         "primal integral (s, mean)",
         "primal-dual integral (s, mean)",
-        "PAR-2 (s, mean)",
     ];
     let t = Table {
         stem: format!("{puzzle}_anytime"),
@@ -183,7 +194,7 @@ pub fn anytime_table(puzzle: &str, rows: &[&Record]) -> Option<Table> {
         labels: 3,
         rows: table_rows,
         notes: vec![
-            "Times from the start of the run (model building and LP relaxation included). The primal integral (Berthold 2013) integrates the primal gap to the instance's reference objective (its proven optimum, else the best verified objective in these results) over the run; the primal-dual integral the gap between incumbent and bound; both count 1 per second while nothing is known, so smaller is better. Engines that report no timeline (microlp) have none.".into(),
+            "Run clock: seconds from the start of the run (model building, LP relaxation and, for an engine in a child process, its start included), the clock of the time limit; whole run: the run's total on it (run_seconds). The three are medians over the runs that found a solution, so they compare with one another, not with the solve times (seconds, SGM, PAR-2) of the other tables. The primal integral (Berthold 2013) integrates the primal gap to the instance's reference objective (its proven optimum, else the best verified objective in these results) over the run; the primal-dual integral the gap between incumbent and bound; both count 1 per second while nothing is known, so smaller is better. Engines that report no timeline (microlp) have none.".into(),
         ],
     };
     Some(t)

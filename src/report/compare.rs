@@ -238,8 +238,10 @@ fn compare(puzzle: &str, varied: Varied, a: Side, b: Side, shift: f64) -> Option
     if common.is_empty() {
         return None;
     }
-    let runs = |side: Side| -> Vec<&Runs> { common.iter().map(|k| &side.1[*k]).collect() };
-    let (ra, rb) = (runs(a), runs(b));
+    let (ra, rb): (Vec<&Runs>, Vec<&Runs>) = (
+        common.iter().map(|k| &a.1[*k]).collect(),
+        common.iter().map(|k| &b.1[*k]).collect(),
+    );
     let tally = |rs: &[&Runs]| {
         (
             rs.iter().map(|r| r.times.len()).sum::<usize>(),

@@ -718,6 +718,7 @@ impl Diff {
             stem: "changes".into(),
             title: "Regressions and improvements".into(),
             columns: columns.clone(),
+            labels: 2,
             rows: config_rows(&flagged),
             notes: vec![verdict_note.clone()],
         });
@@ -735,6 +736,7 @@ impl Diff {
             stem: "configurations".into(),
             title: "Every configuration".into(),
             columns,
+            labels: 2,
             rows: config_rows(&self.configs.iter().collect::<Vec<_>>()),
             notes: vec![verdict_note],
         });
@@ -846,6 +848,7 @@ fn runs_table(
         stem: stem.into(),
         title: title.into(),
         columns,
+        labels: 5,
         rows: runs
             .into_iter()
             .map(|(r, cells)| {

@@ -26,6 +26,53 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// What a report sets aside before any table, figure or verdict sees its rows, for the
+/// pages to say so.
+#[derive(Clone, Debug, Default)]
+pub struct SetAside {
+    /// The refused runs (status `refused`, the last attempt of each): nothing was searched,
+    /// so they enter no time statistic, solved count or verdict; the pages show each such
+    /// pair as "not run" with its reason.
+    pub refused: Vec<Record>,
+    /// Earlier attempts of run ids written more than once (a sweep run again, or resumed
+    /// after it was cut short), left out so that each run counts once, its last attempt
+    /// ([`crate::record::last_attempts`]).
+    pub earlier_attempts: usize,
+}
+
+impl SetAside {
+    /// Splits `rows` into the rows a report counts (the last attempt of each run id, not
+    /// refused) and what it sets aside.
+    pub fn take_from(rows: Vec<Record>) -> (Vec<Record>, SetAside) {
+        let (last, earlier_attempts) = crate::record::last_attempts(rows);
+        let (refused, counted): (Vec<Record>, Vec<Record>) =
+            last.into_iter().partition(Record::is_refused);
+        (
+            counted,
+            SetAside {
+                refused,
+                earlier_attempts,
+            },
+        )
+    }
+
+    /// What was set aside, one sentence, or None when nothing was.
+    pub fn sentence(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        match self.refused.len() {
+            0 => {}
+            1 => parts.push("1 refused run (nothing searched: an engine or formulation that does not take it; the reason is in the error column) is left out of every statistic".to_string()),
+            n => parts.push(format!("{n} refused runs (nothing searched: an engine or formulation that does not take them; the reasons are in the error column) are left out of every statistic")),
+        }
+        match self.earlier_attempts {
+            0 => {}
+            1 => parts.push("1 earlier attempt of a run written more than once is set aside (each run id counts once, its last attempt)".to_string()),
+            n => parts.push(format!("{n} earlier attempts of runs written more than once are set aside (each run id counts once, its last attempt)")),
+        }
+        (!parts.is_empty()).then(|| parts.join("; ") + ".")
+    }
+}
+
 /// Where a report went.
 #[derive(Debug, Default)]
 pub struct Written {
@@ -39,18 +86,22 @@ pub struct Written {
     pub paper: PathBuf,
     /// The HTML pages: `index.html` (the overview) first, then one per puzzle.
     pub html: Vec<PathBuf>,
+    /// The rows the report left out of its statistics ([`SetAside`]).
+    pub set_aside: SetAside,
 }
 
 /// Every table for `rows`: the summary first, then each puzzle's engines side by side
 /// ([`engines::engine_tables`]), then the pairwise comparisons (when any two
-/// configurations of a puzzle can be compared), then those of each of `puzzle_tables`.
-/// Each table whose cells use a mark says what it means ([`Table::note_marks`]).
+/// configurations of a puzzle can be compared), then those of each of `puzzle_tables`;
+/// over the rows a report counts ([`SetAside::take_from`]). Each table whose cells use a
+/// mark says what it means ([`Table::note_marks`]).
 pub fn all_tables(rows: &[Record], shift: f64, puzzle_tables: &[TableFn]) -> Vec<Table> {
+    let (rows, _) = SetAside::take_from(rows.to_vec());
     tables_of(
-        rows,
+        &rows,
         shift,
         puzzle_tables,
-        &compare::comparisons(rows, shift),
+        &compare::comparisons(&rows, shift),
     )
 }
 
@@ -91,7 +142,10 @@ fn tables_of(
 /// `size_units` name what each puzzle's instance size counts, (puzzle key, unit), for the
 /// size axis of its plots; `chosen` are the suites' comparison instances, on which the
 /// answer ranks the configurations ([`answer::answers`]); `timelines` are the runs'
-/// timelines, for the primal gap plots.
+/// timelines, which fill the primal integrals the rows lack ([`anytime::fill`]) and draw
+/// the primal gap plots. Every table, figure and verdict sees the rows a report counts:
+/// the last attempt of each run id, refusals left out ([`SetAside`]; what was set aside is
+/// in [`Written::set_aside`] and handed to the HTML pages).
 #[allow(clippy::too_many_arguments)]
 pub fn write_report(
     rows: &[Record],
@@ -108,13 +162,9 @@ pub fn write_report(
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
     let mut written = Written::default();
-    // Each run counts once (its last attempt), and a refused run enters no statistic: the
-    // pages list the refused ones as not run.
-    let (latest, earlier_attempts) = crate::record::last_attempts(rows.to_vec());
-    let (refused, labelled): (Vec<Record>, Vec<Record>) = machines
-        .label(&latest)
-        .into_iter()
-        .partition(Record::is_refused);
+    let (mut counted, set_aside) = SetAside::take_from(rows.to_vec());
+    anytime::fill(&mut counted, timelines);
+    let labelled = machines.label(&counted);
     let rows = labelled.as_slice();
     let answers = answer::answers(rows, chosen, shift);
     let pairs = compare::comparisons(rows, shift);
@@ -180,18 +230,21 @@ pub fn write_report(
         join(&commits),
         join(&hosts)
     );
+    if let Some(s) = set_aside.sentence() {
+        let _ = writeln!(md, "{s}\n");
+    }
     let machine_lines = machines.index_lines(rows);
     let one_machine = machine_lines.len() <= 1;
     written.html = html::write_html(
         dir,
         rows,
-        &refused,
+        &set_aside.refused,
         &answers,
         &plain_tables,
         &plots,
         &machine_lines,
         preamble,
-        earlier_attempts,
+        set_aside.earlier_attempts,
     )?;
     if !machine_lines.is_empty() {
         md.push_str("Machines (their records are in the sweep files beside the results files, `<results>.sweeps.jsonl`):\n\n");
@@ -248,6 +301,7 @@ pub fn write_report(
     }
     written.index = dir.join("README.md");
     std::fs::write(&written.index, md).map_err(|e| format!("{}: {e}", written.index.display()))?;
+    written.set_aside = set_aside;
     Ok(written)
 }
 

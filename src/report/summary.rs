@@ -1,8 +1,9 @@
 //! The summary of runs per puzzle, formulation and engine: solved counts, medians and
 //! shifted geometric means ([`crate::stats`]).
 //!
-//! Failures are never dropped: a run that did not solve counts at the time limit (or,
-//! without a limit, at its own recorded time) in the shifted geometric mean.
+//! Failures are never dropped: a run that did not solve counts exactly at its time limit
+//! (never at its overrun; without a limit, at its own recorded time) in the median and
+//! the shifted geometric mean, and at twice its limit in PAR-2.
 
 use crate::record::Record;
 use crate::stats::{charged_seconds, median, shifted_geometric_mean, succeeded};
@@ -166,11 +167,14 @@ mod tests {
             ..Record::default()
         };
         assert_eq!(charged_seconds(&ok), 0.5);
-        assert_eq!(charged_seconds(&tl), 10.2);
+        // Stopped 0.2 s past its limit: charged the limit, not the overrun.
+        assert_eq!(charged_seconds(&tl), 10.0);
         assert_eq!(charged_seconds(&bad), 10.0);
         let s = summarise(&[ok, tl, bad], 1.0);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].solved, 1);
         assert_eq!(s[0].runs, 3);
+        assert_eq!(s[0].median_seconds, Some(10.0));
+        assert_eq!(s[0].par2_seconds, Some((0.5 + 20.0 + 20.0) / 3.0));
     }
 }

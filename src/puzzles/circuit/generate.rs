@@ -303,7 +303,7 @@ pub fn is_unique(p: &Circuit, time_limit: f64) -> Result<Option<bool>, String> {
         Status::Infeasible => Ok(Some(true)),
         Status::Optimal | Status::Feasible => Ok(Some(false)),
         Status::TimeLimit => Ok(None),
-        Status::Error => Err(format!(
+        Status::Error | Status::Refused => Err(format!(
             "the uniqueness check failed: {}",
             outcome.message.unwrap_or_default()
         )),

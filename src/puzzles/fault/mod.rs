@@ -66,7 +66,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
             build: |_| Ok(one_variable()),
             solve: |f: &Fault, run: &Run| match child(f, "busy").and_then(|mut c| c.wait()) {
                 Ok(_) => solve_ok(run),
-                Err(e) => RunResult::refused(format!("cannot run the child: {e}")),
+                Err(e) => RunResult::failed(format!("cannot run the child: {e}")),
             },
         },
         Formulation {
@@ -80,7 +80,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
                     std::mem::forget(c);
                     solve_ok(run)
                 }
-                Err(e) => RunResult::refused(format!("cannot run the child: {e}")),
+                Err(e) => RunResult::failed(format!("cannot run the child: {e}")),
             },
         },
         fault("abort", "aborts the process", |_, _| std::process::abort()),
@@ -95,7 +95,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
             "sleeps an hour, ignoring the time limit",
             |_, _| {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
-                RunResult::refused("woke up".into())
+                RunResult::failed("woke up".into())
             },
         ),
         fault("oom", "allocates until allocation fails", |_, _| {
@@ -106,7 +106,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
             }
         }),
         fault("stack", "overflows the stack", |_, _| {
-            RunResult::refused(format!("{}", recurse(0)))
+            RunResult::failed(format!("{}", recurse(0)))
         }),
     ],
     formats: "one instance name per line",

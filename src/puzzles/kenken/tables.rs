@@ -85,7 +85,7 @@ fn sizes(rows: &[&Record]) -> Table {
         labels: 4,
         rows: body,
         notes: vec![
-            "Solved counts runs (a time-limited or refused run is unsolved); every solved run's grid was accepted by the independent verifier. Variables and rows are those of the model as built, before presolve, as a range over the group's puzzles.".into(),
+            "Solved counts runs (a time-limited run is unsolved; a refused run, which did not run, is not counted); every solved run's grid was accepted by the independent verifier. Variables and rows are those of the model as built, before presolve, as a range over the group's puzzles.".into(),
             "The three models have no objective, so the LP bound of every feasible relaxation is 0: the column says how many runs solved their LP relaxation to a (feasible) optimum.".into(),
             "Guard rows: the no-good rows the log model's exact cage check added (a product or quotient its tolerances let through); 0 means every solve was right the first time.".into(),
             "Puzzles: the blog post's 6×6 ('Sudoku and KenKen as MIPs') and Simon Tatham's Keen puzzles (sgt-keen --generate; difficulty from the file name, instances/kenken/README.md).".into(),

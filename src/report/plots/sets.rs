@@ -153,7 +153,13 @@ pub(super) fn sets(src: &Source, comparisons: &[&Answer], shift: f64) -> Vec<Set
         .copied()
         .filter(|r| !compared.contains(&instance_key(&r.instance, r.time_limit)))
         .collect();
-    let Some(a) = answer::answer(src.puzzle, &rest, &[], shift) else {
+    // Where the rest asks several questions (formulations that share no instance), the
+    // set of the question with the most instances.
+    let Some(a) = answer::answer(src.puzzle, &rest, &[], shift)
+        .into_iter()
+        .rev()
+        .max_by_key(|a| a.keys.len())
+    else {
         return out;
     };
     let keys: BTreeSet<InstanceKey> = a.keys.iter().cloned().collect();
