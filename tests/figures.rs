@@ -289,8 +289,19 @@ fn example_comparative_figures_hold_only_the_comparison_instances() {
     let best = column(&answers, "best configuration");
     let second = column(&answers, "runner-up");
     assert!(puzzles.contains(&"sudoku".to_string()), "{puzzles:?}");
-    for (i, p) in puzzles.iter().enumerate() {
-        let cactus = read(&dir.path().join(format!("plots/{p}_comparison_cactus.svg")));
+    // A puzzle that asks several questions (n-Queens: `queens: base`, `queens:
+    // least-walls`) has one comparison set per question, in the answers' order:
+    // `comparison`, `comparison2`, ...
+    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+    for (i, line) in puzzles.iter().enumerate() {
+        let p = line.split(": ").next().unwrap().to_string();
+        let k = seen.entry(p.clone()).or_default();
+        *k += 1;
+        let tag = match *k {
+            1 => "comparison".to_string(),
+            k => format!("comparison{k}"),
+        };
+        let cactus = read(&dir.path().join(format!("plots/{p}_{tag}_cactus.svg")));
         let n = instances_of(&cactus);
         if p == "sudoku" {
             assert_eq!(n, 2);
@@ -311,7 +322,7 @@ fn example_comparative_figures_hold_only_the_comparison_instances() {
             );
         }
         let scatter = svg_texts(&read(
-            &dir.path().join(format!("plots/{p}_comparison_scatter.svg")),
+            &dir.path().join(format!("plots/{p}_{tag}_scatter.svg")),
         ))
         .remove(0);
         let named = format!("{} (best) against {} (runner-up)", best[i], second[i]);
