@@ -613,3 +613,22 @@ fn the_zebra_table_names_configurations_as_the_overview_does() {
     }
     assert!(names.contains(&"cp on propagate-hroot"), "{names:?}");
 }
+
+/// Issue 54, point 2: every row of the committed example report holds
+/// first_solution_seconds ≤ best_solution_seconds ≤ run_seconds, on the run clock (1,918
+/// of the 2,308 rows of the example before that issue had a first solution after their
+/// `seconds`, with no end of the run clock to check it against).
+#[test]
+fn the_example_report_holds_the_clock_order_on_every_row() {
+    let path = root().join("docs/example-report/results.csv");
+    let rows = read_results(&path).unwrap();
+    assert!(rows.len() > 1000, "{} rows", rows.len());
+    assert!(rows.iter().any(|r| r.first_solution_seconds.is_some()));
+    let problems = puzzlebench::record::clock_problems(&path).unwrap();
+    assert!(
+        problems.is_empty(),
+        "{} rows break it, first: {}",
+        problems.len(),
+        problems[..problems.len().min(5)].join("\n")
+    );
+}
