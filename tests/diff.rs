@@ -1,4 +1,4 @@
-//! `puzzlebench diff OLD NEW` on the committed example's results (2,308 rows of a real
+//! `puzzlebench diff OLD NEW` on the committed example's results (2,310 rows of a real
 //! quick-suite run) and on copies of it changed with the csv crate: a file against itself,
 //! one configuration's times doubled, one objective changed, a differing answer hash on an
 //! instance proved unique, the files it refuses, diff.html in a browser; and the
