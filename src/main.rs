@@ -259,7 +259,8 @@ struct RunArgs {
     /// results/ is ignored by git).
     #[arg(long, default_value = "results/run.csv")]
     out: PathBuf,
-    /// Shift in seconds of the shifted geometric mean in the summary.
+    /// Shift in seconds of the shifted geometric mean (SGM) in the summary printed after the
+    /// sweep, the same default as the report's.
     #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
     /// No progress bar.
@@ -336,7 +337,9 @@ struct ReproduceArgs {
     puzzle: Vec<String>,
     #[command(flatten)]
     measuring: MeasureArgs,
-    /// Shift in seconds of the shifted geometric mean.
+    /// Shift in seconds of the shifted geometric mean (SGM), the one shift of every table,
+    /// figure and verdict; 0.01 s suits millisecond-to-seconds times (docs/measurement.md says
+    /// why).
     #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
     /// Folder holding the instance folders.
@@ -381,7 +384,9 @@ struct DiffArgs {
     /// earlier diff are replaced).
     #[arg(long, default_value = "results/diff")]
     out: PathBuf,
-    /// Shift in seconds of the shifted geometric mean.
+    /// Shift in seconds of the shifted geometric mean (SGM), the one shift of every table,
+    /// figure and verdict; 0.01 s suits millisecond-to-seconds times (docs/measurement.md says
+    /// why).
     #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
 }
@@ -457,7 +462,9 @@ struct ReportArgs {
     /// results/results.csv replaces the one reproduce wrote there).
     #[arg(long, default_value = "results")]
     out: PathBuf,
-    /// Shift in seconds of the shifted geometric mean.
+    /// Shift in seconds of the shifted geometric mean (SGM), the one shift of every table,
+    /// figure and verdict; 0.01 s suits millisecond-to-seconds times (docs/measurement.md says
+    /// why).
     #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
     /// Formats of the plots, comma-separated: pdf (vector, fonts embedded), pgf (PGFPlots

@@ -181,11 +181,18 @@ fn figure_8_1_gives_a_verified_clue_set_and_a_true_bound_at_a_short_limit() {
         "{o:?}"
     );
     assert_eq!(r.verified(), Some(true), "{:?}", r.answer);
+    // The bound must be true (at most the known 17) and the clue set at least as large;
+    // how high the bound climbs within the limit depends on the machine's speed (on a
+    // loaded 2-core machine it stayed at 0 within 40 s once, 8 or more unloaded), so its
+    // height is measured in the docs' sweeps, not asserted here.
     let (found, bound) = (o.objective.unwrap(), o.best_bound.unwrap());
     assert!(
-        bound <= 17.0 && found >= 17.0 && bound >= 8.0,
+        (0.0..=17.0).contains(&bound) && found >= 17.0,
         "{found} {bound}"
     );
+    if o.status == Status::Optimal {
+        assert_eq!((found, bound), (17.0, 17.0));
+    }
     assert!(o.separator_seconds.is_some() && o.cuts.is_some() && o.rounds.is_some());
 }
 
