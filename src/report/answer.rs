@@ -353,7 +353,10 @@ fn rank(
                 .iter()
                 .filter(|k| {
                     let rs = &per[*k];
-                    2 * rs.iter().filter(|r| succeeded(r)).count() > rs.len()
+                    crate::report::paired::instance_solved(
+                        rs.iter().filter(|r| succeeded(r)).count(),
+                        rs.len(),
+                    )
                 })
                 .count();
             let per_instance: Vec<f64> = times.iter().map(|t| median(t).unwrap_or(0.0)).collect();

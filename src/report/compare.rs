@@ -12,9 +12,8 @@
 
 use crate::record::Record;
 use crate::report::answer::TOO_FAST;
-use crate::stats::{
-    charged_seconds, median, sgm_ratio_interval, shifted_geometric_mean, succeeded,
-};
+use crate::report::paired::{instance_solved, judge, Lean, Paired};
+use crate::stats::{charged_seconds, succeeded};
 use crate::table::{seconds, significant, Table};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -132,26 +131,19 @@ impl Comparison {
     }
 }
 
-/// The verdict on a pair: the side that solved more common instances is ahead whatever
-/// the times; else no verdict when both medians are under [`TOO_FAST`] or the pair rests
-/// on one instance run once on each side; else A or B faster by the ratio when the 95 %
-/// interval of B/A lies above or below 1, and within noise when it holds 1 (the answer's
-/// rule, [`crate::report::answer`], for every pair).
-pub fn verdict(c: &Comparison, single: bool) -> Verdict {
-    if c.solved_a != c.solved_b {
-        if c.solved_a > c.solved_b {
-            Verdict::AMoreSolved
-        } else {
-            Verdict::BMoreSolved
-        }
-    } else if c.slower_median < TOO_FAST || single {
-        Verdict::NoVerdict
-    } else if c.interval.0 > 1.0 {
-        Verdict::AFaster(c.ratio)
-    } else if c.interval.1 < 1.0 {
-        Verdict::BFaster(1.0 / c.ratio)
-    } else {
-        Verdict::WithinNoise
+/// The verdict of a pair from what [`judge`] found: the side that solved more common
+/// instances is ahead whatever the times; else no verdict when both medians are under
+/// [`TOO_FAST`] or the pair rests on one instance run once on each side; else A or B
+/// faster by the ratio when the 95 % interval of B/A lies above or below 1, within noise
+/// when it holds 1 (the answer's rule, [`crate::report::answer`], for every pair).
+fn verdict(p: &Paired) -> Verdict {
+    match p.lean {
+        Lean::AMoreSolved => Verdict::AMoreSolved,
+        Lean::BMoreSolved => Verdict::BMoreSolved,
+        Lean::AFaster => Verdict::AFaster(p.ratio),
+        Lean::BFaster => Verdict::BFaster(1.0 / p.ratio),
+        Lean::WithinNoise => Verdict::WithinNoise,
+        Lean::NoVerdict => Verdict::NoVerdict,
     }
 }
 
@@ -165,14 +157,9 @@ struct Runs {
 }
 
 impl Runs {
-    /// The median charged time.
-    fn time(&self) -> f64 {
-        median(&self.times).unwrap_or(0.0)
-    }
-
     /// Solved: more than half of its repeats succeeded.
     fn is_solved(&self) -> bool {
-        2 * self.solved > self.times.len()
+        instance_solved(self.solved, self.times.len())
     }
 }
 
@@ -248,12 +235,11 @@ fn compare(puzzle: &str, varied: Varied, a: Side, b: Side, shift: f64) -> Option
             rs.iter().map(|r| r.solved).sum::<usize>(),
         )
     };
-    let medians = |rs: &[&Runs]| rs.iter().map(|r| r.time()).collect::<Vec<f64>>();
     let repeats = |rs: &[&Runs]| rs.iter().map(|r| r.times.clone()).collect::<Vec<_>>();
-    let sgm_a = shifted_geometric_mean(&medians(&ra), shift).unwrap_or(0.0);
-    let sgm_b = shifted_geometric_mean(&medians(&rb), shift).unwrap_or(0.0);
-    let single = common.len() == 1 && ra[0].times.len() == 1 && rb[0].times.len() == 1;
-    let mut c = Comparison {
+    let solved = |rs: &[&Runs]| rs.iter().filter(|r| r.is_solved()).count();
+    let (solved_a, solved_b) = (solved(&ra), solved(&rb));
+    let p = judge(&repeats(&ra), &repeats(&rb), (solved_a, solved_b), shift);
+    Some(Comparison {
         puzzle: puzzle.to_string(),
         varied,
         a: a.0.clone(),
@@ -261,19 +247,15 @@ fn compare(puzzle: &str, varied: Varied, a: Side, b: Side, shift: f64) -> Option
         instances: common.len(),
         runs_a: tally(&ra),
         runs_b: tally(&rb),
-        solved_a: ra.iter().filter(|r| r.is_solved()).count(),
-        solved_b: rb.iter().filter(|r| r.is_solved()).count(),
-        sgm_a,
-        sgm_b,
-        ratio: sgm_b / sgm_a.max(f64::MIN_POSITIVE),
-        interval: sgm_ratio_interval(&repeats(&ra), &repeats(&rb), shift),
-        slower_median: median(&medians(&ra))
-            .unwrap_or(0.0)
-            .max(median(&medians(&rb)).unwrap_or(0.0)),
-        verdict: Verdict::NoVerdict,
-    };
-    c.verdict = verdict(&c, single);
-    Some(c)
+        solved_a,
+        solved_b,
+        sgm_a: p.sgm_a,
+        sgm_b: p.sgm_b,
+        ratio: p.ratio,
+        interval: p.interval,
+        slower_median: p.median_a.max(p.median_b),
+        verdict: verdict(&p),
+    })
 }
 
 /// The pairs the table shows: per puzzle and kind (formulations compared, engines

@@ -43,9 +43,8 @@
 use crate::machine::SweepRecord;
 use crate::record::Record;
 use crate::report::answer::TOO_FAST;
-use crate::stats::{
-    charged_seconds, median, sgm_ratio_interval, shifted_geometric_mean, succeeded,
-};
+use crate::report::paired::{instance_solved, judge, Lean};
+use crate::stats::{charged_seconds, succeeded};
 use crate::table::{info_value, secs, Table};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -509,46 +508,34 @@ pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
         };
         let solved = |new: bool| {
             per.values()
-                .filter(|rs| 2 * rs.iter().filter(|p| succeeded(pick(p, new))).count() > rs.len())
+                .filter(|rs| {
+                    instance_solved(
+                        rs.iter().filter(|p| succeeded(pick(p, new))).count(),
+                        rs.len(),
+                    )
+                })
                 .count()
         };
-        let (a, b) = (side(false), side(true));
-        // One instance run once on each side: the interval is that one ratio, and shows no
-        // noise to judge it by.
-        let single = a.len() == 1 && a[0].len() == 1 && b[0].len() == 1;
-        let medians =
-            |t: &[Vec<f64>]| -> Vec<f64> { t.iter().map(|x| median(x).unwrap_or(0.0)).collect() };
-        let (ma, mb) = (medians(&a), medians(&b));
-        let old_sgm = shifted_geometric_mean(&ma, shift).unwrap_or(0.0);
-        let new_sgm = shifted_geometric_mean(&mb, shift).unwrap_or(0.0);
-        let interval = sgm_ratio_interval(&a, &b, shift);
         let (old_solved, new_solved) = (solved(false), solved(true));
-        let old_median = median(&ma).unwrap_or(0.0);
-        let new_median = median(&mb).unwrap_or(0.0);
-        let change = if new_solved < old_solved {
-            Change::Regression
-        } else if new_solved > old_solved {
-            Change::Improvement
-        } else if (old_median < TOO_FAST && new_median < TOO_FAST) || single {
-            Change::NoVerdict
-        } else if interval.0 > 1.0 {
-            Change::Regression
-        } else if interval.1 < 1.0 {
-            Change::Improvement
-        } else {
-            Change::WithinNoise
+        let p = judge(&side(false), &side(true), (old_solved, new_solved), shift);
+        let change = match p.lean {
+            // OLD is A, NEW is B: OLD ahead is a regression.
+            Lean::AMoreSolved | Lean::AFaster => Change::Regression,
+            Lean::BMoreSolved | Lean::BFaster => Change::Improvement,
+            Lean::WithinNoise => Change::WithinNoise,
+            Lean::NoVerdict => Change::NoVerdict,
         };
         let (status_changes, differing_answers) = changes.get(&key).copied().unwrap_or_default();
         d.configs.push(ConfigDiff {
             instances: per.len(),
             old_solved,
             new_solved,
-            old_sgm,
-            new_sgm,
-            old_median,
-            new_median,
-            ratio: new_sgm / old_sgm.max(f64::MIN_POSITIVE),
-            interval,
+            old_sgm: p.sgm_a,
+            new_sgm: p.sgm_b,
+            old_median: p.median_a,
+            new_median: p.median_b,
+            ratio: p.ratio,
+            interval: p.interval,
             change,
             status_changes,
             differing_answers,

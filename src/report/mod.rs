@@ -13,6 +13,7 @@ pub mod diff;
 pub mod engines;
 pub mod html;
 pub mod machines;
+pub mod paired;
 pub mod paper;
 pub mod plots;
 pub mod summary;
