@@ -31,6 +31,7 @@ pub mod machine;
 pub mod model;
 pub mod progress;
 pub mod puzzles;
+pub mod race;
 pub mod record;
 pub mod report;
 pub mod rng;
