@@ -47,6 +47,10 @@ pub struct Job {
     /// The timelines file the run streams its incumbents and bounds to, as they come.
     #[serde(default)]
     pub timelines: Option<PathBuf>,
+    /// The race the run belongs to, whose name its run id holds
+    /// ([`crate::record::race_run_id`]).
+    #[serde(default)]
+    pub race: Option<String>,
 }
 
 /// A puzzle as its key in a [`Job`].

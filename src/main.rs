@@ -50,6 +50,24 @@ enum Command {
     /// to OUT/results.csv, which is resumed when it exists (finished runs are kept and
     /// skipped); --fresh starts a new file and keeps the old one under a dated name.
     Reproduce(ReproduceArgs),
+    /// Race a puzzle's configurations up a ladder of instances of rising difficulty and
+    /// drop those a test shows are worse (F-Race).
+    ///
+    /// The candidates are those of the puzzle's engine comparison: every formulation on
+    /// every installed engine that takes it (or those of --backend and --formulation). Each
+    /// round runs every survivor once on the next instance of the puzzle's ladder
+    /// (instances/<puzzle>/ladder.txt; within a rung in the order --seed fixes), each run
+    /// in a worker process and a row of OUT/results.csv with the race's name in its `race`
+    /// column. The race climbs a rung while every survivor solves within a tenth of the
+    /// limit, and stays in the largest rung the best solved once the best fails. After 5,
+    /// 10, 20 and 40 counted instances (the slowest survivor at 10 ms or more, not all
+    /// tied) the Friedman test (Iman-Davenport F, tie-corrected) and Conover's post-hoc
+    /// test against the best, at alpha 0.05 split over the four looks (the exact sign test
+    /// with two survivors), drop the candidates shown worse. It ends when one candidate is
+    /// left, the budget is spent or the ladder runs out. Every decision goes to
+    /// OUT/race.jsonl. Started again with the same command, a race goes on where it
+    /// stopped. docs/race.md explains the method.
+    Race(RaceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
     /// Merge the results files of a sharded sweep (--shard I/N) into one.
@@ -354,6 +372,56 @@ struct ReproduceArgs {
     figures: Vec<FigureFormat>,
     #[command(flatten)]
     sharding: ShardArgs,
+    /// The budget of each puzzle's race, its engine comparison (`puzzlebench race`): wall
+    /// time of its runs, as seconds (40) or with a unit (90s, 5m). Default: 40 s.
+    #[arg(long, value_parser = parse_budget, value_name = "DURATION")]
+    race_budget: Option<f64>,
+}
+
+fn parse_budget(s: &str) -> Result<f64, String> {
+    commands::race::parse_budget(s)
+}
+
+#[derive(Args)]
+struct RaceArgs {
+    /// Puzzle key (see `list`).
+    #[arg(long)]
+    puzzle: String,
+    /// Engine keys, comma-separated (default: every installed engine; `list` says which).
+    #[arg(
+        long,
+        visible_alias = "engine",
+        value_delimiter = ',',
+        value_name = "ENGINES"
+    )]
+    backend: Option<Vec<String>>,
+    /// Formulation keys, comma-separated (default: those of the puzzle's engine
+    /// comparison; n-Queens races `base` and `least-walls` apart).
+    #[arg(long, value_delimiter = ',')]
+    formulation: Vec<String>,
+    /// The budget of each race: wall time of its runs, worker starts included, as seconds
+    /// (90) or with a unit (90s, 5m, 1h). The race ends when it is spent (after the
+    /// instance under way).
+    #[arg(long, default_value = "5m")]
+    budget: String,
+    /// Time limit of each run in seconds (default: that of the puzzle's engine comparison).
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    time_limit: Option<f64>,
+    /// Output folder: results.csv (rows appended) and race.jsonl (the race's record).
+    #[arg(long, default_value = "results/race")]
+    out: PathBuf,
+    /// Seed of the instance order within each rung (the same seed, the same instances in
+    /// the same order).
+    #[arg(long, default_value_t = commands::race::DEFAULT_SEED)]
+    seed: u64,
+    #[command(flatten)]
+    measuring: MeasureArgs,
+    /// Folder holding the instance folders and the ladders.
+    #[arg(long, default_value = "instances", hide = true)]
+    instances_dir: PathBuf,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -589,6 +657,18 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             })
         }
         Command::Reproduce(a) => commands::reproduce::reproduce(&reproduce_config(a)),
+        Command::Race(a) => commands::race::race(&commands::race::RaceCommand {
+            puzzle: a.puzzle,
+            engines: a.backend,
+            formulations: a.formulation,
+            budget: a.budget,
+            time_limit: a.time_limit,
+            out: a.out,
+            seed: a.seed,
+            measuring: a.measuring.measuring(),
+            instances_dir: a.instances_dir,
+            quiet: a.quiet,
+        }),
         Command::Report(a) => {
             commands::report::report(&a.csv, &a.out, a.shift, &a.figures, a.pool_machines)
         }
@@ -646,6 +726,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         shard: a.sharding.shard,
         costs: a.sharding.costs,
         dry_run: a.sharding.dry_run,
+        race_budget: a.race_budget,
     }
 }
 

@@ -87,6 +87,9 @@ pub struct Plan {
     /// succeeded within this fraction of its time limit ([`Plan::gate_repeats`];
     /// `reproduce --quick` sets it on the engine comparison). `None`: every repeat runs.
     pub repeat_gate: Option<f64>,
+    /// The race these runs belong to (`puzzlebench race`): written in every row's `race`
+    /// column. `None` for a sweep.
+    pub race: Option<String>,
 }
 
 /// What to expand into a [`Plan`].
@@ -220,6 +223,7 @@ impl Plan {
             skipped,
             same,
             repeat_gate: None,
+            race: None,
         })
     }
 }
@@ -581,6 +585,7 @@ pub fn run_isolated(
         options: spec.options.clone(),
         run_id: spec.run_id.clone(),
         timelines: Some(timelines.to_path_buf()),
+        race: plan.race.clone(),
     };
     let limits = Limits {
         hard_seconds: hard_limit(&spec.options, config.grace_seconds),
@@ -690,7 +695,10 @@ pub fn sweep(
                 } else {
                     run_isolated(plan, spec, env, config, cpus, stop, timelines)
                 };
-                let Some(rec) = rec else { return };
+                let Some(mut rec) = rec else { return };
+                if let Some(race) = &plan.race {
+                    rec.race = race.clone();
+                }
                 if stop.load(Ordering::SeqCst) && rec.status == Status::Error.key() {
                     // The worker died because the sweep is stopping: not a result.
                     return;

@@ -9,6 +9,7 @@ pub mod generate;
 pub mod list;
 pub mod measuring;
 pub mod merge;
+pub mod race;
 pub mod report;
 pub mod reproduce;
 pub mod run;

@@ -146,6 +146,74 @@ pub struct ReproduceConfig {
     pub costs: Vec<PathBuf>,
     /// Only print what the plan costs ([`crate::shard::cost_table`]).
     pub dry_run: bool,
+    /// The budget of each puzzle's race (wall seconds of its runs; None: [`RACE_BUDGET`]).
+    pub race_budget: Option<f64>,
+}
+
+/// The budget of each race of the main job, wall seconds of its runs: 11 races of 40 s
+/// keep the quick suite's runs near 15 minutes on 2 cores (docs/race.md).
+pub const RACE_BUDGET: f64 = 40.0;
+
+/// The races of the chosen puzzles, each with the engines of its comparison part.
+fn plan_races(
+    c: &ReproduceConfig,
+    engines: &EngineChoice,
+    chosen: &[&'static dyn Puzzle],
+) -> Result<Vec<(super::race::RaceSpec, Vec<Engine>)>, Failure> {
+    let budget = c.race_budget.unwrap_or(RACE_BUDGET);
+    let mut out = Vec::new();
+    for &p in chosen {
+        let Some(part) = p
+            .suite(true)
+            .parts
+            .into_iter()
+            .find(|part| part.every_engine)
+        else {
+            continue;
+        };
+        let ladder = crate::race::ladder::ladder_file(&c.instances_dir, p.key(), None);
+        let specs = super::race::race_specs(p, &[], c.time_limit, budget)?;
+        for spec in specs {
+            let file = crate::race::ladder::ladder_file(
+                &c.instances_dir,
+                p.key(),
+                spec.question.as_deref(),
+            );
+            if !file.is_file() {
+                eprintln!(
+                    "{}: no ladder under {} ({}); its race is skipped",
+                    spec.name,
+                    c.instances_dir.display(),
+                    ladder.display()
+                );
+                continue;
+            }
+            out.push((spec, engines.for_part(&part)));
+        }
+    }
+    Ok(out)
+}
+
+/// The races shard `shard` runs: each race whole in one shard, races given in turn to the
+/// shard with the least budget so far.
+fn shard_races<T>(
+    races: Vec<(super::race::RaceSpec, T)>,
+    shard: Shard,
+) -> Vec<(super::race::RaceSpec, T)> {
+    let mut load = vec![0.0f64; shard.count.max(1)];
+    let mut out = Vec::new();
+    for r in races {
+        let (i, _) = load
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .expect("one shard at least");
+        load[i] += r.0.budget;
+        if i + 1 == shard.index {
+            out.push(r);
+        }
+    }
+    out
 }
 
 /// The plans of one puzzle's suite.
@@ -242,6 +310,10 @@ pub fn plan_suite(
     let suite = p.suite(quick);
     let mut plans = Vec::new();
     for part in &suite.parts {
+        if part.every_engine {
+            // The engine comparison is a race ([`super::race`]), run after the parts.
+            continue;
+        }
         let paths = present(instances_dir, &part.instances);
         if paths.is_empty() {
             continue;
@@ -327,10 +399,20 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     let engines = EngineChoice::new(c.engines.as_deref())?;
     let chosen = chosen_puzzles(&c.puzzles)?;
     let mut suites = plan_all(c, &engines, &chosen)?;
+    let mut races = plan_races(c, &engines, &chosen)?;
     if c.dry_run {
         let costs = super::run::read_costs(&c.costs)?;
         print!("{}", crate::shard::cost_table(&run_costs(&suites), &costs));
+        let budget: f64 = races.iter().map(|r| r.0.budget).sum();
+        println!(
+            "and {} races (the engine comparisons) of {} s of runs each at most: {budget:.0} s in all, each race whole in one shard",
+            races.len(),
+            c.race_budget.unwrap_or(RACE_BUDGET)
+        );
         return Ok(());
+    }
+    if let Some(shard) = c.shard {
+        races = shard_races(races, shard);
     }
     let shard_record = match c.shard {
         None => None,
@@ -418,6 +500,20 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         for line in summary {
             eprintln!("{line}");
         }
+    }
+    let run = super::race::RaceRun {
+        csv: &csv,
+        log: &c.out.join("race.jsonl"),
+        env: &env,
+        config: &config,
+        stop,
+        instances_dir: &c.instances_dir,
+        seed: super::race::DEFAULT_SEED,
+        quiet: c.quiet,
+    };
+    for (spec, engines) in &races {
+        let ended = super::race::run_race(spec, engines, &run)?;
+        eprintln!("{}", super::race::summary(&ended));
     }
     if let Some(shard) = c.shard {
         eprintln!(

@@ -33,6 +33,10 @@ pub fn serve(input: &str) -> Result<String, Failure> {
         &settings,
         job.repeat,
     );
+    let run_id = match &job.race {
+        Some(race) => record::race_run_id(race, &run_id),
+        None => run_id,
+    };
     if run_id != job.run_id {
         return Err(Failure::new(
             2,

@@ -166,6 +166,12 @@ impl Race {
         (0..self.names.len()).filter(|&j| self.alive[j]).collect()
     }
 
+    /// Takes candidate `j` out of the race without a test (it refused an instance): it is
+    /// neither ranked nor dropped from then on.
+    pub fn withdraw(&mut self, j: usize) {
+        self.alive[j] = false;
+    }
+
     /// The candidates' names, in their order.
     pub fn names(&self) -> &[String] {
         &self.names

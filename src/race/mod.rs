@@ -8,6 +8,8 @@
 
 pub mod elimination;
 pub mod friedman;
+pub mod ladder;
+pub mod state;
 
 #[cfg(test)]
 mod simulate;

@@ -49,6 +49,13 @@ pub fn run_id(
     short_hash(key.to_string().as_bytes())
 }
 
+/// The run id of a run that the race `race` makes: [`run_id`]'s key with the race's name,
+/// so that a race's runs are its own and never taken for a report part's run of the same
+/// instance and configuration (or another race's).
+pub fn race_run_id(race: &str, plain: &str) -> String {
+    short_hash(format!("race {race} {plain}").as_bytes())
+}
+
 /// The first 16 hex digits of the SHA-256 of `bytes`.
 fn short_hash(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
@@ -98,6 +105,11 @@ pub struct Record {
     pub puzzle: String,
     /// Instance name (file stem, plus `:line` when a file holds several puzzles).
     pub instance: String,
+    /// The race the run belongs to (`sudoku`, `queens:base`; see `puzzlebench race`), empty
+    /// for a run of a sweep or of a report part. A race's runs have run ids of their own
+    /// ([`race_run_id`]): a report part's run of the same instance is never shared.
+    #[serde(default)]
+    pub race: String,
     /// Size label of the instance for tables, e.g. `9x9`.
     pub size_label: String,
     /// A number that orders instances by size (cells for Sudoku), for plots.

@@ -110,6 +110,50 @@ pub struct Answer {
     pub repeats: usize,
     /// The shift of the shifted geometric means, in seconds.
     pub shift: f64,
+    /// The race the comparison comes from, when it comes from one (`puzzlebench race`).
+    pub race: Option<RaceNote>,
+}
+
+impl RaceNote {
+    /// The race in one cell: `31 raced (14 counted) × 24; not separated: a, b; best faster
+    /// on 12, slower on 2`.
+    pub fn summary(&self) -> String {
+        let apart = if self.not_separated.is_empty() {
+            "one left".to_string()
+        } else {
+            format!("not separated: {}", self.not_separated.join(", "))
+        };
+        format!(
+            "{} raced ({} counted) × {}; {apart}; best faster on {}, slower on {}",
+            self.raced, self.counted, self.candidates, self.best_wins.0, self.best_wins.1
+        )
+    }
+}
+
+/// What the race behind an answer did ([`crate::race::state::RaceState`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceNote {
+    /// The race's name.
+    pub name: String,
+    /// Instances raced.
+    pub raced: usize,
+    /// Instances that counted toward the tests (over the survivors at the end).
+    pub counted: usize,
+    /// Candidates at the start.
+    pub candidates: usize,
+    /// Survivors other than the best: not separated from it within the budget.
+    pub not_separated: Vec<String>,
+    /// Instances of the comparison on which the best was faster than the runner-up (times
+    /// rounded to the millisecond), and those on which it was slower.
+    pub best_wins: (usize, usize),
+    /// Each drop: candidate, after how many instances, the test and its post-hoc p-value.
+    pub dropped: Vec<String>,
+    /// Each refusal: candidate and the instance from which it refused.
+    pub refused: Vec<String>,
+    /// Runs the race made and their wall seconds.
+    pub runs: usize,
+    /// Wall seconds of the race's runs.
+    pub spent: f64,
 }
 
 impl Answer {
@@ -188,6 +232,12 @@ impl Chosen {
     fn holds(&self, key: &InstanceKey) -> bool {
         self.names.contains(key)
     }
+
+    /// Whether these are a race's instances (suite `race`): the configurations are ranked
+    /// on all of them, those that ran fewer (dropped early) left out.
+    pub fn exact(&self) -> bool {
+        self.suite == "race"
+    }
 }
 
 /// The answers of every puzzle in `rows` that has a comparison (puzzles alphabetically,
@@ -265,8 +315,13 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> V
         .filter(|c| held(c) > 0)
         .max_by_key(|c| (held(c), std::cmp::Reverse(lacked(c))));
     let keep = |k: &InstanceKey| suite.is_none_or(|c| c.holds(k));
+    let exact = suite.is_some_and(|c| c.exact());
     let chosen = suite.map_or(FALLBACK_CHOICE.to_string(), |c| {
-        format!("The {} suite's engine comparison. {}", c.suite, c.how)
+        if c.exact() {
+            c.how.clone()
+        } else {
+            format!("The {} suite's engine comparison. {}", c.suite, c.how)
+        }
     });
     let groups = questions(&runs, &keep);
     let several = groups.len() > 1;
@@ -279,7 +334,7 @@ pub fn answer(puzzle: &str, rows: &[&Record], sets: &[&Chosen], shift: f64) -> V
                 .map(|(c, per)| (c.clone(), per.clone()))
                 .collect();
             let question = several.then(|| group.iter().cloned().collect::<Vec<_>>().join(", "));
-            rank(puzzle, &own, &keep, &chosen, question, shift)
+            rank(puzzle, &own, &keep, exact, &chosen, question, shift)
         })
         .collect()
 }
@@ -319,6 +374,7 @@ fn rank(
     puzzle: &str,
     runs: &Runs,
     keep: &dyn Fn(&InstanceKey) -> bool,
+    exact: bool,
     chosen: &str,
     question: Option<String>,
     shift: f64,
@@ -336,9 +392,14 @@ fn rank(
             .filter(|per| set.iter().all(|k| per.contains_key(*k)))
             .count()
     };
-    let best_set = sets
-        .iter()
-        .max_by_key(|set| (covering(set) * set.len(), covering(set), set.len()))?;
+    // A race's instances are taken whole: the largest set, that of the best and the
+    // runner-up (the others were dropped on a part of it).
+    let best_set = if exact {
+        sets.iter().max_by_key(|set| (set.len(), covering(set)))?
+    } else {
+        sets.iter()
+            .max_by_key(|set| (covering(set) * set.len(), covering(set), set.len()))?
+    };
     let instances: Vec<InstanceKey> = best_set.iter().map(|k| (*k).clone()).collect();
     let limits: BTreeSet<Option<u64>> = instances.iter().map(|k| k.1).collect();
     let mut standings: Vec<Standing> = runs
@@ -424,6 +485,7 @@ fn rank(
         verdict,
         repeats,
         shift,
+        race: None,
     })
 }
 
@@ -452,6 +514,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
                     .map_or(NO_FIGURE.into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
                 verdict_word(a).to_string(),
                 format!("{n} × {}", a.repeats),
+                a.race.as_ref().map_or(NO_FIGURE.into(), RaceNote::summary),
             ]
         })
         .collect();
@@ -470,6 +533,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
             "95 % CI",
             "verdict",
             "instances × repeats",
+            "race",
         ]
         .map(String::from)
         .to_vec(),
@@ -477,6 +541,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         rows,
         notes: vec![
             format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
+            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (those that counted toward its tests) × its candidates, the candidates not separated from the best when it ended, and on how many comparison instances the best was faster and slower than the runner-up (to the millisecond); the comparison instances are those the best and the runner-up both ran.".to_string(),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };

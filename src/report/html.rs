@@ -391,7 +391,7 @@ fn overview(
                     th { "puzzle" } th { "best configuration" } th class="num" { "solved" }
                     th class="num" { "SGM" (shift) " (s)" } th class="num" { "PAR-2 (s)" }
                     th { "runner-up" } th class="num" { "ratio" } th class="num" { "95 % CI" } th { "verdict" }
-                    th class="num" { "instances × repeats" }
+                    th class="num" { "instances × repeats" } th { "race" }
                 }
             }
             tbody {
@@ -408,12 +408,13 @@ fn overview(
                             td class="num" { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
                             td class=(verdict_class(a)) { (verdict_word(a)) }
                             td class="num" { (a.instances.len()) " × " (a.repeats) }
+                            td { (a.race.as_ref().map_or("–".to_string(), |r| r.summary())) }
                         }
                     }
                     @if !answered.contains(p.as_str()) {
                         tr {
                             td { a href={ (p) ".html" } { (p) } }
-                            td colspan="9" { "no comparison: no configuration ran every instance another did" }
+                            td colspan="10" { "no comparison: no configuration ran every instance another did" }
                         }
                     }
                 }
@@ -863,6 +864,12 @@ fn puzzle_page(
             h2 id=(answer_id(a)) { @match &a.question { Some(q) => { "The answer: " (q) }, None => { "The answer" } } }
             p class=(verdict_class(a)) { (a.sentence()) }
             p class="note" { "Comparison instances: " (a.chosen) }
+            @if let Some(r) = &a.race {
+                p class="note" { "The race " (r.name) ": " (r.summary()) "; " (r.runs) " runs, " (format!("{:.1}", r.spent)) " s of wall time."
+                    @if !r.dropped.is_empty() { " Dropped: " (r.dropped.join("; ")) "." }
+                    @if !r.refused.is_empty() { " " (r.refused.join("; ")) "." }
+                }
+            }
             details class="note" {
                 summary { (a.instances.len()) " comparison instances, " (a.repeats) " repeat(s) at most (the list)" }
                 p { (a.instances.join(", ")) }

@@ -16,6 +16,7 @@ pub mod machines;
 pub mod paired;
 pub mod paper;
 pub mod plots;
+pub mod race;
 pub mod summary;
 pub mod tables;
 
@@ -163,13 +164,29 @@ pub fn write_report(
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
     let mut written = Written::default();
+    let every = machines.label(rows);
     let (mut counted, set_aside) = SetAside::take_from(rows.to_vec());
     anytime::fill(&mut counted, timelines);
     let labelled = machines.label(&counted);
     let rows = labelled.as_slice();
-    let answers = answer::answers(rows, chosen, shift);
+    // Races are rebuilt from every row of theirs, refusals included (a refusal takes a
+    // candidate out of its race); their verdicts use their own rows only.
+    let races = crate::race::state::replay(&every);
+    let chosen = race::chosen_with_races(chosen, &races, &every);
+    let mut answers = answer::answers(&race::answer_rows(rows), &chosen, shift);
+    race::attach(&mut answers, &races);
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
+    let mut raced: Vec<&str> = every
+        .iter()
+        .filter(|r| !r.race.is_empty())
+        .map(|r| r.puzzle.as_str())
+        .collect();
+    raced.sort_unstable();
+    raced.dedup();
+    for p in raced {
+        tables.extend(race::elimination_table(p, &races, &every));
+    }
     if let Some(t) = answer::answers_table(&answers) {
         tables.insert(0, t);
     }
