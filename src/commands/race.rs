@@ -191,6 +191,11 @@ fn candidates(spec: &RaceSpec, engines: &[Engine]) -> Result<BTreeMap<String, Ca
     Ok(out)
 }
 
+/// The number of candidates `spec` has on `engines` (a race needs two).
+pub fn candidate_count(spec: &RaceSpec, engines: &[Engine]) -> usize {
+    candidates(spec, engines).map_or(0, |c| c.len())
+}
+
 /// Where and how a race runs its runs.
 pub struct RaceRun<'a> {
     /// The results file.
@@ -224,6 +229,15 @@ pub struct Ended {
 /// Runs (or goes on with) the race `spec` on `engines`.
 pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ended, Failure> {
     let p = spec.puzzle;
+    let cands = candidates(spec, engines)?;
+    if cands.len() < 2 {
+        return Err(bad_input(format!(
+            "{}: {} candidate(s) ({}); a race needs two: name more engines or formulations",
+            spec.name,
+            cands.len(),
+            cands.keys().cloned().collect::<Vec<_>>().join(", ")
+        )));
+    }
     let file = ladder_file(r.instances_dir, p.key(), spec.question.as_deref());
     if !file.is_file() {
         return Err(bad_input(format!(
@@ -235,15 +249,6 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
     let ladder = Ladder::read(&file, p, r.instances_dir)
         .map_err(bad_input)?
         .shuffled(r.seed);
-    let cands = candidates(spec, engines)?;
-    if cands.len() < 2 {
-        return Err(bad_input(format!(
-            "{}: {} candidate(s) ({}); a race needs two: name more engines or formulations",
-            spec.name,
-            cands.len(),
-            cands.keys().cloned().collect::<Vec<_>>().join(", ")
-        )));
-    }
     let names: Vec<String> = cands.keys().cloned().collect();
     // Rows this race already has (a race started again goes on from them).
     let mut done: HashMap<String, Record> = HashMap::new();

@@ -188,7 +188,16 @@ fn plan_races(
                 );
                 continue;
             }
-            out.push((spec, engines.for_part(&part)));
+            let on = engines.for_part(&part);
+            let n = super::race::candidate_count(&spec, &on);
+            if n < 2 {
+                eprintln!(
+                    "{}: {n} candidate(s) on the engines chosen; no race (a race needs two)",
+                    spec.name
+                );
+                continue;
+            }
+            out.push((spec, on));
         }
     }
     Ok(out)

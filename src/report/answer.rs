@@ -115,8 +115,8 @@ pub struct Answer {
 }
 
 impl RaceNote {
-    /// The race in one cell: `31 raced (14 counted) × 24; not separated: a, b; best faster
-    /// on 12, slower on 2`.
+    /// The race in one cell: `31 raced × 24; 14 counted for best and runner-up; not
+    /// separated: a, b; best faster on 12, slower on 2`.
     pub fn summary(&self) -> String {
         let apart = if self.not_separated.is_empty() {
             "one left".to_string()
@@ -124,8 +124,8 @@ impl RaceNote {
             format!("not separated: {}", self.not_separated.join(", "))
         };
         format!(
-            "{} raced ({} counted) × {}; {apart}; best faster on {}, slower on {}",
-            self.raced, self.counted, self.candidates, self.best_wins.0, self.best_wins.1
+            "{} raced × {}; {} counted for best and runner-up; {apart}; best faster on {}, slower on {}",
+            self.raced, self.candidates, self.counted, self.best_wins.0, self.best_wins.1
         )
     }
 }
@@ -137,7 +137,8 @@ pub struct RaceNote {
     pub name: String,
     /// Instances raced.
     pub raced: usize,
-    /// Instances that counted toward the tests (over the survivors at the end).
+    /// Comparison instances that count for the best and the runner-up: they do not tie
+    /// (to the millisecond) and the slower took 10 ms or more.
     pub counted: usize,
     /// Candidates at the start.
     pub candidates: usize,
@@ -541,7 +542,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         rows,
         notes: vec![
             format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
-            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (those that counted toward its tests) × its candidates, the candidates not separated from the best when it ended, and on how many comparison instances the best was faster and slower than the runner-up (to the millisecond); the comparison instances are those the best and the runner-up both ran.".to_string(),
+            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced × its candidates, the comparison instances that count for the best and the runner-up (not tied to the millisecond, the slower at 10 ms or more), the candidates not separated from the best when it ended, and on how many comparison instances the best was faster and slower than the runner-up (to the millisecond); the comparison instances are those the best and the runner-up both ran.".to_string(),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };

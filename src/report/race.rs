@@ -4,7 +4,7 @@
 //! ([`answer::RaceNote`]) and an elimination table on the puzzle's page.
 
 use super::answer::{self, Answer, Chosen, RaceNote};
-use crate::race::friedman::round_ms;
+use crate::race::friedman::{block_counts, round_ms};
 use crate::race::state::RaceState;
 use crate::record::Record;
 use crate::table::{Table, NO_FIGURE};
@@ -85,6 +85,15 @@ pub fn attach(answers: &mut [Answer], races: &[RaceState]) {
         let Some(race) = races.iter().find(|r| r.candidates.contains(&best)) else {
             continue;
         };
+        let counted = a.runner_up().map_or(0, |r| {
+            let med = |t: &Vec<f64>| round_ms(crate::stats::median(t).unwrap_or(0.0));
+            a.best()
+                .times
+                .iter()
+                .zip(&r.times)
+                .filter(|(b, r)| block_counts(&[med(b), med(r)]))
+                .count()
+        });
         let wins = a.runner_up().map_or((0, 0), |r| {
             let med = |t: &Vec<f64>| round_ms(crate::stats::median(t).unwrap_or(0.0));
             a.best()
@@ -99,7 +108,7 @@ pub fn attach(answers: &mut [Answer], races: &[RaceState]) {
         a.race = Some(RaceNote {
             name: race.name.clone(),
             raced: race.raced.len(),
-            counted: race.counted(),
+            counted,
             candidates: race.candidates.len(),
             not_separated: race
                 .survivors()

@@ -1,0 +1,275 @@
+//! `puzzlebench race`: its help and errors, a real race on a small Sudoku ladder with its
+//! rows, decisions and report, a race started again that goes on from its rows, and one
+//! killed with SIGKILL that loses no row.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run puzzlebench")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+/// A folder with the Sudoku instances and a ladder of three rungs (9×9, 16×16, 25×25).
+fn ladder_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pb-race-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sudoku = dir.join("instances/sudoku");
+    std::fs::create_dir_all(&sudoku).unwrap();
+    for f in [
+        "solo_3x3_basic.txt",
+        "solo_4x4_basic.txt",
+        "solo_4x4_intermediate.txt",
+        "solo_5x5_basic.txt",
+    ] {
+        std::fs::copy(root().join("instances/sudoku").join(f), sudoku.join(f)).unwrap();
+    }
+    std::fs::write(
+        sudoku.join("ladder.txt"),
+        "# a test ladder\nrung 9x9: sudoku/solo_3x3_basic.txt\nrung 16x16: sudoku/solo_4x4_basic.txt sudoku/solo_4x4_intermediate.txt\nrung 25x25: sudoku/solo_5x5_basic.txt\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn race_args<'a>(dir: &'a Path, out: &'a str, budget: &'a str) -> Vec<String> {
+    [
+        "race",
+        "--puzzle",
+        "sudoku",
+        "--backend",
+        "highs,sat,microlp",
+        "--formulation",
+        "binary,combinations",
+        "--budget",
+        budget,
+        "--quiet",
+        "--out",
+        out,
+        "--instances-dir",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([dir.join("instances").display().to_string()])
+    .collect()
+}
+
+fn events(log: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn race_help_explains_the_method_and_bad_options_are_clear_errors() {
+    let o = pb(&["race", "--help"]);
+    assert!(o.status.success());
+    let help = text(&o.stdout);
+    for word in [
+        "--budget",
+        "ladder",
+        "Friedman",
+        "Conover",
+        "race.jsonl",
+        "5m",
+    ] {
+        assert!(help.contains(word), "{word} missing in:\n{help}");
+    }
+    let o = pb(&["race", "--puzzle", "sudoku", "--budget", "five minutes"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--budget: `five minutes` is not a duration"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = pb(&["race", "--puzzle", "sudoku", "--budget", "0s"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = pb(&["race", "--puzzle", "sudoku", "--backend", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("nosuch"), "{}", text(&o.stderr));
+    let o = pb(&["race", "--puzzle", "sudoku", "--formulation", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("unknown formulation 'nosuch'"),
+        "{}",
+        text(&o.stderr)
+    );
+    // One candidate is no race.
+    let o = pb(&[
+        "race",
+        "--puzzle",
+        "sudoku",
+        "--backend",
+        "highs",
+        "--formulation",
+        "binary",
+        "--out",
+        &std::env::temp_dir()
+            .join("pb-race-one")
+            .display()
+            .to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("a race needs two"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn a_race_writes_its_rows_and_decisions_and_goes_on_from_them_when_started_again() {
+    let dir = ladder_dir("whole");
+    let out = dir.join("out");
+    let out_s = out.display().to_string();
+    let args = race_args(&dir, &out_s, "60s");
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = text(&o.stdout);
+    assert!(
+        summary.contains("sudoku:") && summary.contains("best:"),
+        "{summary}"
+    );
+    let rows = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let mut rd = csv::Reader::from_reader(rows.as_bytes());
+    let header = rd.headers().unwrap().clone();
+    let race_col = header
+        .iter()
+        .position(|h| h == "race")
+        .expect("race column");
+    let id_col = header.iter().position(|h| h == "run_id").unwrap();
+    let recs: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    assert!(recs.len() >= 6, "two instances of six candidates at least");
+    assert!(recs.iter().all(|r| &r[race_col] == "sudoku"));
+    let ids: std::collections::HashSet<&str> = recs.iter().map(|r| &r[id_col]).collect();
+    assert_eq!(ids.len(), recs.len(), "every run once");
+    let log = events(&out.join("race.jsonl"));
+    assert_eq!(log[0]["event"], "start");
+    assert_eq!(log[0]["candidates"].as_array().unwrap().len(), 6);
+    assert_eq!(log.last().unwrap()["event"], "end");
+    let instances: Vec<&serde_json::Value> =
+        log.iter().filter(|e| e["event"] == "instance").collect();
+    assert!(!instances.is_empty());
+    // The ladder climbs: the first instance is a 9x9 one, and a 16x16 one follows while
+    // every survivor is fast on it.
+    assert_eq!(instances[0]["rung"], "9x9");
+    assert!(instances.iter().any(|e| e["rung"] != "9x9"));
+    // Started again: nothing runs again, and the record is the same.
+    let before = std::fs::read_to_string(out.join("race.jsonl")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        rows,
+        "no run again"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("race.jsonl")).unwrap(),
+        before,
+        "the same decisions"
+    );
+    // Other candidates in the same folder: refused with a clear error.
+    let mut other = args.clone();
+    let i = other.iter().position(|a| a == "highs,sat,microlp").unwrap();
+    other[i] = "highs,sat".into();
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(&other)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("other engines or formulations"),
+        "{}",
+        text(&o.stderr)
+    );
+    // The report ranks sudoku on the race and shows who left it.
+    let rep = dir.join("report");
+    let o = pb(&[
+        "report",
+        &out.join("results.csv").display().to_string(),
+        "--out",
+        &rep.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let answers = std::fs::read_to_string(rep.join("tables/answers.md")).unwrap();
+    assert!(
+        answers.contains("counted for best and runner-up"),
+        "{answers}"
+    );
+    let table = std::fs::read_to_string(rep.join("tables/sudoku_race.md")).unwrap();
+    assert!(
+        table.contains("| sudoku |") && table.contains("best"),
+        "{table}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_race_killed_with_sigkill_loses_no_row_and_goes_on() {
+    let dir = ladder_dir("kill");
+    let out = dir.join("out");
+    let out_s = out.display().to_string();
+    let args = race_args(&dir, &out_s, "40s");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let csv = out.join("results.csv");
+    // Wait for some rows, then kill.
+    for _ in 0..600 {
+        let n = std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
+        if n > 8 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = std::fs::read_to_string(&csv).unwrap();
+    let complete: Vec<&str> = kept.lines().filter(|l| !l.is_empty()).collect();
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let after = std::fs::read_to_string(&csv).unwrap();
+    // Every complete row written before the kill is still there, in place (a torn last line
+    // is repaired, not kept).
+    let lines: Vec<&str> = after.lines().collect();
+    for (i, l) in complete
+        .iter()
+        .enumerate()
+        .take(complete.len().saturating_sub(1))
+    {
+        assert_eq!(lines[i], *l, "row {i} changed");
+    }
+    let log = events(&out.join("race.jsonl"));
+    assert_eq!(log.last().unwrap()["event"], "end");
+    // Each instance's rows are one per survivor: no run twice.
+    let mut rd = csv::Reader::from_reader(after.as_bytes());
+    let ids: Vec<String> = rd.records().map(|r| r.unwrap()[0].to_string()).collect();
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
