@@ -586,6 +586,7 @@ fn report_plots(rows: &[Record], answers: &[Answer], dir: &std::path::Path) -> V
         answers,
         tables: &[],
         shift: 0.01,
+        races: &[],
     };
     write_plots_with(rows, &inputs, dir, &size_units(), &[FigureFormat::Svg]).unwrap()
 }

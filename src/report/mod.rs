@@ -211,6 +211,7 @@ pub fn write_report(
             answers: &answers,
             tables: puzzle_tables,
             shift,
+            races: &races,
         },
         &dir.join("plots"),
         size_units,

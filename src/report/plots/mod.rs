@@ -47,6 +47,7 @@ mod pdf;
 mod pgf;
 mod primal_gap;
 mod profile;
+mod race;
 mod render;
 mod scatter;
 mod sets;
@@ -132,6 +133,9 @@ pub struct Inputs<'a> {
     /// The shift of the shifted geometric means that rank the configurations outside the
     /// comparison (the report's one shift).
     pub shift: f64,
+    /// The races, rebuilt from every row of theirs (refusals included), for the survivors
+    /// figure of each raced puzzle.
+    pub races: &'a [crate::race::state::RaceState],
 }
 
 /// Writes every plot that `rows` support into `dir` (created if missing), each in every one
@@ -153,6 +157,7 @@ pub fn write_plots(
         answers: &[],
         tables: &[],
         shift: DEFAULT_SHIFT,
+        races: &[],
     };
     write_plots_with(rows, &inputs, dir, size_units, formats)
 }
@@ -488,6 +493,7 @@ fn charts(rows: &[Record], size_units: &[(&str, &str)], inputs: &Inputs) -> Vec<
             .push(r.clone());
     }
     let mut out = Vec::new();
+    let races = inputs.races;
     for (puzzle, all) in puzzles {
         let rs: Vec<&Record> = all.iter().filter(|r| drawn(r)).collect();
         let cells = cells(&rs);
@@ -531,6 +537,11 @@ fn charts(rows: &[Record], size_units: &[(&str, &str)], inputs: &Inputs) -> Vec<
             out.extend(p.primal_gap(s, &rs, inputs.timelines));
         }
         out.extend(p.primal_gap_one(&sets, &rs, inputs.timelines));
+        let mine: Vec<&crate::race::state::RaceState> = races
+            .iter()
+            .filter(|r| all.iter().any(|row| row.race == r.name))
+            .collect();
+        out.extend(race::survivors_chart(puzzle, &p.stem, &mine));
     }
     out
 }
