@@ -376,6 +376,10 @@ struct ReproduceArgs {
     /// time of its runs, as seconds (40) or with a unit (90s, 5m). Default: 40 s.
     #[arg(long, value_parser = parse_budget, value_name = "DURATION")]
     race_budget: Option<f64>,
+    /// Runs at once in the races, each on a physical core of its own (default: one per
+    /// physical core; the report's parts run as --jobs says).
+    #[arg(long, value_name = "N")]
+    race_jobs: Option<usize>,
 }
 
 fn parse_budget(s: &str) -> Result<f64, String> {
@@ -727,6 +731,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         costs: a.sharding.costs,
         dry_run: a.sharding.dry_run,
         race_budget: a.race_budget,
+        race_jobs: a.race_jobs,
     }
 }
 

@@ -51,10 +51,12 @@ pub struct RaceSpec {
     pub budget: f64,
 }
 
-/// The races of `p`: one per engine-comparison part of its quick suite whose formulations
-/// `only` keeps (all when empty), with `time_limit` replacing the part's own when given.
+/// The races of `p`: one per engine-comparison part of its quick suite (or full, when not
+/// `quick`) whose formulations `only` keeps (all when empty), with `time_limit` replacing
+/// the part's own when given.
 pub fn race_specs(
     p: &'static dyn Puzzle,
+    quick: bool,
     only: &[String],
     time_limit: Option<f64>,
     budget: f64,
@@ -71,7 +73,7 @@ pub fn race_specs(
         })
         .collect();
     let parts: Vec<SuitePart> = p
-        .suite(true)
+        .suite(quick)
         .parts
         .into_iter()
         .filter(|part| part.every_engine)
@@ -365,6 +367,8 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
     events.push(json!({
         "race": spec.name, "event": "end", "reason": reason,
         "raced_instances": state.raced.len(), "counted_instances": state.counted(),
+        "counted_best_runner_up": state.counted_between(
+            &state.best().unwrap_or_default(), &state.runner_up().unwrap_or_default()),
         "best": state.best(), "runner_up": state.runner_up(), "survivors": state.survivors(),
         "spent_seconds": round3(state.spent),
     }));
@@ -475,7 +479,7 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
         Some(k) => parse_engines(k)?,
         None => Engine::installed_engines(),
     };
-    let specs = race_specs(p, &c.formulations, c.time_limit, budget)?;
+    let specs = race_specs(p, true, &c.formulations, c.time_limit, budget)?;
     std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
     let csv = c.out.join("results.csv");
     record::check_results_file(&csv).map_err(bad_input)?;
@@ -512,18 +516,18 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
 /// A race's outcome in a few lines.
 pub fn summary(e: &Ended) -> String {
     let s = &e.state;
+    let best = s.best().unwrap_or_else(|| "none".into());
+    let runner = s.runner_up().unwrap_or_else(|| "none".into());
     let mut out = format!(
-        "{}: {} instances raced ({} counted), {:.1} s of runs; ended: {}.\n",
+        "{}: {} instances raced, {:.1} s of runs; ended: {}.\n",
         s.name,
         s.raced.len(),
-        s.counted(),
         s.spent,
         e.reason
     );
     out.push_str(&format!(
-        "  best: {}; runner-up: {}\n",
-        s.best().unwrap_or_else(|| "none".into()),
-        s.runner_up().unwrap_or_else(|| "none".into())
+        "  best: {best}; runner-up: {runner}; {} instances count between them\n",
+        s.counted_between(&best, &runner)
     ));
     let others: Vec<String> = s
         .survivors()

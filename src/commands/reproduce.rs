@@ -148,6 +148,8 @@ pub struct ReproduceConfig {
     pub dry_run: bool,
     /// The budget of each puzzle's race (wall seconds of its runs; None: [`RACE_BUDGET`]).
     pub race_budget: Option<f64>,
+    /// Runs at once in the races (None: one per physical core).
+    pub race_jobs: Option<usize>,
 }
 
 /// The budget of each race of the main job, wall seconds of its runs: 11 races of 40 s
@@ -172,7 +174,7 @@ fn plan_races(
             continue;
         };
         let ladder = crate::race::ladder::ladder_file(&c.instances_dir, p.key(), None);
-        let specs = super::race::race_specs(p, &[], c.time_limit, budget)?;
+        let specs = super::race::race_specs(p, c.quick, &[], c.time_limit, budget)?;
         for spec in specs {
             let file = crate::race::ladder::ladder_file(
                 &c.instances_dir,
@@ -510,11 +512,34 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             eprintln!("{line}");
         }
     }
+    // The races run one run per physical core (BenchExec's rule: never two on one core),
+    // the report parts one at a time as `--jobs` says.
+    let race_measuring = super::measuring::Measuring {
+        jobs: c
+            .race_jobs
+            .unwrap_or_else(|| crate::cores::physical_cores().len().max(1)),
+        ..c.measuring.clone()
+    };
+    let race_setup = race_measuring.setup(1, false)?;
+    let mut race_env = env.clone();
+    if !races.is_empty() {
+        race_env.machine = race_setup.record_sweep(&race_measuring, &csv, None)?;
+        if !c.quiet {
+            eprintln!("races: {}", race_setup.describe());
+        }
+    }
+    let race_config = race_setup.config(
+        &race_measuring,
+        true,
+        GRACE_SECONDS,
+        false,
+        own_executable()?,
+    );
     let run = super::race::RaceRun {
         csv: &csv,
         log: &c.out.join("race.jsonl"),
-        env: &env,
-        config: &config,
+        env: &race_env,
+        config: &race_config,
         stop,
         instances_dir: &c.instances_dir,
         seed: super::race::DEFAULT_SEED,

@@ -90,6 +90,22 @@ impl RaceState {
         self.race.counted_blocks().len()
     }
 
+    /// The instances that count between candidates `a` and `b`: both ran them, their
+    /// times differ to the millisecond, and the slower took 10 ms or more.
+    pub fn counted_between(&self, a: &str, b: &str) -> usize {
+        let (Some(i), Some(j)) = (
+            self.candidates.iter().position(|c| c == a),
+            self.candidates.iter().position(|c| c == b),
+        ) else {
+            return 0;
+        };
+        self.raced
+            .iter()
+            .filter_map(|r| Some((r.times[i]?, r.times[j]?)))
+            .filter(|&(x, y)| block_counts(&[round_ms(x), round_ms(y)]))
+            .count()
+    }
+
     /// The current best: the survivor with the lowest rank sum over the counted
     /// instances, or with none counted, the lowest total charged time.
     pub fn best(&self) -> Option<String> {
