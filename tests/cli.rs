@@ -511,7 +511,7 @@ fn a_folder_without_instance_files_is_named_with_its_subfolders() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(
-        e.contains("instances/hashi: no instance files in this folder, only subfolders (comparison, large, report_range, tatham)"),
+        e.contains("instances/hashi: no instance files in this folder, only subfolders (comparison, ladder, large, report_range, tatham)"),
         "{e}"
     );
     let empty = tempfile::tempdir().unwrap();

@@ -85,7 +85,8 @@ pub fn check_shift(shift: f64) -> Result<(), Failure> {
     }
 }
 
-/// Every instance file named: files as they are, folders as their files (not *.md), sorted.
+/// Every instance file named: files as they are, folders as their files (not `*.md`, and not
+/// `ladder*.txt`, the ladders of `race`), sorted.
 pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for p in paths {
@@ -151,7 +152,8 @@ fn is_instance_file(f: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    !name.starts_with('.') && !name.ends_with(".md")
+    let ladder = name.starts_with("ladder") && name.ends_with(".txt");
+    !name.starts_with('.') && !name.ends_with(".md") && !ladder
 }
 
 /// Loads every instance of the named files and folders.
