@@ -373,7 +373,8 @@ struct ReproduceArgs {
     #[command(flatten)]
     sharding: ShardArgs,
     /// The budget of each puzzle's race, its engine comparison (`puzzlebench race`): wall
-    /// time of its runs, as seconds (40) or with a unit (90s, 5m). Default: 40 s.
+    /// time of its runs, as seconds (40) or with a unit (90s, 5m). Default: 40 s, 80 s for
+    /// Sudoku, Hashi and minimum-clue Sudoku.
     #[arg(long, value_parser = parse_budget, value_name = "DURATION")]
     race_budget: Option<f64>,
     /// Runs at once in the races, each on a physical core of its own (default: one per

@@ -232,6 +232,8 @@ fn paper_of_a_small_reproduce_compiles() {
             "--quiet",
             "--figures",
             "pgf,pdf",
+            "--race-budget",
+            "10s",
         ],
         dir.path(),
     );

@@ -366,6 +366,8 @@ fn reproduce_leaves_a_clean_clone_clean() {
             "--time-limit",
             "1",
             "--quiet",
+            "--race-budget",
+            "10s",
         ])
         .current_dir(&clone)
         .output()

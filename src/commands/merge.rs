@@ -274,10 +274,12 @@ fn merge_inputs(inputs: &[Input]) -> Merged {
                 m.missing.entry(shard.clone()).or_default().push(id.clone());
             }
         }
+        // A race's runs are no runs of the plan: each race runs whole in one shard, and
+        // the report rebuilds it from its rows.
         m.strangers = m
             .rows
             .iter()
-            .filter(|r| !owner.contains_key(&r.run_id))
+            .filter(|r| r.race.is_empty() && !owner.contains_key(&r.run_id))
             .map(|r| {
                 format!(
                     "{} ({} {} {})",

@@ -53,14 +53,18 @@ pub struct RaceSpec {
 
 /// The races of `p`: one per engine-comparison part of its quick suite (or full, when not
 /// `quick`) whose formulations `only` keeps (all when empty), with `time_limit` replacing
-/// the part's own when given.
+/// the part's own when given, and `budget` (None: the part's own race budget, else
+/// `reproduce`'s default).
 pub fn race_specs(
     p: &'static dyn Puzzle,
     quick: bool,
     only: &[String],
     time_limit: Option<f64>,
-    budget: f64,
+    budget: Option<f64>,
 ) -> Result<Vec<RaceSpec>, Failure> {
+    // The part's own budget unless one is given.
+    let use_part_budget = budget.is_none();
+    let budget = budget.unwrap_or(crate::commands::reproduce::RACE_BUDGET);
     for f in only {
         p.formulation(f).map_err(bad_input)?;
     }
@@ -113,7 +117,10 @@ pub fn race_specs(
             formulations,
             variants,
             time_limit: limit,
-            budget,
+            budget: match part.race_budget {
+                Some(b) if use_part_budget => b,
+                _ => budget,
+            },
         });
     }
     if out.is_empty() {
@@ -272,7 +279,7 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             spec.name
         )));
     }
-    let mut state = RaceState::new(&spec.name, names.clone());
+    let mut state = RaceState::new(&spec.name, p.key(), names.clone());
     let sizes: Vec<usize> = ladder.rungs.iter().map(|g| g.instances.len()).collect();
     let labels: Vec<String> = ladder.rungs.iter().map(|g| g.label.clone()).collect();
     let mut pool: Vec<Vec<Option<Loaded>>> = ladder
@@ -479,7 +486,7 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
         Some(k) => parse_engines(k)?,
         None => Engine::installed_engines(),
     };
-    let specs = race_specs(p, true, &c.formulations, c.time_limit, budget)?;
+    let specs = race_specs(p, true, &c.formulations, c.time_limit, Some(budget))?;
     std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
     let csv = c.out.join("results.csv");
     record::check_results_file(&csv).map_err(bad_input)?;

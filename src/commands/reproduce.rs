@@ -152,8 +152,10 @@ pub struct ReproduceConfig {
     pub race_jobs: Option<usize>,
 }
 
-/// The budget of each race of the main job, wall seconds of its runs: 11 races of 40 s
-/// keep the quick suite's runs near 15 minutes on 2 cores (docs/race.md).
+/// The budget of a race of the main job, wall seconds of its runs, unless its part says
+/// otherwise ([`SuitePart::race_budget`]: Sudoku, Hashi and minimum-clue Sudoku take 80 s):
+/// with two runs at once these keep the quick suite's runs under 15 minutes on 2 cores
+/// (docs/race.md).
 pub const RACE_BUDGET: f64 = 40.0;
 
 /// The races of the chosen puzzles, each with the engines of its comparison part.
@@ -162,7 +164,6 @@ fn plan_races(
     engines: &EngineChoice,
     chosen: &[&'static dyn Puzzle],
 ) -> Result<Vec<(super::race::RaceSpec, Vec<Engine>)>, Failure> {
-    let budget = c.race_budget.unwrap_or(RACE_BUDGET);
     let mut out = Vec::new();
     for &p in chosen {
         let Some(part) = p
@@ -174,7 +175,7 @@ fn plan_races(
             continue;
         };
         let ladder = crate::race::ladder::ladder_file(&c.instances_dir, p.key(), None);
-        let specs = super::race::race_specs(p, c.quick, &[], c.time_limit, budget)?;
+        let specs = super::race::race_specs(p, c.quick, &[], c.time_limit, c.race_budget)?;
         for spec in specs {
             let file = crate::race::ladder::ladder_file(
                 &c.instances_dir,
@@ -416,9 +417,8 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         print!("{}", crate::shard::cost_table(&run_costs(&suites), &costs));
         let budget: f64 = races.iter().map(|r| r.0.budget).sum();
         println!(
-            "and {} races (the engine comparisons) of {} s of runs each at most: {budget:.0} s in all, each race whole in one shard",
+            "and {} races (the engine comparisons), budgets of {budget:.0} s of runs in all, each race whole in one shard",
             races.len(),
-            c.race_budget.unwrap_or(RACE_BUDGET)
         );
         return Ok(());
     }
@@ -596,6 +596,28 @@ fn draw_picture(p: &dyn Puzzle, plan: &Plan, pictures: &Path) -> Result<(), Fail
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_race_runs_whole_in_the_shard_with_the_least_budget_so_far() {
+        let sudoku = puzzles::puzzle("sudoku").unwrap();
+        let spec = |budget| {
+            let mut s = super::super::race::race_specs(sudoku, true, &[], None, Some(budget))
+                .unwrap()
+                .remove(0);
+            s.name = format!("r{budget}");
+            (s, ())
+        };
+        let races = || vec![spec(100.0), spec(40.0), spec(30.0), spec(20.0), spec(10.0)];
+        let names = |i| -> Vec<String> {
+            shard_races(races(), Shard { index: i, count: 2 })
+                .into_iter()
+                .map(|r| r.0.name)
+                .collect()
+        };
+        // 100 to shard 1; 40, 30, 20 and 10 to shard 2 (100 > 90).
+        assert_eq!(names(1), ["r100"]);
+        assert_eq!(names(2), ["r40", "r30", "r20", "r10"]);
+    }
 
     #[test]
     fn a_part_that_adds_an_engine_runs_on_it_and_the_preamble_says_so() {

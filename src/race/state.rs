@@ -44,6 +44,8 @@ pub struct Raced {
 pub struct RaceState {
     /// The race's name (the rows' `race` column).
     pub name: String,
+    /// The puzzle raced.
+    pub puzzle: String,
     /// Every candidate, by name (`formulation on engine`), sorted.
     pub candidates: Vec<String>,
     /// The instances raced, in order.
@@ -57,12 +59,13 @@ pub struct RaceState {
 }
 
 impl RaceState {
-    /// A race of `candidates` (sorted here) that has run nothing.
-    pub fn new(name: &str, mut candidates: Vec<String>) -> RaceState {
+    /// A race of `puzzle`'s `candidates` (sorted here) that has run nothing.
+    pub fn new(name: &str, puzzle: &str, mut candidates: Vec<String>) -> RaceState {
         candidates.sort();
         candidates.dedup();
         RaceState {
             name: name.to_string(),
+            puzzle: puzzle.to_string(),
             race: Race::new(candidates.clone(), RaceConfig::default()),
             candidates,
             raced: Vec::new(),
@@ -90,8 +93,8 @@ impl RaceState {
         self.race.counted_blocks().len()
     }
 
-    /// The instances that count between candidates `a` and `b`: both ran them, their
-    /// times differ to the millisecond, and the slower took 10 ms or more.
+    /// The instances that counted toward the race's tests (over the survivors at the
+    /// time: not all tied, the slowest at 10 ms or more) that both `a` and `b` ran.
     pub fn counted_between(&self, a: &str, b: &str) -> usize {
         let (Some(i), Some(j)) = (
             self.candidates.iter().position(|c| c == a),
@@ -101,8 +104,7 @@ impl RaceState {
         };
         self.raced
             .iter()
-            .filter_map(|r| Some((r.times[i]?, r.times[j]?)))
-            .filter(|&(x, y)| block_counts(&[round_ms(x), round_ms(y)]))
+            .filter(|r| r.counted && r.times[i].is_some() && r.times[j].is_some())
             .count()
     }
 
@@ -274,7 +276,8 @@ pub fn replay(rows: &[Record]) -> Vec<RaceState> {
                 }
                 per.entry(&r.instance).or_default().push(r);
             }
-            let mut state = RaceState::new(name, candidates.into_iter().collect());
+            let puzzle = rs.first().map_or("", |r| r.puzzle.as_str());
+            let mut state = RaceState::new(name, puzzle, candidates.into_iter().collect());
             for i in order {
                 if state.add(i, &per[i]).is_none() {
                     break;

@@ -76,6 +76,9 @@ pub enum Verdict {
     WithinNoise,
     /// The runner-up's median (so both) is under [`TOO_FAST`]: no verdict.
     TooFast,
+    /// A race's best and runner-up took under 10 ms on every instance they both ran, where
+    /// the race counts no instance: no verdict.
+    Under10Ms,
     /// The best solved more instances than the runner-up: ahead whatever the times.
     MoreSolved,
     /// Only one configuration ran the comparison instances.
@@ -137,8 +140,8 @@ pub struct RaceNote {
     pub name: String,
     /// Instances raced.
     pub raced: usize,
-    /// Comparison instances that count for the best and the runner-up: they do not tie
-    /// (to the millisecond) and the slower took 10 ms or more.
+    /// Instances that counted toward the race's tests (the survivors at the time not all
+    /// tied, the slowest at 10 ms or more) that the best and the runner-up both ran.
     pub counted: usize,
     /// Candidates at the start.
     pub candidates: usize,
@@ -203,6 +206,7 @@ impl Answer {
                 format!("ahead on instances solved ({} vs {})", b.solved, r.solved)
             }
             Verdict::TooFast => "no verdict: both run under a millisecond".to_string(),
+            Verdict::Under10Ms => "no verdict: every instance under 10 ms for both".to_string(),
             Verdict::Alone => unreachable!("a runner-up exists"),
         };
         format!("{head}; {margin}: {verdict}.")
@@ -542,7 +546,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         rows,
         notes: vec![
             format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
-            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced × its candidates, the comparison instances that count for the best and the runner-up (not tied to the millisecond, the slower at 10 ms or more), the candidates not separated from the best when it ended, and on how many comparison instances the best was faster and slower than the runner-up (to the millisecond); the comparison instances are those the best and the runner-up both ran.".to_string(),
+            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced × its candidates, the instances both the best and the runner-up ran that counted toward the race's tests (the survivors at the time not all tied, the slowest at 10 ms or more), the candidates not separated from the best when it ended, and on how many comparison instances the best was faster and slower than the runner-up (to the millisecond); the comparison instances are those the best and the runner-up both ran.".to_string(),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };
@@ -556,6 +560,7 @@ pub fn verdict_word(a: &Answer) -> &'static str {
         Verdict::Ahead => "ahead",
         Verdict::WithinNoise => "within noise",
         Verdict::TooFast => "no verdict (< 1 ms)",
+        Verdict::Under10Ms => "no verdict (< 10 ms)",
         Verdict::MoreSolved => "ahead (more solved)",
         Verdict::Alone => "alone",
     }

@@ -4,7 +4,7 @@
 //! ([`answer::RaceNote`]) and an elimination table on the puzzle's page.
 
 use super::answer::{self, Answer, Chosen, RaceNote};
-use crate::race::friedman::{block_counts, round_ms};
+use crate::race::friedman::round_ms;
 use crate::race::state::RaceState;
 use crate::record::Record;
 use crate::table::{Table, NO_FIGURE};
@@ -78,22 +78,37 @@ pub fn answer_rows(rows: &[Record]) -> Vec<Record> {
         .collect()
 }
 
-/// Sets each answer's race note from the race whose candidates hold its best.
+/// Sets each answer's race note from the race of its puzzle whose candidates hold its
+/// best, and where the best and the runner-up took under 10 ms on every instance, the
+/// verdict [`answer::Verdict::Under10Ms`] (an instance under 10 ms counts toward no test).
 pub fn attach(answers: &mut [Answer], races: &[RaceState]) {
     for a in answers.iter_mut() {
         let best = a.best().config.to_string();
-        let Some(race) = races.iter().find(|r| r.candidates.contains(&best)) else {
+        let Some(race) = races
+            .iter()
+            .find(|r| r.puzzle == a.puzzle && r.candidates.contains(&best))
+        else {
             continue;
         };
-        let counted = a.runner_up().map_or(0, |r| {
-            let med = |t: &Vec<f64>| round_ms(crate::stats::median(t).unwrap_or(0.0));
-            a.best()
+        if let Some(r) = a.runner_up() {
+            let slowest = a
+                .best()
                 .times
                 .iter()
-                .zip(&r.times)
-                .filter(|(b, r)| block_counts(&[med(b), med(r)]))
-                .count()
-        });
+                .chain(&r.times)
+                .filter_map(|t| crate::stats::median(t))
+                .fold(0.0f64, f64::max);
+            let decided = matches!(
+                a.verdict,
+                answer::Verdict::MoreSolved | answer::Verdict::Alone
+            );
+            if !decided && round_ms(slowest) < crate::race::friedman::MIN_COUNTED_SECONDS {
+                a.verdict = answer::Verdict::Under10Ms;
+            }
+        }
+        let counted = a
+            .runner_up()
+            .map_or(0, |r| race.counted_between(&best, &r.config.to_string()));
         let wins = a.runner_up().map_or((0, 0), |r| {
             let med = |t: &Vec<f64>| round_ms(crate::stats::median(t).unwrap_or(0.0));
             a.best()
