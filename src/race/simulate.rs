@@ -56,6 +56,10 @@ fn run_race(factors: &[f64], world: World, seed: u64, config: &RaceConfig) -> Ve
     dropped
 }
 
+/// Per race, per candidate, the counted instances after which it was dropped (`None`:
+/// never).
+type Outcomes = Vec<Vec<Option<usize>>>;
+
 /// For each checkpoint, the share of `races` races in which candidate `j` had been dropped
 /// by then, with the seeds `base + r`.
 fn drop_shares(
@@ -64,9 +68,9 @@ fn drop_shares(
     races: u64,
     base: u64,
     j: usize,
-) -> (Vec<(usize, f64)>, Vec<Vec<Option<usize>>>) {
+) -> (Vec<(usize, f64)>, Outcomes) {
     let config = RaceConfig::default();
-    let outcomes: Vec<Vec<Option<usize>>> = (0..races)
+    let outcomes: Outcomes = (0..races)
         .map(|r| run_race(factors, world, base + r, &config))
         .collect();
     let shares = config

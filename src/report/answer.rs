@@ -460,7 +460,27 @@ fn rank(
             _ => name.clone(),
         })
         .collect();
-    let (ratio, interval, verdict) = match standings.get(1) {
+    let (ratio, interval, verdict) = judge(&standings, shift);
+    Some(Answer {
+        puzzle: puzzle.to_string(),
+        question,
+        chosen: chosen.to_string(),
+        instances: names,
+        keys: instances,
+        standings,
+        ratio,
+        interval,
+        verdict,
+        repeats,
+        shift,
+        race: None,
+    })
+}
+
+/// The margin of the first of `standings` over the second: the ratio of their SGMs, its
+/// bootstrap interval, and the verdict (no runner-up: [`Verdict::Alone`]).
+pub fn judge(standings: &[Standing], shift: f64) -> (Option<f64>, Option<(f64, f64)>, Verdict) {
+    match standings.get(1) {
         None => (None, None, Verdict::Alone),
         Some(r) => {
             let b = &standings[0];
@@ -477,21 +497,7 @@ fn rank(
             };
             (Some(ratio), Some(interval), verdict)
         }
-    };
-    Some(Answer {
-        puzzle: puzzle.to_string(),
-        question,
-        chosen: chosen.to_string(),
-        instances: names,
-        keys: instances,
-        standings,
-        ratio,
-        interval,
-        verdict,
-        repeats,
-        shift,
-        race: None,
-    })
+    }
 }
 
 /// The answers as a table (stem `answers`), one row per puzzle: the best configuration,

@@ -78,18 +78,34 @@ pub fn answer_rows(rows: &[Record]) -> Vec<Record> {
         .collect()
 }
 
-/// Sets each answer's race note from the race of its puzzle whose candidates hold its
-/// best, and where the best and the runner-up took under 10 ms on every instance, the
+/// Sets each answer's race note from the race of its puzzle whose candidates it ranks, puts
+/// the race's best and runner-up first (the ratio and verdict are then theirs), and where the best and the runner-up took under 10 ms on every instance, the
 /// verdict [`answer::Verdict::Under10Ms`] (an instance under 10 ms counts toward no test).
 pub fn attach(answers: &mut [Answer], races: &[RaceState]) {
     for a in answers.iter_mut() {
-        let best = a.best().config.to_string();
-        let Some(race) = races
-            .iter()
-            .find(|r| r.puzzle == a.puzzle && r.candidates.contains(&best))
-        else {
+        let Some(race) = races.iter().find(|r| {
+            r.puzzle == a.puzzle
+                && a.standings
+                    .iter()
+                    .any(|s| r.candidates.contains(&s.config.to_string()))
+        }) else {
             continue;
         };
+        // The race's best and runner-up lead, the others follow by the SGM ranking.
+        let (rb, rr) = (race.best(), race.runner_up());
+        let place = |s: &answer::Standing| {
+            let name = s.config.to_string();
+            if Some(&name) == rb.as_ref() {
+                0
+            } else if Some(&name) == rr.as_ref() {
+                1
+            } else {
+                2
+            }
+        };
+        a.standings.sort_by_key(place);
+        (a.ratio, a.interval, a.verdict) = answer::judge(&a.standings, a.shift);
+        let best = a.best().config.to_string();
         if let Some(r) = a.runner_up() {
             let slowest = a
                 .best()
