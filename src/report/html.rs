@@ -421,7 +421,7 @@ fn overview(
             }
         }
         p class="note" {
-            "Ranked by comparison instances solved, then by SGM" (shift) ". PAR-2 is the best configuration's. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
+            "Ranked by comparison instances solved, then by SGM" (shift) "; where a puzzle was raced, its race's best and runner-up lead (the race ranks by Friedman rank sums over the instances) and are compared on the instances both ran. PAR-2 is the best configuration's. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
             @if set_aside.earlier_attempts > 0 {
                 " " (set_aside.earlier_attempts) " earlier attempts of runs that the results hold more than once were set aside: each run counts once, its last attempt."
             }
