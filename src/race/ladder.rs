@@ -75,8 +75,7 @@ impl Ladder {
             let mut instances = Vec::new();
             for p in paths.split_whitespace() {
                 let path = instances_dir.join(p);
-                let files = crate::commands::instance_files(std::slice::from_ref(&path))
-                    .map_err(|e| format!("{at}: {}", e.message))?;
+                let files = files_of(&path).map_err(|e| format!("{at}: {e}"))?;
                 for f in files {
                     let loaded = puzzle.load(&f).map_err(|e| format!("{at}: {e}"))?;
                     for instance in loaded {
@@ -125,6 +124,32 @@ impl Ladder {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// The instance files `path` names: itself, or a folder's files (sorted; not `*.md`, not
+/// hidden ones, not ladders), as `run --instances` takes a folder.
+fn files_of(path: &Path) -> Result<Vec<PathBuf>, String> {
+    if path.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    if !path.is_dir() {
+        return Err(format!("{}: no such file or folder", path.display()));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| {
+            let name = f
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().to_string());
+            f.is_file()
+                && !name.starts_with('.')
+                && !name.ends_with(".md")
+                && !(name.starts_with("ladder") && name.ends_with(".txt"))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 /// Where a race takes its next instance from ([`Climb::next`]): it climbs a rung after
