@@ -142,10 +142,8 @@ fn files_of(path: &Path) -> Result<Vec<PathBuf>, String> {
             let name = f
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().to_string());
-            f.is_file()
-                && !name.starts_with('.')
-                && !name.ends_with(".md")
-                && !(name.starts_with("ladder") && name.ends_with(".txt"))
+            let ladder = name.starts_with("ladder") && name.ends_with(".txt");
+            f.is_file() && !name.starts_with('.') && !name.ends_with(".md") && !ladder
         })
         .collect();
     files.sort();
