@@ -5,7 +5,8 @@ fixed seed, so the files can be made again:
 
     python3 scripts/make-minclue-grids.py
 
-Their minimum clue counts are not written here: the tests find them by brute force."""
+Their minimum clue counts are not written here: the tests find them by brute force.
+`fill` is also what instances/minclue/ladder/make.py draws its grids with."""
 import random
 import pathlib
 
@@ -33,12 +34,18 @@ def fill(n, br, bc, rng):
     assert go(0)
     return "".join(str(v) for v in grid)
 
-out = pathlib.Path(__file__).resolve().parent.parent / "instances" / "minclue" / "small"
-out.mkdir(parents=True, exist_ok=True)
-rng = random.Random(2026)
-for name, (n, br, bc) in [("grid4_a", (4, 2, 2)), ("grid4_b", (4, 2, 2)),
-                          ("grid6_a", (6, 2, 3)), ("grid6_b", (6, 2, 3)), ("grid6_c", (6, 2, 3))]:
-    g = fill(n, br, bc, rng)
-    (out / f"{name}.txt").write_text(
-        f"# A random {n}x{n} grid ({br}x{bc} boxes), from scripts/make-minclue-grids.py (seed 2026).\n{g}\n")
-    print(name, g)
+
+def main():
+    out = pathlib.Path(__file__).resolve().parent.parent / "instances" / "minclue" / "small"
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(2026)
+    for name, (n, br, bc) in [("grid4_a", (4, 2, 2)), ("grid4_b", (4, 2, 2)),
+                              ("grid6_a", (6, 2, 3)), ("grid6_b", (6, 2, 3)), ("grid6_c", (6, 2, 3))]:
+        g = fill(n, br, bc, rng)
+        (out / f"{name}.txt").write_text(
+            f"# A random {n}x{n} grid ({br}x{bc} boxes), from scripts/make-minclue-grids.py (seed 2026).\n{g}\n")
+        print(name, g)
+
+
+if __name__ == "__main__":
+    main()

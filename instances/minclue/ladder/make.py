@@ -23,32 +23,17 @@ FILES = [
 ]
 
 
-def fill(n, br, bc, rng):
-    grid = [0] * (n * n)
+def _fill():
+    """`fill` of scripts/make-minclue-grids.py: one random complete grid by backtracking."""
+    import importlib.util
+    path = HERE.parent.parent.parent / "scripts" / "make-minclue-grids.py"
+    spec = importlib.util.spec_from_file_location("make_minclue_grids", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.fill
 
-    def ok(k, v):
-        i, j = divmod(k, n)
-        for t in range(n):
-            if grid[i * n + t] == v or grid[t * n + j] == v:
-                return False
-        bi, bj = i // br * br, j // bc * bc
-        return all(grid[(bi + a) * n + bj + b] != v for a in range(br) for b in range(bc))
 
-    def go(k):
-        if k == n * n:
-            return True
-        vals = list(range(1, n + 1))
-        rng.shuffle(vals)
-        for v in vals:
-            if ok(k, v):
-                grid[k] = v
-                if go(k + 1):
-                    return True
-                grid[k] = 0
-        return False
-
-    assert go(0)
-    return "".join(str(v) for v in grid)
+fill = _fill()
 
 
 def main():
