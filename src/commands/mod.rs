@@ -94,7 +94,7 @@ pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
             let mut inner: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| bad_input(format!("{}: {e}", p.display())))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.is_file() && is_instance_file(f))
+                .filter(|f| f.is_file() && crate::puzzles::is_instance_file(f))
                 .collect();
             inner.sort();
             files.extend(inner);
@@ -145,15 +145,6 @@ fn empty_folder(dir: &Path) -> String {
             subfolders.join(", ")
         )
     }
-}
-
-fn is_instance_file(f: &Path) -> bool {
-    let name = f
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let ladder = name.starts_with("ladder") && name.ends_with(".txt");
-    !name.starts_with('.') && !name.ends_with(".md") && !ladder
 }
 
 /// Loads every instance of the named files and folders.

@@ -412,6 +412,17 @@ pub fn comparison_instances(instances_dir: &Path) -> Vec<ComparisonInstances> {
     out
 }
 
+/// Whether `f` is an instance file of a folder: not hidden, not `*.md`, not a ladder of
+/// `race` (`ladder*.txt`).
+pub fn is_instance_file(f: &Path) -> bool {
+    let name = f
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let ladder = name.starts_with("ladder") && name.ends_with(".txt");
+    !name.starts_with('.') && !name.ends_with(".md") && !ladder
+}
+
 /// The registry of puzzles. Adding a puzzle: its folder and a line here.
 pub static PUZZLES: &[&dyn Puzzle] = &[
     &sudoku::PUZZLE,

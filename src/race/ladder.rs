@@ -138,13 +138,7 @@ fn files_of(path: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(|e| format!("{}: {e}", path.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|f| {
-            let name = f
-                .file_name()
-                .map_or(String::new(), |n| n.to_string_lossy().to_string());
-            let ladder = name.starts_with("ladder") && name.ends_with(".txt");
-            f.is_file() && !name.starts_with('.') && !name.ends_with(".md") && !ladder
-        })
+        .filter(|f| f.is_file() && crate::puzzles::is_instance_file(f))
         .collect();
     files.sort();
     Ok(files)
