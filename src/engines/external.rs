@@ -221,16 +221,31 @@ pub fn driver_starts() -> u64 {
 /// A row as a driver reads it: columns, coefficients, lower and upper side (None: none).
 pub type ReplyRow = (Vec<usize>, Vec<f64>, Option<f64>, Option<f64>);
 
-/// What puzzlebench answers a driver's enumerated solution ([`Session::enumerate`]):
-/// go on (with the row to add, for a driver that adds rows) or stop.
+/// A row as a driver reads it, from its terms and sides (infinite sides as none).
+pub fn reply_row(terms: &[(crate::model::VarId, f64)], lower: f64, upper: f64) -> ReplyRow {
+    let finite = |x: f64| x.is_finite().then_some(x);
+    (
+        terms.iter().map(|t| t.0 .0).collect(),
+        terms.iter().map(|t| t.1).collect(),
+        finite(lower),
+        finite(upper),
+    )
+}
+
+/// What puzzlebench answers a point a driver reports ([`Session::exchange`]): go on (with
+/// the row to add, for a driver that adds rows as it enumerates; with the lazy rows the
+/// point violates, none when it is a solution) or stop.
 #[derive(Debug, Serialize)]
 pub struct Reply {
     op: &'static str,
-    /// Go on: false stops the enumeration.
+    /// Go on: false stops the search.
     more: bool,
     /// The row to add before going on (columns, coefficients, lower and upper side).
     #[serde(skip_serializing_if = "Option::is_none")]
     row: Option<ReplyRow>,
+    /// Lazy rows to add (Gurobi's lazy-row callback); empty: the point is a solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rows: Option<Vec<ReplyRow>>,
 }
 
 impl Reply {
@@ -240,23 +255,31 @@ impl Reply {
             op: "reply",
             more: false,
             row: None,
+            rows: None,
+        }
+    }
+
+    /// Go on, after adding the lazy rows `cuts` (none: the point is a solution).
+    pub fn rows(cuts: &[crate::lazy::Cut]) -> Reply {
+        Reply {
+            op: "reply",
+            more: true,
+            row: None,
+            rows: Some(
+                cuts.iter()
+                    .map(|c| reply_row(&c.terms, c.lower, c.upper))
+                    .collect(),
+            ),
         }
     }
 
     /// Go on, after adding `row` when there is one.
     pub fn more(row: Option<&crate::lazy::Cut>) -> Reply {
-        let finite = |x: f64| x.is_finite().then_some(x);
         Reply {
             op: "reply",
             more: true,
-            row: row.map(|c| {
-                (
-                    c.terms.iter().map(|t| t.0 .0).collect(),
-                    c.terms.iter().map(|t| t.1).collect(),
-                    finite(c.lower),
-                    finite(c.upper),
-                )
-            }),
+            row: row.map(|c| reply_row(&c.terms, c.lower, c.upper)),
+            rows: None,
         }
     }
 }
@@ -380,7 +403,10 @@ impl Session {
         self.exchange(message, budget, |v| v, solution)
     }
 
-    fn exchange(
+    /// Sends `message` and waits for the answer as [`Session::solve`] does, handing each
+    /// point the driver reports (`solution` lines: an enumerated solution, an incumbent
+    /// to check for lazy rows) to `solution`, whose [`Reply`] goes back before it goes on.
+    pub fn exchange(
         &mut self,
         message: &impl Serialize,
         budget: &Budget,
@@ -532,11 +558,13 @@ pub fn outcome(
         "feasible" => Status::Feasible,
         "infeasible" => Status::Infeasible,
         "time_limit" => Status::TimeLimit,
+        "refused" => Status::Refused,
         _ => Status::Error,
     };
     let values = answer.values.filter(|v| v.len() == model.vars.len());
     let objective = values.as_deref().map(|v| model.objective_value(v));
     let message = match status {
+        Status::Refused => Some(answer.message.unwrap_or_else(|| "refused".to_string())),
         Status::Error => Some(answer.message.unwrap_or_else(|| {
             format!(
                 "the solver ended with status {} {}",

@@ -29,10 +29,12 @@ pub mod cpsat;
 pub mod engine;
 pub mod external;
 pub mod glpk;
+pub mod gurobi;
 pub mod highs;
 pub mod hitset;
 pub mod implied;
 pub mod microlp;
+pub mod mps_driver;
 pub mod problem;
 pub mod propagate;
 pub mod row_generation;
@@ -62,6 +64,7 @@ pub static ENGINES: &[Engine] = &[
     cpsat::CPSAT,
     scip::SCIP,
     glpk::GLPK,
+    gurobi::GUROBI,
 ];
 
 /// The engines that take problems of `kind`, in the order of [`ENGINES`].

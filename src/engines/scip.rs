@@ -30,13 +30,14 @@
 //!   restarts, no dual reductions, no symmetry handling; its own counter off). `cuts`
 //!   holds the no-good rows added.
 
-use super::external::{self, Reply, Session};
+use super::external;
+use super::mps_driver::MpsDriver;
 use super::row_generation;
 use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Outcome, Settings,
 };
 use crate::lazy::Separator;
-use crate::model::{Model, Sense};
+use crate::model::Model;
 use serde::Serialize;
 use std::path::Path;
 
@@ -88,9 +89,9 @@ impl EngineImpl for Scip {
         budget: &Budget,
     ) -> Outcome {
         external::with_python(|python| {
-            let mut driver = Driver::new(python);
+            let mut driver = MpsDriver::new(python, DRIVER);
             let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
-                driver.solve(m, settings, round)
+                driver.solve(m, &SolveMessage::new("solve", settings, round), round)
             });
             driver.finish(outcome)
         })
@@ -105,32 +106,15 @@ impl EngineImpl for Scip {
     ) -> Option<Outcome> {
         let model = super::implied::with_forced_rows(model);
         Some(external::with_python(|python| {
-            let mut driver = Driver::new(python);
-            let outcome = driver.enumerate(&model, settings, budget, counter);
+            let mut driver = MpsDriver::new(python, DRIVER);
+            let message = SolveMessage::new("enumerate", settings, budget);
+            let outcome = driver.enumerate(&model, &message, budget, counter);
             driver.finish(outcome)
         }))
     }
 }
 
-/// The model the driver holds from now on (message `model`).
-#[derive(Serialize)]
-struct ModelMessage<'a> {
-    op: &'static str,
-    mps: &'a Path,
-    maximize: bool,
-}
-
-/// A row as the driver reads it: columns, coefficients, lower and upper side (None: none).
-type JobRow = (Vec<usize>, Vec<f64>, Option<f64>, Option<f64>);
-
-/// Rows added to the model the driver holds (message `rows`).
-#[derive(Serialize)]
-struct RowsMessage {
-    op: &'static str,
-    rows: Vec<JobRow>,
-}
-
-/// A solve of the model as it stands (message `solve`).
+/// A solve of the model as it stands (message `solve`, or `enumerate`).
 #[derive(Serialize)]
 struct SolveMessage {
     op: &'static str,
@@ -141,152 +125,28 @@ struct SolveMessage {
     timeline: bool,
 }
 
+impl SolveMessage {
+    /// The request `op` under `settings` within `budget`.
+    fn new(op: &'static str, settings: &Settings, budget: &Budget) -> SolveMessage {
+        SolveMessage {
+            op,
+            deadline: external::deadline_unix(budget),
+            // An enumeration keeps every solution: no gap.
+            gap: match op {
+                "solve" => settings.mip_gap.unwrap_or(0.0),
+                _ => 0.0,
+            },
+            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
+            presolve: settings.presolve.unwrap_or(true),
+            timeline: op == "solve" && budget.records(),
+        }
+    }
+}
+
 /// Solves `model` with the driver on the interpreter `python` (a missing interpreter is
 /// "not installed"): one driver process for this one solve.
 pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-    let mut driver = Driver::new(python);
-    let outcome = driver.solve(model, settings, budget);
+    let mut driver = MpsDriver::new(python, DRIVER);
+    let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
     driver.finish(outcome)
-}
-
-/// One driver process serving the solves of one model as rows are added to it: the
-/// model goes over as an MPS file at the first solve, later only the rows added since
-/// (each solve is a fresh SCIP on the file and those rows). A session that ended (killed
-/// at the deadline, failed) is started again, with the whole model, at the next solve.
-struct Driver<'p> {
-    python: &'p Path,
-    session: Option<Session>,
-    /// The MPS file the driver reads, kept while it may read it.
-    file: Option<tempfile::TempPath>,
-    /// Rows of the model the driver holds.
-    rows_sent: usize,
-    /// The version the last session reported.
-    version: Option<String>,
-}
-
-impl<'p> Driver<'p> {
-    fn new(python: &'p Path) -> Driver<'p> {
-        Driver {
-            python,
-            session: None,
-            file: None,
-            rows_sent: 0,
-            version: None,
-        }
-    }
-
-    /// Makes the driver hold `model` as it stands: a session started with the whole
-    /// model, or the rows added since sent to the live one; the error outcome when it
-    /// cannot.
-    fn hold(&mut self, model: &Model) -> Result<(), Box<Outcome>> {
-        match self.session.as_mut().filter(|s| s.alive()) {
-            Some(session) => {
-                if model.rows.len() > self.rows_sent {
-                    let finite = |x: f64| x.is_finite().then_some(x);
-                    let rows = model.rows[self.rows_sent..]
-                        .iter()
-                        .map(|r| {
-                            (
-                                r.terms.iter().map(|t| t.0 .0).collect(),
-                                r.terms.iter().map(|t| t.1).collect(),
-                                finite(r.lower),
-                                finite(r.upper),
-                            )
-                        })
-                        .collect();
-                    session.send(&RowsMessage { op: "rows", rows });
-                    self.rows_sent = model.rows.len();
-                }
-            }
-            None => {
-                self.session = None;
-                let file = match external::temp_file(&model.to_mps_plain(), ".mps") {
-                    Ok(f) => f,
-                    Err(e) => return Err(Box::new(Outcome::error(e, 0.0))),
-                };
-                let mut session = Session::start(self.python, DRIVER)?;
-                session.send(&ModelMessage {
-                    op: "model",
-                    mps: &file,
-                    maximize: model.sense == Sense::Maximize,
-                });
-                self.file = Some(file);
-                self.session = Some(session);
-                self.rows_sent = model.rows.len();
-            }
-        }
-        Ok(())
-    }
-
-    /// Solves `model` as it stands within `budget`.
-    fn solve(&mut self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-        if let Err(o) = self.hold(model) {
-            return *o;
-        }
-        let session = self.session.as_mut().expect("a session was started");
-        let message = SolveMessage {
-            op: "solve",
-            deadline: external::deadline_unix(budget),
-            gap: settings.mip_gap.unwrap_or(0.0),
-            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
-            presolve: settings.presolve.unwrap_or(true),
-            timeline: budget.records(),
-        };
-        let offset = model.objective_offset;
-        let result = session.solve(&message, budget, |v| v + offset);
-        if let Some(v) = session.version() {
-            self.version = Some(v);
-        }
-        match result {
-            Ok((answer, call)) => external::outcome(model, answer, call, |b| b + offset),
-            Err(o) => *o,
-        }
-    }
-
-    /// Enumerates the solutions of `model` (no objective) within `budget`, each handed to
-    /// `counter`, whose no-good row of it the driver adds.
-    fn enumerate(
-        &mut self,
-        model: &Model,
-        settings: &Settings,
-        budget: &Budget,
-        counter: &mut dyn Enumeration,
-    ) -> Outcome {
-        if let Err(o) = self.hold(model) {
-            return *o;
-        }
-        let session = self.session.as_mut().expect("a session was started");
-        let message = SolveMessage {
-            op: "enumerate",
-            deadline: external::deadline_unix(budget),
-            gap: 0.0,
-            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
-            presolve: settings.presolve.unwrap_or(true),
-            timeline: false,
-        };
-        let result = session.enumerate(&message, budget, &mut |values| {
-            if counter.found(values) {
-                Reply::more(Some(&counter.nogood(values)))
-            } else {
-                Reply::stop()
-            }
-        });
-        if let Some(v) = session.version() {
-            self.version = Some(v);
-        }
-        match result {
-            Ok((answer, call)) => external::outcome(model, answer, call, |b| b),
-            Err(o) => *o,
-        }
-    }
-
-    /// `outcome` with the version the driver reported in this run, where it has none;
-    /// the driver process ends here.
-    fn finish(mut self, mut outcome: Outcome) -> Outcome {
-        self.session = None;
-        if outcome.version.is_none() {
-            outcome.version = self.version.take();
-        }
-        outcome
-    }
 }

@@ -272,7 +272,8 @@ pub struct SuitePart {
     pub every_engine: bool,
     /// Engine keys this part runs on by default besides the default ones, where installed
     /// (nonograms: `sat`, since the paper's point is the same model on a MIP solver and a
-    /// SAT solver). With `--backend` only the engines named run.
+    /// SAT solver; the parts of the report's Gurobi tables 3.1, 4.3, A.1–A.4 and 7.5:
+    /// `gurobi`, the report's own solver). With `--backend` only the engines named run.
     pub also_on: Vec<&'static str>,
     /// Solutions to count in each run (`--count`; 1: solve only), for parts that count
     /// optimal solutions (n-Queens).

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod diff;
 pub mod engines;
 pub mod html;
+pub mod licence;
 pub mod machines;
 pub mod paired;
 pub mod paper;
@@ -177,6 +178,7 @@ pub fn write_report(
     race::attach(&mut answers, &races);
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
+    licence::annotate(&mut tables, &every);
     let mut raced: Vec<&str> = every
         .iter()
         .filter(|r| !r.race.is_empty())

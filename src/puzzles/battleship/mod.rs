@@ -73,7 +73,8 @@ fn suite(quick: bool) -> super::Suite {
                 instances,
                 vec!["gbm", "cbm"],
                 if quick { 20.0 } else { 300.0 },
-            ),
+            )
+            .also_on(&["gurobi"]),
             SuitePart::engines(
                 if quick {
                     vec!["battleship/comparison/hard_15x15.txt"]

@@ -112,7 +112,8 @@ fn suite(quick: bool) -> super::Suite {
             vec!["circuit/table_a_1"],
             vec!["cm1", "cm2"],
             if quick { 5.0 } else { 1800.0 },
-        ),
+        )
+        .also_on(&["gurobi"]),
         SuitePart::new(
             vec!["circuit/scaling"],
             vec!["cm1"],

@@ -93,7 +93,8 @@ fn suite(quick: bool) -> super::Suite {
         instances,
         vec!["base", "hdc", "cuts", "cuts-hdc"],
         if quick { 60.0 } else { 120.0 },
-    );
+    )
+    .also_on(&["gurobi"]);
     part.presolve = vec![true, false];
     let mut compared = vec![
         "hashi/large/g_16x16_100.has",

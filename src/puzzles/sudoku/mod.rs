@@ -72,7 +72,7 @@ pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
 fn suite(quick: bool) -> super::Suite {
     super::Suite {
         parts: vec![
-            SuitePart::new(vec!["sudoku"], vec!["binary", "values"], 60.0),
+            SuitePart::new(vec!["sudoku"], vec!["binary", "values"], 60.0).also_on(&["gurobi"]),
             SuitePart::new(
                 vec!["sudoku/variants/x", "sudoku/variants/jigsaw"],
                 vec!["binary", "values"],

@@ -71,7 +71,8 @@ fn suite(quick: bool) -> super::Suite {
     } else {
         instances.push("zebra/generated");
     }
-    let mut part = SuitePart::new(instances, vec!["ip", "cp"], if quick { 2.0 } else { 10.0 });
+    let mut part = SuitePart::new(instances, vec!["ip", "cp"], if quick { 2.0 } else { 10.0 })
+        .also_on(&["gurobi"]);
     part.heuristics = Heuristics::EVERY.to_vec();
     let backends = SuitePart::engines(
         vec![

@@ -1,0 +1,147 @@
+//! The driver session the engines that hand their model over as an MPS file share
+//! ([`super::scip`], [`super::gurobi`]): one Python driver process serves all the solves of
+//! one model as rows are added to it. The model goes over as a temporary free MPS file
+//! ([`Model::to_mps_plain`]: columns named by position, the sense handed over on its own)
+//! at the first solve, later only the rows added since; what the driver does with them
+//! (a fresh solver each time, or one live model) is the engine's. A session that ended
+//! (killed at the deadline, failed) is started again, with the whole model, at the next
+//! solve. The messages are those of the drivers' docstrings: `model`, `rows`, then a
+//! solve or an enumeration message of the engine's own shape.
+
+use super::external::{self, Reply, ReplyRow, Session};
+use super::{Budget, Enumeration, Outcome};
+use crate::model::{Model, Sense};
+use serde::Serialize;
+use std::path::Path;
+
+/// The model the driver holds from now on (message `model`).
+#[derive(Serialize)]
+struct ModelMessage<'a> {
+    op: &'static str,
+    mps: &'a Path,
+    maximize: bool,
+}
+
+/// Rows added to the model the driver holds (message `rows`).
+#[derive(Serialize)]
+struct RowsMessage {
+    op: &'static str,
+    rows: Vec<ReplyRow>,
+}
+
+/// One driver process (source `source`, run on `python`) serving the solves of one model.
+pub struct MpsDriver<'p> {
+    python: &'p Path,
+    source: &'static str,
+    session: Option<Session>,
+    /// The MPS file the driver reads, kept while it may read it.
+    file: Option<tempfile::TempPath>,
+    /// Rows of the model the driver holds.
+    rows_sent: usize,
+    /// The version the last session reported.
+    version: Option<String>,
+}
+
+impl<'p> MpsDriver<'p> {
+    /// A driver of `source` on the interpreter `python`, not yet started.
+    pub fn new(python: &'p Path, source: &'static str) -> MpsDriver<'p> {
+        MpsDriver {
+            python,
+            source,
+            session: None,
+            file: None,
+            rows_sent: 0,
+            version: None,
+        }
+    }
+
+    /// Makes the driver hold `model` as it stands: a session started with the whole
+    /// model, or the rows added since sent to the live one; the error outcome when it
+    /// cannot.
+    fn hold(&mut self, model: &Model) -> Result<&mut Session, Box<Outcome>> {
+        let live = self.session.as_ref().is_some_and(|s| s.alive());
+        if live {
+            let session = self.session.as_mut().expect("a live session");
+            if model.rows.len() > self.rows_sent {
+                let rows = model.rows[self.rows_sent..]
+                    .iter()
+                    .map(|r| external::reply_row(&r.terms, r.lower, r.upper))
+                    .collect();
+                session.send(&RowsMessage { op: "rows", rows });
+                self.rows_sent = model.rows.len();
+            }
+        } else {
+            self.session = None;
+            let file = external::temp_file(&model.to_mps_plain(), ".mps")
+                .map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+            let mut session = Session::start(self.python, self.source)?;
+            session.send(&ModelMessage {
+                op: "model",
+                mps: &file,
+                maximize: model.sense == Sense::Maximize,
+            });
+            self.file = Some(file);
+            self.session = Some(session);
+            self.rows_sent = model.rows.len();
+        }
+        Ok(self.session.as_mut().expect("a session was started"))
+    }
+
+    /// Solves `model` as it stands within `budget` with the solve request `message`
+    /// (incumbents and bounds mapped by the objective's constant).
+    pub fn solve(&mut self, model: &Model, message: &impl Serialize, budget: &Budget) -> Outcome {
+        self.exchange(model, message, budget, &mut |_| Reply::stop())
+    }
+
+    /// Sends `message` for `model` as it stands and answers each point the driver reports
+    /// with `point`'s reply (lazy rows, enumeration), until the driver answers.
+    pub fn exchange(
+        &mut self,
+        model: &Model,
+        message: &impl Serialize,
+        budget: &Budget,
+        point: &mut dyn FnMut(&[f64]) -> Reply,
+    ) -> Outcome {
+        let session = match self.hold(model) {
+            Ok(s) => s,
+            Err(o) => return *o,
+        };
+        let offset = model.objective_offset;
+        let result = session.exchange(message, budget, |v| v + offset, point);
+        if let Some(v) = session.version() {
+            self.version = Some(v);
+        }
+        match result {
+            Ok((answer, call)) => external::outcome(model, answer, call, |b| b + offset),
+            Err(o) => *o,
+        }
+    }
+
+    /// Enumerates the solutions of `model` (no objective) with the request `message`, each
+    /// handed to `counter`, whose no-good row of it the driver adds.
+    pub fn enumerate(
+        &mut self,
+        model: &Model,
+        message: &impl Serialize,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Outcome {
+        self.exchange(model, message, budget, &mut |values| {
+            if counter.found(values) {
+                Reply::more(Some(&counter.nogood(values)))
+            } else {
+                Reply::stop()
+            }
+        })
+    }
+
+    /// `outcome` with the version the driver reported in this run, where it has none;
+    /// the driver process ends here.
+    pub fn finish(mut self, mut outcome: Outcome) -> Outcome {
+        self.session = None;
+        if outcome.version.is_none() {
+            outcome.version = self.version.take();
+        }
+        outcome
+    }
+}

@@ -1,0 +1,136 @@
+//! What a table says of the `gurobi` engine: the version and licence that ran here beside
+//! the report's Gurobi 11.0.3, and the models the size-limited licence refused (over 2,000
+//! variables or rows), which are left out of every figure and so show as – (not run) in
+//! the table's cells.
+
+use crate::record::Record;
+use crate::table::Table;
+use std::collections::BTreeMap;
+
+/// The engine key the notes are about.
+const GUROBI: &str = "gurobi";
+
+/// True for a refusal by Gurobi's licence (its size limit, or a licence it rejects).
+pub fn refused_by_licence(r: &Record) -> bool {
+    r.backend == GUROBI
+        && r.is_refused()
+        && r.error.as_deref().is_some_and(|e| e.contains("licence"))
+}
+
+/// The note on `puzzle`'s Gurobi runs among `rows` (every row, refusals included), or
+/// None when Gurobi did not run on it.
+pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
+    let ran: Vec<&Record> = rows
+        .iter()
+        .filter(|r| r.puzzle == puzzle && r.backend == GUROBI)
+        .collect();
+    if ran.is_empty() {
+        return None;
+    }
+    let mut versions: Vec<&str> = ran.iter().map(|r| r.solver_version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    let mut text = format!(
+        "gurobi here is {} (the report's tables used Gurobi 11.0.3).",
+        versions.join("; ")
+    );
+    let mut refused: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for r in ran.iter().filter(|r| refused_by_licence(r)) {
+        *refused
+            .entry((r.formulation.as_str(), r.size_label.as_str()))
+            .or_default() += 1;
+    }
+    if !refused.is_empty() {
+        let list: Vec<String> = refused
+            .iter()
+            .map(|((f, size), n)| {
+                let runs = if *n == 1 { "run" } else { "runs" };
+                format!("{f} on {size} ({n} {runs})")
+            })
+            .collect();
+        text.push_str(&format!(
+            " Refused by its licence (models over 2,000 variables or 2,000 rows), so – (not run) on gurobi: {}.",
+            list.join(", ")
+        ));
+    }
+    Some(text)
+}
+
+/// Adds [`note`] to each of `puzzle`'s tables among `tables` that shows Gurobi or
+/// reproduces one of the report's tables (stem `<puzzle>_table_…`).
+pub fn annotate(tables: &mut [Table], rows: &[Record]) {
+    let mut puzzles: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.backend == GUROBI)
+        .map(|r| r.puzzle.as_str())
+        .collect();
+    puzzles.sort_unstable();
+    puzzles.dedup();
+    for p in puzzles {
+        let Some(n) = note(p, rows) else { continue };
+        let prefix = format!("{p}_");
+        for t in tables.iter_mut().filter(|t| t.stem.starts_with(&prefix)) {
+            let shows = t.rows.iter().flatten().any(|c| c.contains(GUROBI));
+            let reproduces = t.stem.starts_with(&format!("{p}_table_"));
+            if (shows || reproduces) && !t.notes.contains(&n) {
+                t.notes.push(n.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(formulation: &str, size: &str, status: &str, error: Option<&str>) -> Record {
+        Record {
+            puzzle: "sudoku".into(),
+            formulation: formulation.into(),
+            backend: GUROBI.into(),
+            size_label: size.into(),
+            status: status.into(),
+            error: error.map(String::from),
+            solver_version:
+                "Gurobi 13.0.3 (gurobipy 13.0.3; size-limited licence, expires 2027-11-29)".into(),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn the_note_names_the_version_and_the_models_over_the_limit() {
+        let over = "unsupported by gurobi: the size-limited licence takes 2,000 variables and 2,000 rows; this model has 4,096 variables";
+        let rows = vec![
+            row("binary", "9x9", "optimal", None),
+            row("binary", "16x16", "refused", Some(over)),
+            row("binary", "16x16", "refused", Some(over)),
+            row("values", "25x25", "refused", Some(over)),
+        ];
+        let n = note("sudoku", &rows).unwrap();
+        assert!(
+            n.starts_with("gurobi here is Gurobi 13.0.3 (gurobipy 13.0.3; size-limited licence"),
+            "{n}"
+        );
+        assert!(
+            n.contains("binary on 16x16 (2 runs), values on 25x25 (1 run)"),
+            "{n}"
+        );
+        assert_eq!(note("kenken", &rows), None);
+        let mut tables = vec![
+            Table {
+                stem: "sudoku_table_3_1".into(),
+                ..Table::default()
+            },
+            Table {
+                stem: "sudoku_sizes".into(),
+                ..Table::default()
+            },
+        ];
+        annotate(&mut tables, &rows);
+        assert_eq!(tables[0].notes, vec![n]);
+        assert!(
+            tables[1].notes.is_empty(),
+            "no gurobi cell, no report table"
+        );
+    }
+}
