@@ -34,6 +34,7 @@ pub mod hitset;
 pub mod implied;
 pub mod microlp;
 pub mod problem;
+pub mod prolog;
 pub mod propagate;
 pub mod row_generation;
 pub mod sat;
@@ -62,6 +63,7 @@ pub static ENGINES: &[Engine] = &[
     cpsat::CPSAT,
     scip::SCIP,
     glpk::GLPK,
+    prolog::PROLOG,
 ];
 
 /// The engines that take problems of `kind`, in the order of [`ENGINES`].
