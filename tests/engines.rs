@@ -7,8 +7,9 @@
 mod common;
 use common::first;
 use puzzlebench::engines::{
-    bc::BC, cbc::CBC, cpsat::CPSAT, highs::HIGHS, microlp::MICROLP, propagate::PROPAGATE, sat::SAT,
-    scip::SCIP, Engine, Heuristics, Kind, SolveOptions, Status, ENGINES,
+    bc::BC, cbc::CBC, cpsat::CPSAT, highs::HIGHS, microlp::MICROLP, prolog::PROLOG,
+    propagate::PROPAGATE, sat::SAT, scip::SCIP, Engine, Heuristics, Kind, SolveOptions, Status,
+    ENGINES,
 };
 use puzzlebench::model::{Model, Sense, VarKind};
 use puzzlebench::progress;
@@ -62,6 +63,7 @@ fn limit(seconds: f64) -> SolveOptions {
 fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_reason() {
     let _turn = serial();
     let (mut solved, mut refused) = (0, 0);
+    let mut solvers = BTreeSet::new();
     for p in PUZZLES.iter().filter(|p| !p.hidden()) {
         for f in p.formulations() {
             let inst = tiny(p.key(), f.key);
@@ -89,6 +91,7 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
                     assert_eq!(o.status, Status::Optimal, "{what}");
                     assert_eq!(r.verified(), Some(true), "{what}");
                     solved += 1;
+                    solvers.insert(e.key());
                 } else {
                     assert_eq!(o.status, Status::Refused, "{what}");
                     let why = o.message.clone().unwrap();
@@ -106,6 +109,20 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
         solved >= 40 && refused >= 20,
         "{solved} solved, {refused} refused"
     );
+    // The engines in this process, and SWI-Prolog (scripts/setup-deps.sh installs
+    // swi-prolog-nox), really ran: not "not installed".
+    for key in [
+        "highs",
+        "cbc",
+        "microlp",
+        "bc",
+        "propagate",
+        "sat",
+        "hitset",
+        "prolog",
+    ] {
+        assert!(solvers.contains(key), "{key} solved nothing: {solvers:?}");
+    }
 }
 
 /// A hard instance for each engine, and what it runs there.
@@ -130,6 +147,13 @@ fn hard_runs() -> Vec<(&'static str, Box<dyn Instance>, &'static str, Engine)> {
             "cp",
             PROPAGATE,
         ),
+        // Generate and test in SWI-Prolog: far more than a second on 10×8.
+        (
+            "zebra",
+            first("zebra", "zebra/generated/zebra_10x8_s1.txt"),
+            "cp",
+            PROLOG,
+        ),
     ]
 }
 
@@ -141,7 +165,7 @@ fn a_one_second_limit_ends_every_engine_near_the_limit_with_its_bound() {
     let _turn = serial();
     for (puzzle, inst, f, e) in hard_runs() {
         let mut options = limit(1.0);
-        if e == PROPAGATE {
+        if e == PROPAGATE || e == PROLOG {
             // The clue order of the report's first row: far more than a second.
             options.heuristics = Heuristics::None;
         }
@@ -158,8 +182,8 @@ fn a_one_second_limit_ends_every_engine_near_the_limit_with_its_bound() {
         assert_eq!(r.outcome.status, Status::TimeLimit, "{what}");
         // "About 1.5 s": a little slack for a loaded test machine.
         assert!(wall < 2.0, "{what}");
-        // Propagation and a SAT search prove no bound short of the optimum.
-        if e != PROPAGATE && e != SAT {
+        // Propagation, Prolog and a SAT search prove no bound short of the optimum.
+        if e != PROPAGATE && e != SAT && e != PROLOG {
             assert!(r.outcome.best_bound.is_some(), "{what}: no bound");
         }
     }
