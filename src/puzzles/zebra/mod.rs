@@ -66,7 +66,7 @@ pub const PROLOG_QUICK: [&str; 1] = ["zebra/generated/zebra_5x5_s1.txt"];
 
 /// The generated puzzles of the `prolog` part in the full suite: every size up to 36
 /// cells. Within 10 s it solved 5×5 and 5×6 under every clue order, 5×7 and 6×6 under
-/// 12 and 123, and 6×5 under none; every committed puzzle above 36 cells ran into the
+/// 12 and 123, and 6×5 under no order; every committed puzzle above 36 cells ran into the
 /// limit under every order.
 pub const PROLOG_FULL: [&str; 5] = [
     "zebra/generated/zebra_5x5_s1.txt",
