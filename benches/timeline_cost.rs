@@ -8,20 +8,25 @@
 //! a cost under 2 % of a sweep's time.
 //!
 //! `cargo bench --bench timeline_cost` runs 3 pairs per run; under `cargo test`, one pair
-//! of one puzzle, as a smoke test.
+//! of one puzzle, as a smoke test. With `PUZZLEBENCH_BENCH_ENGINE=KEY` the runs are on that
+//! engine instead (those of its kinds and models only), and the times compared are the
+//! solver's own (`seconds`, for an external engine without its process start), so that
+//! what its callbacks cost is not hidden in the start.
 
 use puzzlebench::engines::{Engine, SolveOptions};
 use puzzlebench::puzzles::{self, Instance};
 use std::path::Path;
 use std::time::Instant;
 
-/// One run's wall seconds, without (`false`) or with its timeline.
+/// One run's wall seconds (the solver's own seconds when `own`), without (`false`) or
+/// with its timeline.
 fn timed(
     inst: &dyn Instance,
     formulation: &str,
     engine: Engine,
     o: &SolveOptions,
     on: bool,
+    own: bool,
 ) -> f64 {
     if !on {
         puzzlebench::timeline::skip_next_run();
@@ -36,7 +41,11 @@ fn timed(
         on,
         "recording as asked"
     );
-    s
+    if own {
+        r.outcome.seconds
+    } else {
+        s
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -53,6 +62,9 @@ fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     let pairs = if full { 3 } else { 1 };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let forced: Option<Engine> = std::env::var("PUZZLEBENCH_BENCH_ENGINE")
+        .ok()
+        .map(|k| k.parse().expect("an engine key"));
     let (mut all_off, mut all_on, mut all_ratios) = (0.0, 0.0, Vec::new());
     println!("puzzle      runs   without (s)   with (s)   total ratio   median ratio");
     for p in puzzles::PUZZLES.iter().filter(|p| !p.hidden()) {
@@ -77,14 +89,21 @@ fn main() {
             };
             for inst in &instances {
                 for f in &part.formulations {
-                    let engine = p
-                        .formulation(f)
-                        .expect("a suite formulation")
-                        .kind
-                        .default_engine();
+                    let kind = p.formulation(f).expect("a suite formulation").kind;
+                    let engine = match forced {
+                        None => kind.default_engine(),
+                        Some(e) => {
+                            let refused = inst.build(f).map(|m| e.model_refusal(&m).is_some());
+                            if !e.takes(kind) || refused.unwrap_or(true) {
+                                continue;
+                            }
+                            e
+                        }
+                    };
+                    let own = forced.is_some();
                     for _ in 0..pairs {
-                        let a = timed(inst.as_ref(), f, engine, &options, false);
-                        let b = timed(inst.as_ref(), f, engine, &options, true);
+                        let a = timed(inst.as_ref(), f, engine, &options, false, own);
+                        let b = timed(inst.as_ref(), f, engine, &options, true, own);
                         off += a;
                         on += b;
                         ratios.push(b / a.max(1e-9));

@@ -5,12 +5,13 @@
 #   coinor-libcbc-dev, pkg-config -> link CBC through pkg-config (coin_cbc)
 #   libfontconfig1-dev, fonts-dejavu-core -> text in the PNG plots (plotters' ttf feature)
 #   glpk-utils                -> engine glpk (glpsol)
+#   swi-prolog-nox            -> engine prolog (swipl)
 #   python3, python3-venv     -> the project's Python environment of the engines cpsat and
 #                                scip (made by setup-python.sh)
 # sgt-puzzles (Simon Tatham's generators) is optional: pass --with-generators.
 set -euo pipefail
 pkgs=(cmake g++ libclang-dev coinor-libcbc-dev pkg-config libfontconfig1-dev fonts-dejavu-core
-  glpk-utils python3 python3-venv)
+  glpk-utils swi-prolog-nox python3 python3-venv)
 if [ "${1:-}" = "--with-generators" ]; then
   pkgs+=(sgt-puzzles)
 fi

@@ -129,9 +129,10 @@ struct SolverArgs {
     /// Skip the LP relaxation (the lp_bound column stays empty).
     #[arg(long)]
     no_lp: bool,
-    /// Search heuristics of the propagate engine: none, 1, 12, 123 (the report's Table 7.5
-    /// configurations) or root (all constraints at the root, smallest domain first; the
-    /// default); `run` takes a comma-separated list and sweeps each. MIP engines ignore it.
+    /// Search heuristics of the propagate and prolog engines: none, 1, 12, 123 (the
+    /// report's Table 7.5 configurations: clue orders) or root (all constraints at the
+    /// root, smallest domain first; the default; prolog runs it as none); `run` takes a
+    /// comma-separated list and sweeps each. MIP engines ignore it.
     #[arg(long, value_delimiter = ',', value_name = "H")]
     heuristics: Vec<Heuristics>,
     /// Solutions to look for; 2 proves uniqueness (the solutions column then says 1).

@@ -425,6 +425,7 @@ pub fn to_record(
                 }
             }
             r.inferences = o.inferences;
+            r.logical_inferences = o.logical_inferences;
             r.conflicts = o.conflicts;
             r.clauses = o.clauses;
             r.aux_variables = o.aux_variables;

@@ -7,7 +7,7 @@
 mod common;
 use common::first;
 use puzzlebench::engines::{
-    bc::BC, cbc::CBC, cpsat::CPSAT, gurobi::GUROBI, highs::HIGHS, microlp::MICROLP,
+    bc::BC, cbc::CBC, cpsat::CPSAT, gurobi::GUROBI, highs::HIGHS, microlp::MICROLP, prolog::PROLOG,
     propagate::PROPAGATE, sat::SAT, scip::SCIP, Engine, Heuristics, Kind, SolveOptions, Status,
     ENGINES,
 };
@@ -113,6 +113,32 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
         solved >= 40 && refused >= 20,
         "{solved} solved, {refused} refused"
     );
+    // The engines in this process, and SWI-Prolog (scripts/setup-deps.sh installs
+    // swi-prolog-nox), really ran: not "not installed"; so did Gurobi where the project's
+    // Python environment is set up (scripts/setup-python.sh installs it with CP-SAT).
+    let gurobi_expected = CPSAT.installed();
+    assert_eq!(GUROBI.installed(), gurobi_expected, "{}", GUROBI.version());
+    if gurobi_expected {
+        assert!(
+            solved_by.contains_key("gurobi"),
+            "gurobi solved nothing: {solved_by:?}"
+        );
+    }
+    for key in [
+        "highs",
+        "cbc",
+        "microlp",
+        "bc",
+        "propagate",
+        "sat",
+        "hitset",
+        "prolog",
+    ] {
+        assert!(
+            solved_by.contains_key(key),
+            "{key} solved nothing: {solved_by:?}"
+        );
+    }
 }
 
 /// A hard instance for each engine, and what it runs there.
@@ -140,6 +166,13 @@ fn hard_runs() -> Vec<(&'static str, Box<dyn Instance>, &'static str, Engine)> {
             "cp",
             PROPAGATE,
         ),
+        // Generate and test in SWI-Prolog: far more than a second on 10×8.
+        (
+            "zebra",
+            first("zebra", "zebra/generated/zebra_10x8_s1.txt"),
+            "cp",
+            PROLOG,
+        ),
     ]
 }
 
@@ -155,7 +188,7 @@ fn a_one_second_limit_ends_every_engine_near_the_limit_with_its_bound() {
             continue;
         }
         let mut options = limit(1.0);
-        if e == PROPAGATE {
+        if e == PROPAGATE || e == PROLOG {
             // The clue order of the report's first row: far more than a second.
             options.heuristics = Heuristics::None;
         }
@@ -172,8 +205,8 @@ fn a_one_second_limit_ends_every_engine_near_the_limit_with_its_bound() {
         assert_eq!(r.outcome.status, Status::TimeLimit, "{what}");
         // "About 1.5 s": a little slack for a loaded test machine.
         assert!(wall < 2.0, "{what}");
-        // Propagation and a SAT search prove no bound short of the optimum.
-        if e != PROPAGATE && e != SAT {
+        // Propagation, Prolog and a SAT search prove no bound short of the optimum.
+        if e != PROPAGATE && e != SAT && e != PROLOG {
             assert!(r.outcome.best_bound.is_some(), "{what}: no bound");
         }
     }

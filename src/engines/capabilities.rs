@@ -141,7 +141,8 @@ pub struct SolveOptions {
     pub seed: u64,
     /// Also solve the LP relaxation for the `lp_bound` column (default true).
     pub lp_relaxation: bool,
-    /// Search heuristics of the `propagate` engine (default root); other engines ignore it.
+    /// Search heuristics of the `propagate` and `prolog` engines (default root; `prolog`
+    /// applies `none` for it); other engines ignore it.
     /// Left out of the serialised form when it is the default.
     #[serde(default, skip_serializing_if = "Heuristics::is_default")]
     pub heuristics: Heuristics,

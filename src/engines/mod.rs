@@ -36,6 +36,7 @@ pub mod implied;
 pub mod microlp;
 pub mod mps_driver;
 pub mod problem;
+pub mod prolog;
 pub mod propagate;
 pub mod row_generation;
 pub mod sat;
@@ -65,6 +66,7 @@ pub static ENGINES: &[Engine] = &[
     scip::SCIP,
     glpk::GLPK,
     gurobi::GUROBI,
+    prolog::PROLOG,
 ];
 
 /// The engines that take problems of `kind`, in the order of [`ENGINES`].

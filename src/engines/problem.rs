@@ -162,6 +162,9 @@ pub struct Outcome {
     pub separator_seconds: Option<f64>,
     /// Values removed from domains by propagators (constraint programs).
     pub inferences: Option<u64>,
+    /// Logical inferences of a Prolog search (SWI-Prolog's `statistics(inferences, _)`
+    /// around the search alone: the `prolog` engine); another measure than `inferences`.
+    pub logical_inferences: Option<u64>,
     /// Solutions found, up to the count asked for, where the engine counted them.
     pub solutions: Option<u64>,
     /// Conflicts of a SAT search (the `sat` engine).
@@ -197,6 +200,7 @@ impl Outcome {
             cuts: None,
             separator_seconds: None,
             inferences: None,
+            logical_inferences: None,
             solutions: None,
             conflicts: None,
             clauses: None,

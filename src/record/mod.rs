@@ -136,7 +136,8 @@ pub struct Record {
     pub presolve: Option<bool>,
     /// Relative MIP gap the engine applied; empty for an engine without one.
     pub mip_gap: Option<f64>,
-    /// Search heuristics of the `propagate` engine (`none`, `1`, `12`, `123`, `root`);
+    /// Search heuristics of the `propagate` and `prolog` engines (`none`, `1`, `12`, `123`,
+    /// `root`; `prolog` records `none` for `root`);
     /// empty for engines that have none.
     pub heuristics: Option<String>,
     /// Solutions asked for (`--count`; 2 proves uniqueness).
@@ -231,6 +232,12 @@ pub struct Record {
     pub fixings: Option<u64>,
     /// Propagator-induced domain reductions (propagation engines).
     pub inferences: Option<u64>,
+    /// Logical inferences of a Prolog search, as SWI-Prolog counts them
+    /// (`statistics(inferences, _)` around the search alone: engine `prolog`), the unit of
+    /// the report's Table 7.5; another measure than `inferences`. Empty elsewhere and in
+    /// files of older versions.
+    #[serde(default)]
+    pub logical_inferences: Option<u64>,
     /// Conflicts of the SAT search (engine `sat`; its decisions are in `nodes`).
     pub conflicts: Option<u64>,
     /// Clauses the SAT solver held at the end of the run: the encoded model, rows added

@@ -1,5 +1,7 @@
 //! The Zebra constraint program, after the report's CP model (Section 7.2.2, from Gregor
-//! et al.), solved by the project's `propagate` engine.
+//! et al.), solved by the project's `propagate` engine, or by SWI-Prolog as the Prolog
+//! program the report ran (engine `prolog`: houses with their attributes, one goal per
+//! clue; see [`crate::engines::prolog`]).
 //!
 //! Variables: `pos[a,v]` ∈ {1..H} is the house of value v of attribute a (the report's
 //! position(v); its x[i,v] = 1 exactly when pos[a,v] = i). Each attribute's H variables
@@ -17,7 +19,13 @@
 //! the converse that the implication gets from the permutations.
 //!
 //! The heuristics (`--heuristics none|1|12|123`) order the clues for the search: see
-//! [`crate::engines::propagate`].
+//! [`crate::engines::propagate`]; `prolog` takes its goals in the same orders.
+//!
+//! Deviation on `prolog`: the report does not print its Prolog program. Ours is written
+//! from the model here (one `h/K` term per house, a `member/2`, `nth1/3`, `left_of/3` or
+//! `next_to/3` goal per clue, negated clues placed and tested, the permutations checked
+//! last by generate and test); its logical inferences are near the report's on the 1962
+//! puzzle but not the same program's.
 
 use super::{Relation, Solution, Zebra};
 use crate::cp_model::{Constraint, CpModel};
@@ -59,8 +67,8 @@ pub fn build(z: &Zebra) -> CpModel {
     }
 }
 
-/// Builds the CP model and solves it on the run's engine (`propagate`, with the
-/// heuristics and count of the run).
+/// Builds the CP model and solves it on the run's engine (`propagate` or `prolog`, with
+/// the heuristics and count of the run).
 pub fn solve(z: &Zebra, run: &Run) -> RunResult {
     run.constraint_program(|| (build(z), ()), |_, v| z.answer(decode(z, v)))
 }
