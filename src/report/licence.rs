@@ -1,7 +1,8 @@
 //! What a table says of the `gurobi` engine: the version and licence that ran here beside
 //! the report's Gurobi 11.0.3, and the models the size-limited licence refused (over 2,000
 //! variables or rows), which are left out of every figure and so show as – (not run) in
-//! the table's cells.
+//! the table's cells. Under the size-limited licence the note also says that its terms
+//! forbid publishing the benchmark results made with it.
 
 use crate::record::Record;
 use crate::table::Table;
@@ -34,6 +35,9 @@ pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
         "gurobi here is {} (the report's tables used Gurobi 11.0.3).",
         versions.join("; ")
     );
+    if versions.iter().any(|v| v.contains("size-limited licence")) {
+        text.push_str(" Its size-limited licence (gurobipy's evaluation licence) is for internal evaluation, and its terms forbid publishing benchmark results made with it (docs/engines.md).");
+    }
     let mut refused: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for r in ran.iter().filter(|r| refused_by_licence(r)) {
         *refused
@@ -115,6 +119,7 @@ mod tests {
             n.contains("binary on 16x16 (2 runs), values on 25x25 (1 run)"),
             "{n}"
         );
+        assert!(n.contains("forbid publishing benchmark results"), "{n}");
         assert_eq!(note("kenken", &rows), None);
         let mut tables = vec![
             Table {
