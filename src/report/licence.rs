@@ -18,13 +18,9 @@ pub fn refused_by_licence(r: &Record) -> bool {
         && r.error.as_deref().is_some_and(|e| e.contains("licence"))
 }
 
-/// The note on `puzzle`'s Gurobi runs among `rows` (every row, refusals included), or
-/// None when Gurobi did not run on it.
-pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
-    let ran: Vec<&Record> = rows
-        .iter()
-        .filter(|r| r.puzzle == puzzle && r.backend == GUROBI)
-        .collect();
+/// What every note on Gurobi's runs `ran` begins with: the versions and licences that ran
+/// and, under the size-limited licence, what its terms allow; None when none ran.
+fn head(ran: &[&Record]) -> Option<String> {
     if ran.is_empty() {
         return None;
     }
@@ -38,6 +34,17 @@ pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
     if versions.iter().any(|v| v.contains("size-limited licence")) {
         text.push_str(" Its size-limited licence (gurobipy's evaluation licence) is for internal evaluation, and its terms forbid publishing benchmark results made with it (docs/engines.md).");
     }
+    Some(text)
+}
+
+/// The note on `puzzle`'s Gurobi runs among `rows` (every row, refusals included), or
+/// None when Gurobi did not run on it.
+pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
+    let ran: Vec<&Record> = rows
+        .iter()
+        .filter(|r| r.puzzle == puzzle && r.backend == GUROBI)
+        .collect();
+    let mut text = head(&ran)?;
     let mut refused: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for r in ran.iter().filter(|r| refused_by_licence(r)) {
         *refused
@@ -61,8 +68,10 @@ pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
 }
 
 /// Adds [`note`] to each of `puzzle`'s tables among `tables` that shows Gurobi or
-/// reproduces one of the report's tables (stem `<puzzle>_table_…`).
+/// reproduces one of the report's tables (stem `<puzzle>_table_…`), and the versions and
+/// licence to every other table with a Gurobi cell (the answers, the comparisons).
 pub fn annotate(tables: &mut [Table], rows: &[Record]) {
+    let shows = |t: &Table| t.rows.iter().flatten().any(|c| c.contains(GUROBI));
     let mut puzzles: Vec<&str> = rows
         .iter()
         .filter(|r| r.backend == GUROBI)
@@ -74,11 +83,18 @@ pub fn annotate(tables: &mut [Table], rows: &[Record]) {
         let Some(n) = note(p, rows) else { continue };
         let prefix = format!("{p}_");
         for t in tables.iter_mut().filter(|t| t.stem.starts_with(&prefix)) {
-            let shows = t.rows.iter().flatten().any(|c| c.contains(GUROBI));
             let reproduces = t.stem.starts_with(&format!("{p}_table_"));
-            if (shows || reproduces) && !t.notes.contains(&n) {
+            if (shows(t) || reproduces) && !t.notes.contains(&n) {
                 t.notes.push(n.clone());
             }
+        }
+    }
+    let ran: Vec<&Record> = rows.iter().filter(|r| r.backend == GUROBI).collect();
+    let Some(n) = head(&ran) else { return };
+    let noted = |t: &Table| t.notes.iter().any(|x| x.starts_with("gurobi here is"));
+    for t in tables.iter_mut() {
+        if shows(t) && !noted(t) {
+            t.notes.push(n.clone());
         }
     }
 }
@@ -137,5 +153,14 @@ mod tests {
             tables[1].notes.is_empty(),
             "no gurobi cell, no report table"
         );
+        // A table of every puzzle with a Gurobi cell gets the versions and the terms.
+        let mut answers = vec![Table {
+            stem: "answers".into(),
+            rows: vec![vec!["queens".into(), "base on gurobi".into()]],
+            ..Table::default()
+        }];
+        annotate(&mut answers, &rows);
+        assert_eq!(answers[0].notes.len(), 1);
+        assert!(answers[0].notes[0].contains("forbid publishing"));
     }
 }
