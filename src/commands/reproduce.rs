@@ -640,8 +640,14 @@ mod tests {
             text.contains("highs,bc,propagate for the report's tables (and sat for nonogram)"),
             "{text}"
         );
+        let kenken = puzzles::puzzle("kenken").unwrap();
+        assert!(!choice.describe(&[kenken], true).contains("(and"));
+        // The parts of the report's Gurobi tables add gurobi, where it is installed.
         let sudoku = puzzles::puzzle("sudoku").unwrap();
-        assert!(!choice.describe(&[sudoku], true).contains("(and"));
+        let table_3_1 = sudoku.suite(true).parts.remove(0);
+        let on = choice.for_part(&table_3_1);
+        let gurobi = crate::engines::gurobi::GUROBI;
+        assert_eq!(on.contains(&gurobi), gurobi.installed(), "{on:?}");
         let named = EngineChoice::new(Some(&["highs".to_string()])).unwrap();
         assert_eq!(
             named.for_part(&report_part).len(),
