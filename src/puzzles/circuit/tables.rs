@@ -329,11 +329,15 @@ struct Relaxations {
 }
 
 /// The LP solver of a row: what its engine solves LP relaxations with (the part of the
-/// solver version after " on ", for an engine on another's LP: `bc` on HiGHS).
+/// solver version after " on ", for an engine on another's LP: `bc` on HiGHS), without
+/// what the version adds in brackets (Gurobi's interface and licence: the table's note
+/// names them).
 fn lp_solver(r: &Record) -> &str {
-    r.solver_version
+    let lp = r
+        .solver_version
         .split_once(" on ")
-        .map_or(r.solver_version.as_str(), |(_, lp)| lp)
+        .map_or(r.solver_version.as_str(), |(_, lp)| lp);
+    lp.split_once(" (").map_or(lp, |(name, _)| name)
 }
 
 /// Table A.3: LP relaxations of CM1 and CM2 per size, beside the report's. The two
