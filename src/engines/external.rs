@@ -77,6 +77,12 @@ pub fn python() -> Result<PathBuf, String> {
         })
 }
 
+/// The program an engine runs: the environment variable `var` when set, else `name`,
+/// found on the PATH when started (`glpsol`, `swipl`).
+pub fn program(var: &str, name: &str) -> PathBuf {
+    std::env::var_os(var).map_or_else(|| PathBuf::from(name), PathBuf::from)
+}
+
 /// `python`, when it exists; else why it is not installed.
 fn existing(python: &Path) -> Result<&Path, String> {
     if python.exists() {

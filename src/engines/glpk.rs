@@ -67,7 +67,7 @@ static DECLARATION: Declaration = Declaration {
 
 /// `PUZZLEBENCH_GLPSOL`, else `glpsol` (found on the PATH).
 pub fn glpsol() -> PathBuf {
-    std::env::var_os(GLPSOL_VAR).map_or_else(|| PathBuf::from("glpsol"), PathBuf::from)
+    external::program(GLPSOL_VAR, "glpsol")
 }
 
 impl EngineImpl for Glpk {

@@ -43,14 +43,13 @@
 //!   where a formulation has columns the answer is not read from; one path serves both.)
 
 use super::external;
-use super::mps_driver::MpsDriver;
+use super::mps_driver::{self, MpsDriver, SolveMessage};
 use super::row_generation;
 use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings,
 };
 use crate::lazy::{SearchHints, Separator};
 use crate::model::Model;
-use serde::Serialize;
 
 /// The engine.
 pub const GUROBI: Engine = Engine::new(&Gurobi);
@@ -165,10 +164,7 @@ impl EngineImpl for Gurobi {
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, DRIVER);
-            let message = SolveMessage::new("solve", settings, budget, false);
-            let outcome = driver.solve(model, &message, budget);
-            driver.finish(outcome)
+            mps_driver::solve_once(python, DRIVER, model, settings, budget)
         })
     }
 
@@ -195,11 +191,7 @@ impl EngineImpl for Gurobi {
                         );
                     }
                 }
-                driver.solve(
-                    m,
-                    &SolveMessage::new("solve", settings, round, false),
-                    round,
-                )
+                driver.solve(m, &SolveMessage::new("solve", settings, round), round)
             });
             driver.finish(outcome)
         })
@@ -215,7 +207,7 @@ impl EngineImpl for Gurobi {
     ) -> Outcome {
         external::with_python(|python| {
             let mut driver = MpsDriver::new(python, DRIVER);
-            let message = SolveMessage::new("solve", settings, budget, true);
+            let message = SolveMessage::new("solve", settings, budget).lazy();
             let started = std::time::Instant::now();
             let mut separating = 0.0;
             let mut contradiction = false;
@@ -247,46 +239,9 @@ impl EngineImpl for Gurobi {
         budget: &Budget,
         counter: &mut dyn Enumeration,
     ) -> Option<Outcome> {
-        let model = super::implied::with_forced_rows(model);
-        Some(external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, DRIVER);
-            let message = SolveMessage::new("enumerate", settings, budget, false);
-            let outcome = driver.enumerate(&model, &message, budget, counter);
-            driver.finish(outcome)
-        }))
-    }
-}
-
-/// A solve of the live model (message `solve`, or `enumerate`).
-#[derive(Serialize)]
-struct SolveMessage {
-    op: &'static str,
-    deadline: Option<f64>,
-    gap: f64,
-    seed: Option<u64>,
-    presolve: bool,
-    threads: u32,
-    timeline: bool,
-    lazy: bool,
-}
-
-impl SolveMessage {
-    /// The request `op` under `settings` within `budget`; `lazy` asks for the lazy-row
-    /// callback.
-    fn new(op: &'static str, settings: &Settings, budget: &Budget, lazy: bool) -> SolveMessage {
-        SolveMessage {
-            op,
-            deadline: external::deadline_unix(budget),
-            gap: match op {
-                "solve" => settings.mip_gap.unwrap_or(0.0),
-                _ => 0.0,
-            },
-            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
-            presolve: settings.presolve.unwrap_or(true),
-            threads: settings.threads.unwrap_or(1),
-            timeline: op == "solve" && budget.records(),
-            lazy,
-        }
+        Some(mps_driver::enumerate_once(
+            DRIVER, model, settings, budget, counter,
+        ))
     }
 }
 

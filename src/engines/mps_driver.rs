@@ -9,7 +9,7 @@
 //! solve or an enumeration message of the engine's own shape.
 
 use super::external::{self, Reply, ReplyRow, Session};
-use super::{Budget, Enumeration, Outcome};
+use super::{Budget, Enumeration, Outcome, Settings};
 use crate::model::{Model, Sense};
 use serde::Serialize;
 use std::path::Path;
@@ -27,6 +27,84 @@ struct ModelMessage<'a> {
 struct RowsMessage {
     op: &'static str,
     rows: Vec<ReplyRow>,
+}
+
+/// A solve of the model the driver holds (message `solve`), or an enumeration of its
+/// solutions (`enumerate`), under a run's settings: what both drivers read.
+#[derive(Serialize)]
+pub struct SolveMessage {
+    op: &'static str,
+    deadline: Option<f64>,
+    gap: f64,
+    seed: Option<u64>,
+    presolve: bool,
+    /// Threads, for an engine that applies them (none sent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    threads: Option<u32>,
+    timeline: bool,
+    /// Lazy rows through the solver's callback (Gurobi's driver only).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    lazy: bool,
+}
+
+impl SolveMessage {
+    /// The request `op` ("solve" or "enumerate") under `settings` within `budget`: the
+    /// run's deadline, the gap (none for an enumeration, which keeps every solution), the
+    /// seed s mod (2³¹ − 1), presolve, the threads where applied, and the timeline when
+    /// the run records one (solves only).
+    pub fn new(op: &'static str, settings: &Settings, budget: &Budget) -> SolveMessage {
+        SolveMessage {
+            op,
+            deadline: external::deadline_unix(budget),
+            gap: match op {
+                "solve" => settings.mip_gap.unwrap_or(0.0),
+                _ => 0.0,
+            },
+            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
+            presolve: settings.presolve.unwrap_or(true),
+            threads: settings.threads,
+            timeline: op == "solve" && budget.records(),
+            lazy: false,
+        }
+    }
+
+    /// The same request with the lazy-row callback.
+    pub fn lazy(self) -> SolveMessage {
+        SolveMessage { lazy: true, ..self }
+    }
+}
+
+/// Solves `model` with one driver process of `source` on `python` for this one solve.
+pub fn solve_once(
+    python: &Path,
+    source: &'static str,
+    model: &Model,
+    settings: &Settings,
+    budget: &Budget,
+) -> Outcome {
+    let mut driver = MpsDriver::new(python, source);
+    let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
+    driver.finish(outcome)
+}
+
+/// Counts the solutions of `model` (no objective) in one enumeration of a driver of
+/// `source` on the project's interpreter, each handed to `counter`, whose no-good row of
+/// it the driver adds; the at-most-one rows a cardinality row forces to exactly one are
+/// sent as equalities first ([`super::implied`]).
+pub fn enumerate_once(
+    source: &'static str,
+    model: &Model,
+    settings: &Settings,
+    budget: &Budget,
+    counter: &mut dyn Enumeration,
+) -> Outcome {
+    let model = super::implied::with_forced_rows(model);
+    external::with_python(|python| {
+        let mut driver = MpsDriver::new(python, source);
+        let message = SolveMessage::new("enumerate", settings, budget);
+        let outcome = driver.enumerate(&model, &message, budget, counter);
+        driver.finish(outcome)
+    })
 }
 
 /// One driver process (source `source`, run on `python`) serving the solves of one model.

@@ -95,7 +95,7 @@ static DECLARATION: Declaration = Declaration {
 
 /// `PUZZLEBENCH_SWIPL`, else `swipl` (found on the PATH).
 pub fn swipl() -> PathBuf {
-    std::env::var_os(SWIPL_VAR).map_or_else(|| PathBuf::from("swipl"), PathBuf::from)
+    external::program(SWIPL_VAR, "swipl")
 }
 
 impl EngineImpl for Prolog {

@@ -31,14 +31,13 @@
 //!   holds the no-good rows added.
 
 use super::external;
-use super::mps_driver::MpsDriver;
+use super::mps_driver::{self, MpsDriver, SolveMessage};
 use super::row_generation;
 use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Outcome, Settings,
 };
 use crate::lazy::Separator;
 use crate::model::Model;
-use serde::Serialize;
 use std::path::Path;
 
 /// The engine.
@@ -104,49 +103,14 @@ impl EngineImpl for Scip {
         budget: &Budget,
         counter: &mut dyn Enumeration,
     ) -> Option<Outcome> {
-        let model = super::implied::with_forced_rows(model);
-        Some(external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, DRIVER);
-            let message = SolveMessage::new("enumerate", settings, budget);
-            let outcome = driver.enumerate(&model, &message, budget, counter);
-            driver.finish(outcome)
-        }))
-    }
-}
-
-/// A solve of the model as it stands (message `solve`, or `enumerate`).
-#[derive(Serialize)]
-struct SolveMessage {
-    op: &'static str,
-    deadline: Option<f64>,
-    gap: f64,
-    seed: Option<u64>,
-    presolve: bool,
-    timeline: bool,
-}
-
-impl SolveMessage {
-    /// The request `op` under `settings` within `budget`.
-    fn new(op: &'static str, settings: &Settings, budget: &Budget) -> SolveMessage {
-        SolveMessage {
-            op,
-            deadline: external::deadline_unix(budget),
-            // An enumeration keeps every solution: no gap.
-            gap: match op {
-                "solve" => settings.mip_gap.unwrap_or(0.0),
-                _ => 0.0,
-            },
-            seed: settings.seed.map(|s| s % (i32::MAX as u64)),
-            presolve: settings.presolve.unwrap_or(true),
-            timeline: op == "solve" && budget.records(),
-        }
+        Some(mps_driver::enumerate_once(
+            DRIVER, model, settings, budget, counter,
+        ))
     }
 }
 
 /// Solves `model` with the driver on the interpreter `python` (a missing interpreter is
 /// "not installed"): one driver process for this one solve.
 pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-    let mut driver = MpsDriver::new(python, DRIVER);
-    let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
-    driver.finish(outcome)
+    mps_driver::solve_once(python, DRIVER, model, settings, budget)
 }

@@ -252,9 +252,9 @@ def solve(held, job, enumerate_=False):
     p.Threads = job.get("threads") or 1
     lazy = bool(job.get("lazy"))
     p.LazyConstraints = 1 if (lazy or enumerate_) else 0
-    if enumerate_:
-        # Keep every solution: no objective, and nothing cut off by dual arguments.
-        p.DualReductions = 0
+    # An enumeration keeps every solution: nothing cut off by dual arguments. Set on every
+    # solve, since the model is live and an INF_OR_UNBD answer below switches them off.
+    p.DualReductions = 0 if enumerate_ else 1
     deadline = job.get("deadline")
     if deadline is not None:
         left = deadline - time.time()
