@@ -38,6 +38,7 @@ pub mod mps_driver;
 pub mod problem;
 pub mod prolog;
 pub mod propagate;
+pub mod pumpkin;
 pub mod row_generation;
 pub mod sat;
 pub mod scip;
@@ -67,6 +68,7 @@ pub static ENGINES: &[Engine] = &[
     glpk::GLPK,
     gurobi::GUROBI,
     prolog::PROLOG,
+    pumpkin::PUMPKIN,
 ];
 
 /// The engines that take problems of `kind`, in the order of [`ENGINES`].
