@@ -120,9 +120,13 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
         .iter()
         .map(|r| r.terms.iter().map(|t| t.1.abs()).fold(0.0, f64::max))
         .collect();
-    let can_fix = |k: usize, min: &[f64], max: &[f64]| {
-        big[k] > rows[k].upper - min[k] || big[k] > max[k] - rows[k].lower
-    };
+    // The upper side can fix a column (to its value that adds least) once the least
+    // activity is within `big` of it, the lower side once the greatest is.
+    // The sides by row, in arrays of their own: the loops below read them at random.
+    let upper: Vec<f64> = rows.iter().map(|r| r.upper).collect();
+    let lower: Vec<f64> = rows.iter().map(|r| r.lower).collect();
+    let upper_can_fix = |k: usize, min: &[f64]| big[k] > upper[k] - min[k];
+    let lower_can_fix = |k: usize, max: &[f64]| big[k] > max[k] - lower[k];
     // The rows of each column with its coefficient.
     let mut starts = vec![0usize; n + 1];
     for r in rows {
@@ -147,7 +151,7 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
         if min[k] > rows[k].upper || max[k] < rows[k].lower {
             return Err(format!("row {}", rows[k].name));
         }
-        if can_fix(k, &min, &max) {
+        if upper_can_fix(k, &min) || lower_can_fix(k, &max) {
             queued[k] = true;
             scan.push(k);
         }
@@ -157,16 +161,37 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
         while let Some(j) = pending.pop() {
             let one = fixed[j] == Some(true);
             for &(k, a) in &column[starts[j]..starts[j + 1]] {
-                match (one, a > 0.0) {
-                    (true, true) => min[k] += a,
-                    (true, false) => max[k] += a,
-                    (false, true) => max[k] -= a,
-                    (false, false) => min[k] -= a,
-                }
-                if min[k] > rows[k].upper || max[k] < rows[k].lower {
+                // A row is read again only when the side its change tightened can fix a
+                // column: fixings only raise the least activity and lower the greatest, and
+                // only the upper side reads the least (the lower side the greatest). So a
+                // row that fixed its other columns to 0 is not read again for each of them.
+                let min_rose = match (one, a > 0.0) {
+                    (true, true) => {
+                        min[k] += a;
+                        true
+                    }
+                    (true, false) => {
+                        max[k] += a;
+                        false
+                    }
+                    (false, true) => {
+                        max[k] -= a;
+                        false
+                    }
+                    (false, false) => {
+                        min[k] -= a;
+                        true
+                    }
+                };
+                if min[k] > upper[k] || max[k] < lower[k] {
                     return Err(format!("row {}", rows[k].name));
                 }
-                if !queued[k] && can_fix(k, &min, &max) {
+                let can_fix = if min_rose {
+                    upper_can_fix(k, &min)
+                } else {
+                    lower_can_fix(k, &max)
+                };
+                if !queued[k] && can_fix {
                     queued[k] = true;
                     scan.push(k);
                 }
