@@ -112,6 +112,8 @@ struct Integral {
     /// The objective's terms, minimised (the coefficients of a maximised
     /// objective are negated), and the objective's range over the bounds.
     objective: Option<(Terms, i32, i32)>,
+    /// A row left without free columns whose sides its constant breaks, if any.
+    empty_violated: Option<String>,
 }
 
 /// `x` as a 32-bit integer, or why not.
@@ -139,22 +141,41 @@ impl Integral {
             ));
         }
         let mut rows = Vec::with_capacity(model.rows.len());
+        let mut empty_violated = None;
         for r in &model.rows {
-            let terms = r
-                .terms
-                .iter()
-                .map(|&(v, a)| {
-                    int(a, || format!("a coefficient of row {}", r.name)).map(|a| (v.0, a))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            // Pumpkin's linear propagator needs a column it can watch: zero coefficients
+            // are dropped, and fixed columns (lower = upper) moved into the sides.
+            let mut terms = Vec::with_capacity(r.terms.len());
+            let mut constant = 0i64;
+            for &(v, a) in &r.terms {
+                let a = int(a, || format!("a coefficient of row {}", r.name))?;
+                let (l, u) = bounds[v.0];
+                if a == 0 {
+                    continue;
+                } else if l == u {
+                    constant += a as i64 * l as i64;
+                } else {
+                    terms.push((v.0, a));
+                }
+            }
             let side = |s: f64, which: &str| -> Result<Option<i32>, String> {
                 if s.is_finite() {
-                    int(s, || format!("the {which} side of row {}", r.name)).map(Some)
+                    int(s - constant as f64, || {
+                        format!("the {which} side of row {}", r.name)
+                    })
+                    .map(Some)
                 } else {
                     Ok(None)
                 }
             };
-            rows.push((terms, side(r.lower, "lower")?, side(r.upper, "upper")?));
+            let (lower, upper) = (side(r.lower, "lower")?, side(r.upper, "upper")?);
+            if terms.is_empty() {
+                if lower.is_some_and(|l| l > 0) || upper.is_some_and(|u| u < 0) {
+                    empty_violated.get_or_insert_with(|| r.name.to_string());
+                }
+                continue;
+            }
+            rows.push((terms, lower, upper));
         }
         let sign = match model.sense {
             Sense::Minimize => 1.0,
@@ -163,7 +184,8 @@ impl Integral {
         let mut terms = Vec::new();
         let (mut lo, mut hi) = (0i64, 0i64);
         for (j, v) in model.vars.iter().enumerate() {
-            if v.objective == 0.0 {
+            // Fixed columns add a constant, which does not change which solution is best.
+            if v.objective == 0.0 || bounds[j].0 == bounds[j].1 {
                 continue;
             }
             let c = int(sign * v.objective, || {
@@ -184,6 +206,7 @@ impl Integral {
             bounds,
             rows,
             objective,
+            empty_violated,
         })
     }
 }
@@ -309,7 +332,7 @@ fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         z
     });
     // Posting stops at the first row that the root's propagation finds violated.
-    let infeasible_at_root = solver.is_inconsistent();
+    let infeasible_at_root = solver.is_inconsistent() || numbers.empty_violated.is_some();
     if infeasible_at_root {
         return Outcome {
             nodes: Some(0),
