@@ -26,8 +26,10 @@
 //!   propagated, `aux_variables` 0 (nothing is encoded with auxiliary variables).
 //! * **Settings**: as `sat`: the time limit stops the search from inside the solver (a
 //!   terminator asks the budget's deadline), the seed s becomes CaDiCaL's `seed` option
-//!   s mod (2^31 − 1), and `preprocesslight=0`. Integer programs only (no rows added
-//!   while solving).
+//!   s mod (2^31 − 1), and `preprocesslight=0`.
+//! * **Row generation** (and counting, which adds a no-good row per solution) is the
+//!   shared loop of [`super::row_generation`]: each round a fresh solver on the grown
+//!   model (no rows added to a live search, no lazy rows).
 
 use super::cnf::{self, Encoder, Normalized};
 use super::sat::Goal;
@@ -51,7 +53,7 @@ static DECLARATION: Declaration = Declaration {
     key: "cadical-lin",
     description: "CaDiCaL SAT solver with long linear rows propagated natively (IPASIR-UP), in process: 0/1 models with whole coefficients; objectives by solution-improving search",
     capabilities: Capabilities {
-        kinds: &[Kind::Mip],
+        kinds: &[Kind::Mip, Kind::RowGeneration],
         continuous: false,
         general_integers: false,
         fractional_coefficients: false,
