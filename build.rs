@@ -1,6 +1,9 @@
 //! Records the git commit of the build in PUZZLEBENCH_GIT_COMMIT ("unknown" outside git)
 //! and the compiler's `rustc --version` in PUZZLEBENCH_RUSTC ("unknown" when it cannot be
-//! asked), for the machine record of every sweep.
+//! asked), for the machine record of every sweep; and compiles the C++ shim of the
+//! `cadical-lin` engine against the CaDiCaL headers of the rustsat-cadical crate (whose
+//! build links the CaDiCaL library itself).
+use std::path::PathBuf;
 use std::process::Command;
 
 /// The trimmed standard output of `program args`, when it ran, succeeded and printed
@@ -28,4 +31,71 @@ fn main() {
     let version = output_of(&rustc, &["--version"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=PUZZLEBENCH_RUSTC={version}");
     println!("cargo:rerun-if-env-changed=RUSTC");
+    shim();
+}
+
+/// The folder of the rustsat-cadical package in this build's dependency graph, from
+/// `cargo metadata` for the target being built (the manifest path of the package named
+/// rustsat-cadical).
+fn rustsat_cadical_dir() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("Cargo.toml");
+    let target = std::env::var("TARGET").expect("cargo sets TARGET for build scripts");
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["--filter-platform", &target, "--manifest-path"])
+        .arg(&manifest)
+        .output()
+        .expect("running cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo metadata JSON");
+    let path = meta["packages"]
+        .as_array()
+        .expect("cargo metadata lists packages")
+        .iter()
+        .find(|p| p["name"] == "rustsat-cadical")
+        .and_then(|p| p["manifest_path"].as_str())
+        .expect("rustsat-cadical is a dependency");
+    PathBuf::from(path)
+        .parent()
+        .expect("a manifest path has a folder")
+        .to_path_buf()
+}
+
+/// Compiles src/engines/cadical_lin/shim.cpp with the headers CaDiCaL was built from:
+/// rustsat-cadical's `cppsrc/src` (or `CADICAL_SRC_DIR/src` when that crate was pointed at
+/// other sources) and its `cpp-extension`, with the defines its build uses for CaDiCaL
+/// 2.2 (so that the classes have the same layout).
+fn shim() {
+    let shim = "src/engines/cadical_lin/shim.cpp";
+    println!("cargo:rerun-if-changed={shim}");
+    println!("cargo:rerun-if-env-changed=CADICAL_SRC_DIR");
+    let crate_dir = rustsat_cadical_dir();
+    let src = match std::env::var("CADICAL_SRC_DIR") {
+        Ok(d) => PathBuf::from(d).join("src"),
+        Err(_) => crate_dir.join("cppsrc").join("src"),
+    };
+    assert!(
+        src.join("cadical.hpp").exists(),
+        "no cadical.hpp in {}",
+        src.display()
+    );
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++11")
+        .include(&src)
+        .include(crate_dir.join("cpp-extension"))
+        .define("NDEBUG", None)
+        .define("NTRACING", None)
+        .opt_level(2)
+        .warnings(false);
+    for v in ["V154", "V160", "V190", "V194", "V200", "V213", "V220"] {
+        build.define(v, None);
+    }
+    build.file(shim).compile("puzzlebench_cadical_shim");
 }

@@ -220,6 +220,69 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
     Ok(fixed)
 }
 
+/// A row over 0/1 columns written over literals with positive weights.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Normalized {
+    /// Every assignment meets it (no side binds).
+    Always,
+    /// No assignment meets it.
+    Never,
+    /// `lb ≤ Σ w_i l_i ≤ ub` with every w_i > 0, at least one side present, and each side
+    /// present only where it binds (0 < lb, ub < Σ w_i; lb ≤ ub).
+    Row {
+        /// (literal, weight), in the order of the row's terms.
+        lits: Vec<(Lit, i64)>,
+        /// The lower side, if it binds.
+        lb: Option<i64>,
+        /// The upper side, if it binds.
+        ub: Option<i64>,
+    },
+}
+
+/// Writes `lower ≤ Σ terms ≤ upper` (whole coefficients and sides; infinite sides are
+/// absent) over literals with positive weights, with the columns fixed in `fixed`
+/// substituted (see the module's notes).
+pub fn normalize(
+    fixed: &[Option<bool>],
+    terms: &[(VarId, f64)],
+    lower: f64,
+    upper: f64,
+) -> Result<Normalized, EncodeError> {
+    // Positive weights on literals, and the constant that fixed columns and negations
+    // move to the sides.
+    let mut lits = Vec::with_capacity(terms.len());
+    let mut shift = 0i64;
+    let mut total = 0i64;
+    for &(v, a) in terms {
+        let a = whole(a)?;
+        if let Some(value) = fixed[v.0] {
+            if value {
+                shift += a;
+            }
+        } else if a != 0 {
+            let (l, w) = positive_term(v, a);
+            lits.push((l, w));
+            total += w;
+            shift += a.min(0);
+        }
+    }
+    let side = |x: f64| {
+        x.is_finite()
+            .then(|| whole(x).map(|b| b - shift))
+            .transpose()
+    };
+    let lb = side(lower)?.filter(|&b| b > 0);
+    let ub = side(upper)?.filter(|&b| b < total);
+    let crossed = matches!((lb, ub), (Some(l), Some(u)) if l > u);
+    if lb.is_some_and(|b| b > total) || ub.is_some_and(|b| b < 0) || crossed {
+        return Ok(Normalized::Never);
+    }
+    if lb.is_none() && ub.is_none() {
+        return Ok(Normalized::Always);
+    }
+    Ok(Normalized::Row { lits, lb, ub })
+}
+
 /// The encoder of one model: it substitutes the fixed columns and hands out auxiliary
 /// variables after the model's columns.
 pub struct Encoder {
@@ -272,39 +335,14 @@ impl Encoder {
         upper: f64,
         out: &mut C,
     ) -> Result<(), EncodeError> {
-        // Positive weights on literals, and the constant that fixed columns and negations
-        // move to the sides.
-        let mut lits = Vec::with_capacity(terms.len());
-        let mut shift = 0i64;
-        let mut total = 0i64;
-        for &(v, a) in terms {
-            let a = whole(a)?;
-            if let Some(value) = self.fixed[v.0] {
-                if value {
-                    shift += a;
-                }
-            } else if a != 0 {
-                let (l, w) = positive_term(v, a);
-                lits.push((l, w));
-                total += w;
-                shift += a.min(0);
+        let (lits, lb, ub) = match normalize(&self.fixed, terms, lower, upper)? {
+            Normalized::Always => return Ok(()),
+            Normalized::Never => {
+                out.add_clause(Clause::new())?;
+                return Ok(());
             }
-        }
-        let side = |x: f64| {
-            x.is_finite()
-                .then(|| whole(x).map(|b| b - shift))
-                .transpose()
+            Normalized::Row { lits, lb, ub } => (lits, lb, ub),
         };
-        let lb = side(lower)?.filter(|&b| b > 0);
-        let ub = side(upper)?.filter(|&b| b < total);
-        let crossed = matches!((lb, ub), (Some(l), Some(u)) if l > u);
-        if lb.is_some_and(|b| b > total) || ub.is_some_and(|b| b < 0) || crossed {
-            out.add_clause(Clause::new())?;
-            return Ok(());
-        }
-        if lb.is_none() && ub.is_none() {
-            return Ok(());
-        }
         let w = lits[0].1;
         if lits.iter().all(|&(_, wi)| wi == w) {
             let n = lits.len() as i64;

@@ -380,7 +380,7 @@ mod tests {
         let e = "xpress".parse::<Engine>().unwrap_err();
         assert!(
             e.contains(
-                "highs, cbc, microlp, bc, propagate, sat, hitset, cpsat, scip, glpk, gurobi"
+                "highs, cbc, microlp, bc, propagate, sat, cadical-lin, hitset, cpsat, scip, glpk, gurobi"
             ),
             "{e}"
         );

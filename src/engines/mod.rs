@@ -3,7 +3,7 @@
 //! An engine is whatever makes the search: HiGHS's and CBC's MIP solvers, microlp, the
 //! project's own branch and cut on HiGHS's LP ([`bc`]), its own constraint propagation
 //! ([`propagate`]), and the CaDiCaL SAT solver on the clause encoding of 0/1 models
-//! ([`sat`], with [`cnf`]). Each declares its [`Capabilities`] once: the kinds of problem it takes
+//! ([`sat`], with [`cnf`]; [`cadical_lin`] with the long rows propagated natively). Each declares its [`Capabilities`] once: the kinds of problem it takes
 //! ([`Kind`]: one integer program, row generation, lazy rows through a callback, a
 //! constraint program), the variables and coefficients it accepts, whether it solves LP
 //! relaxations and keeps an incumbent at the time limit, which clock its limit runs on,
@@ -22,6 +22,7 @@
 
 pub mod bc;
 pub mod budget;
+pub mod cadical_lin;
 pub mod capabilities;
 pub mod cbc;
 pub mod cnf;
@@ -62,6 +63,7 @@ pub static ENGINES: &[Engine] = &[
     bc::BC,
     propagate::PROPAGATE,
     sat::SAT,
+    cadical_lin::CADICAL_LIN,
     hitset::HITSET,
     cpsat::CPSAT,
     scip::SCIP,

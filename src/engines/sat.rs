@@ -143,18 +143,19 @@ fn search_growing(
     o
 }
 
-/// The objective as literals with positive weights (minimised), when it is not constant.
-struct Goal {
+/// The objective as literals with positive weights (minimised), when it is not constant
+/// (also the `cadical-lin` engine's).
+pub(super) struct Goal {
     /// (literal, weight) with weight > 0.
-    lits: Vec<(Lit, usize)>,
+    pub(super) lits: Vec<(Lit, usize)>,
     /// The equality row that fixes its value on every solution, if there is one.
-    fixed_by: Option<String>,
+    pub(super) fixed_by: Option<String>,
 }
 
 impl Goal {
     /// The objective of `model` over the columns `enc` left free (fixed ones add a
     /// constant, which does not change which solution is best).
-    fn of(model: &Model, enc: &Encoder) -> Result<Option<Goal>, String> {
+    pub(super) fn of(model: &Model, enc: &Encoder) -> Result<Option<Goal>, String> {
         let sign = match model.sense {
             Sense::Minimize => 1.0,
             Sense::Maximize => -1.0,
@@ -195,7 +196,7 @@ impl Goal {
     }
 
     /// The cost of a solution (values by column): Σ weights of the true literals.
-    fn cost(&self, x: &[f64]) -> usize {
+    pub(super) fn cost(&self, x: &[f64]) -> usize {
         self.lits
             .iter()
             .filter(|(l, _)| (x[l.var().idx()] > 0.5) != l.is_neg())
