@@ -131,6 +131,7 @@ fn every_pair_the_registry_allows_solves_and_every_other_is_refused_with_the_rea
         "bc",
         "propagate",
         "sat",
+        "cadical-lin",
         "hitset",
         "prolog",
         "pumpkin",
