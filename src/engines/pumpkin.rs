@@ -18,8 +18,9 @@
 //!   the last is optimal. At the time limit the best solution stays, as `time_limit` with
 //!   its objective and no bound (this search proves none short of the optimum). A model
 //!   without objective is one `satisfy` call.
-//! * **Row generation and lazy rows**: not taken (Pumpkin's rows are posted at the root, and
-//!   this engine does not yet keep a solver across rounds).
+//! * **Row generation** (and counting, which adds a no-good row per solution) is the shared
+//!   loop of [`super::row_generation`]: each round a fresh solver on the grown model.
+//!   Lazy rows are not taken (this engine keeps no solver across rounds).
 //! * **Figures**: `nodes` holds Pumpkin's decisions, `conflicts` its failures (conflicts),
 //!   both read from the statistics it logs at the end of a solve.
 //! * **Settings**: the time limit stops the search from inside the solver (its termination
@@ -59,7 +60,7 @@ static DECLARATION: Declaration = Declaration {
     key: "pumpkin",
     description: "Pumpkin lazy clause generation solver (pumpkin-solver crate), in process: 0/1 and bounded integer models with whole coefficients, each row a linear propagator explained by clauses on demand; objectives by solution-improving search",
     capabilities: Capabilities {
-        kinds: &[Kind::Mip],
+        kinds: &[Kind::Mip, Kind::RowGeneration],
         continuous: false,
         general_integers: true,
         fractional_coefficients: false,
