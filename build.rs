@@ -41,12 +41,24 @@ fn rustsat_cadical_dir() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("Cargo.toml");
     let target = std::env::var("TARGET").expect("cargo sets TARGET for build scripts");
-    let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .args(["--filter-platform", &target, "--manifest-path"])
-        .arg(&manifest)
-        .output()
-        .expect("running cargo metadata");
+    let metadata = |offline: bool| {
+        let mut c = Command::new(&cargo);
+        c.args(["metadata", "--format-version", "1"]);
+        if offline {
+            c.arg("--offline");
+        }
+        c.args(["--filter-platform", &target, "--manifest-path"])
+            .arg(&manifest)
+            .output()
+            .expect("running cargo metadata")
+    };
+    // Offline first: everything is cached once the project has been tested. A first
+    // `cargo build` on a new machine has not fetched the dev-dependencies, which cargo
+    // metadata lists too; then it may fetch them.
+    let mut out = metadata(true);
+    if !out.status.success() {
+        out = metadata(false);
+    }
     assert!(
         out.status.success(),
         "cargo metadata failed: {}",
