@@ -51,12 +51,14 @@ fn grid(r: &puzzles::RunResult) -> Vec<Vec<u32>> {
 }
 
 /// Whether engine `e` is asked to solve `p` with formulation `f` here: the log model's
-/// irrational rows are not for the SAT backend (it refuses them, tests/engines.rs), and
+/// irrational rows are not for the engines of whole coefficients (they refuse them), and
 /// microlp (no presolve, no cuts) and CBC take too long on it beyond 6×6; microlp on
 /// Melkonian's model beyond 5×5 likewise. Sweeps measure those with a time limit.
 fn asked(e: Engine, f: &str, p: &KenKen) -> bool {
     match (e.key(), f) {
-        ("sat", "log") => false,
+        // The log model's coefficients are logarithms: the engines of whole coefficients
+        // (sat, cadical-lin, pumpkin) refuse it.
+        (_, "log") if !e.capabilities().fractional_coefficients => false,
         ("microlp", "melkonian") => p.n <= 5,
         ("microlp" | "cbc", "log") => p.n <= 6,
         _ => true,
