@@ -311,9 +311,15 @@ fn the_count_command_finds_92_and_724_queens_solutions() {
     // Stopped by the limit: at least that many; stopped by the time: not settled, exit 1.
     let (_, out) = count("b10_w0.txt", &["--backend", "sat", "--limit", "100"]);
     assert!(out.contains("at least 100 solutions (stopped at --limit 100)"));
+    // On a loaded machine the limit can strike before HiGHS has proved the optimum that
+    // counting starts from: then nothing is counted, and that is said too.
     let (code, out) = count("b10_w0.txt", &["--limit", "1000", "--time-limit", "0.5"]);
     assert_eq!(code, Some(1));
-    assert!(out.contains("not settled"));
+    assert!(
+        out.contains("not settled")
+            || out.contains("not counted: time_limit: counting needs the optimum first"),
+        "{out}"
+    );
 }
 
 #[test]
