@@ -822,49 +822,12 @@ fn search(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::test_models::{
+        binary_brute_force as brute_force, binary_model as model_of,
+    };
     use crate::engines::SolveOptions;
     use crate::model::Sense;
     use proptest::prelude::*;
-
-    /// A model of `n` binary columns with objective `obj`, sense, and rows (coefficients,
-    /// lower, upper).
-    fn model_of(n: usize, obj: &[i64], sense: Sense, rows: &[(Vec<i64>, f64, f64)]) -> Model {
-        let mut m = Model::new("t");
-        m.sense = sense;
-        let x: Vec<VarId> = (0..n)
-            .map(|j| {
-                m.add_var(
-                    format!("x{j}"),
-                    crate::model::VarKind::Binary,
-                    0.0,
-                    1.0,
-                    obj[j] as f64,
-                )
-            })
-            .collect();
-        for (i, (coefs, lo, hi)) in rows.iter().enumerate() {
-            m.add_row(
-                format!("r{i}"),
-                coefs.iter().zip(&x).map(|(&a, &v)| (v, a as f64)),
-                *lo,
-                *hi,
-            );
-        }
-        m
-    }
-
-    /// The best objective over every 0/1 point that meets the rows, by enumeration.
-    fn brute_force(m: &Model) -> Option<f64> {
-        let n = m.vars.len();
-        (0..1u32 << n)
-            .map(|b| (0..n).map(|j| f64::from(b >> j & 1)).collect::<Vec<f64>>())
-            .filter(|x| m.feasible(x))
-            .map(|x| m.objective_value(&x))
-            .reduce(|a, b| match m.sense {
-                Sense::Minimize => a.min(b),
-                Sense::Maximize => a.max(b),
-            })
-    }
 
     #[test]
     fn short_rows_stay_clauses_and_long_sums_go_native() {

@@ -43,6 +43,8 @@ pub mod pumpkin;
 pub mod row_generation;
 pub mod sat;
 pub mod scip;
+#[cfg(test)]
+pub mod test_models;
 
 pub use budget::Budget;
 pub use capabilities::{Capabilities, Clock, Declaration, Settings, SolveOptions};

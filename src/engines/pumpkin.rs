@@ -410,61 +410,10 @@ fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::test_models::{brute_force, model_of};
     use crate::engines::SolveOptions;
-    use crate::model::{VarId, VarKind};
+    use crate::model::VarKind;
     use proptest::prelude::*;
-
-    /// A model of `n` columns in `lo..=hi` with objective `obj`, sense, and rows
-    /// (coefficients, lower, upper).
-    fn model_of(
-        n: usize,
-        (lo, hi): (i64, i64),
-        obj: &[i64],
-        sense: Sense,
-        rows: &[(Vec<i64>, f64, f64)],
-    ) -> Model {
-        let mut m = Model::new("t");
-        m.sense = sense;
-        let kind = if (lo, hi) == (0, 1) {
-            VarKind::Binary
-        } else {
-            VarKind::Integer
-        };
-        let x: Vec<VarId> = (0..n)
-            .map(|j| m.add_var(format!("x{j}"), kind, lo as f64, hi as f64, obj[j] as f64))
-            .collect();
-        for (i, (coefs, l, u)) in rows.iter().enumerate() {
-            m.add_row(
-                format!("r{i}"),
-                coefs.iter().zip(&x).map(|(&a, &v)| (v, a as f64)),
-                *l,
-                *u,
-            );
-        }
-        m
-    }
-
-    /// The best objective over every integer point in the box that meets the rows.
-    fn brute_force(m: &Model, (lo, hi): (i64, i64)) -> Option<f64> {
-        let n = m.vars.len();
-        let width = (hi - lo + 1) as usize;
-        (0..width.pow(n as u32))
-            .map(|mut b| {
-                (0..n)
-                    .map(|_| {
-                        let v = lo + (b % width) as i64;
-                        b /= width;
-                        v as f64
-                    })
-                    .collect::<Vec<f64>>()
-            })
-            .filter(|x| m.feasible(x))
-            .map(|x| m.objective_value(&x))
-            .reduce(|a, b| match m.sense {
-                Sense::Minimize => a.min(b),
-                Sense::Maximize => a.max(b),
-            })
-    }
 
     #[test]
     fn a_weighted_knapsack_is_solved_to_optimality() {
