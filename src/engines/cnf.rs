@@ -120,11 +120,11 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
         .iter()
         .map(|r| r.terms.iter().map(|t| t.1.abs()).fold(0.0, f64::max))
         .collect();
-    // The upper side can fix a column (to its value that adds least) once the least
-    // activity is within `big` of it, the lower side once the greatest is.
     // The sides by row, in arrays of their own: the loops below read them at random.
     let upper: Vec<f64> = rows.iter().map(|r| r.upper).collect();
     let lower: Vec<f64> = rows.iter().map(|r| r.lower).collect();
+    // The upper side can fix a column (to its value that adds least) once the least
+    // activity is within `big` of it, the lower side once the greatest is.
     let upper_can_fix = |k: usize, min: &[f64]| big[k] > upper[k] - min[k];
     let lower_can_fix = |k: usize, max: &[f64]| big[k] > max[k] - lower[k];
     // The rows of each column with its coefficient.
@@ -148,7 +148,7 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
     let mut queued = vec![false; rows.len()];
     let mut scan = Vec::new();
     for k in 0..rows.len() {
-        if min[k] > rows[k].upper || max[k] < rows[k].lower {
+        if min[k] > upper[k] || max[k] < lower[k] {
             return Err(format!("row {}", rows[k].name));
         }
         if upper_can_fix(k, &min) || lower_can_fix(k, &max) {
@@ -165,24 +165,14 @@ pub fn fixings(model: &Model) -> Result<Vec<Option<bool>>, String> {
                 // column: fixings only raise the least activity and lower the greatest, and
                 // only the upper side reads the least (the lower side the greatest). So a
                 // row that fixed its other columns to 0 is not read again for each of them.
-                let min_rose = match (one, a > 0.0) {
-                    (true, true) => {
-                        min[k] += a;
-                        true
-                    }
-                    (true, false) => {
-                        max[k] += a;
-                        false
-                    }
-                    (false, true) => {
-                        max[k] -= a;
-                        false
-                    }
-                    (false, false) => {
-                        min[k] -= a;
-                        true
-                    }
-                };
+                // A 1 with a > 0 (or a 0 with a < 0) raises the least activity by |a|;
+                // otherwise the greatest falls by |a|.
+                let min_rose = one == (a > 0.0);
+                if min_rose {
+                    min[k] += a.abs();
+                } else {
+                    max[k] -= a.abs();
+                }
                 if min[k] > upper[k] || max[k] < lower[k] {
                     return Err(format!("row {}", rows[k].name));
                 }
