@@ -1,6 +1,8 @@
 //! Records the git commit of the build in PUZZLEBENCH_GIT_COMMIT ("unknown" outside git)
 //! and the compiler's `rustc --version` in PUZZLEBENCH_RUSTC ("unknown" when it cannot be
-//! asked), for the machine record of every sweep; and compiles the C++ shim of the
+//! asked), for the machine record of every sweep; the versions of the solver crates whose
+//! version the code cannot ask (pumpkin-solver, microlp), as Cargo.lock pins them, in
+//! PUZZLEBENCH_PUMPKIN_VERSION and PUZZLEBENCH_MICROLP_VERSION; and compiles the C++ shim of the
 //! `cadical-lin` engine against the CaDiCaL headers of the rustsat-cadical crate (whose
 //! build links the CaDiCaL library itself).
 use std::path::PathBuf;
@@ -31,7 +33,40 @@ fn main() {
     let version = output_of(&rustc, &["--version"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=PUZZLEBENCH_RUSTC={version}");
     println!("cargo:rerun-if-env-changed=RUSTC");
+    for (package, var) in [
+        ("pumpkin-solver", "PUZZLEBENCH_PUMPKIN_VERSION"),
+        ("microlp", "PUZZLEBENCH_MICROLP_VERSION"),
+    ] {
+        println!("cargo:rustc-env={var}={}", locked_version(package));
+    }
+    println!("cargo:rerun-if-changed=Cargo.lock");
     shim();
+}
+
+/// The version Cargo.lock pins for `package` (the `version` line after its `name` line).
+/// Panics, failing the build, when the lock file does not hold the package once: the
+/// recorded version would otherwise be a guess.
+fn locked_version(package: &str) -> String {
+    let lock = std::fs::read_to_string("Cargo.lock").expect("reading Cargo.lock");
+    let name = format!("name = \"{package}\"");
+    let mut lines = lock.lines();
+    let mut found = Vec::new();
+    while let Some(line) = lines.next() {
+        if line.trim() == name {
+            let version = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = "));
+            found.push(
+                version
+                    .expect("a version line after the name")
+                    .trim_matches('"'),
+            );
+        }
+    }
+    match found.as_slice() {
+        [v] => v.to_string(),
+        _ => panic!("Cargo.lock pins {package} {} times, not once", found.len()),
+    }
 }
 
 /// The folder of the rustsat-cadical package in this build's dependency graph, from

@@ -45,7 +45,8 @@ impl EngineImpl for Microlp {
     }
 
     fn version(&self) -> String {
-        "microlp 0.6".to_string()
+        // The crate cannot be asked; build.rs reads the version Cargo.lock pins.
+        format!("microlp {}", env!("PUZZLEBENCH_MICROLP_VERSION"))
     }
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {

@@ -79,8 +79,9 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The version of the `pumpkin-solver` crate this build links, as Cargo.lock pins it.
-const CRATE_VERSION: &str = "0.5.0";
+/// The version of the `pumpkin-solver` crate this build links, as Cargo.lock pins it
+/// (read by build.rs).
+const CRATE_VERSION: &str = env!("PUZZLEBENCH_PUMPKIN_VERSION");
 
 impl EngineImpl for Pumpkin {
     fn declaration(&self) -> &'static Declaration {
