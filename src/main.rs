@@ -341,6 +341,11 @@ struct ReproduceArgs {
         value_name = "ENGINES"
     )]
     backend: Option<Vec<String>>,
+    /// Engine keys, comma-separated, left out of every part (with the default engines or
+    /// --backend): for example `--without gurobi` for a report to publish, since the terms
+    /// of gurobipy's evaluation licence forbid publishing benchmark results made with it.
+    #[arg(long, value_delimiter = ',', value_name = "ENGINES")]
+    without: Vec<String>,
     /// Time limit of each run in seconds (default: each suite's own).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
@@ -720,6 +725,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
     commands::reproduce::ReproduceConfig {
         quick: a.quick,
         engines: a.backend,
+        without: a.without,
         time_limit: a.time_limit,
         out: a.out,
         fresh: a.fresh,

@@ -7,7 +7,8 @@
 //! The engines of a part: by default, the part that compares engines
 //! ([`SuitePart::every_engine`]) runs on every installed engine and the others on
 //! [`DEFAULT_ENGINES`] (with the engines a part adds, [`SuitePart::also_on`]); with
-//! `--backend`, every part runs on the engines named.
+//! `--backend`, every part runs on the engines named. `--without` leaves engines out of
+//! either.
 
 use super::{
     bad_input, failed, load_instances, own_executable, parse_engines, progress_bar, stop_flag,
@@ -42,15 +43,24 @@ pub enum EngineChoice {
 }
 
 impl EngineChoice {
-    /// The choice for `--backend KEYS` (None: the default).
-    pub fn new(keys: Option<&[String]>) -> Result<EngineChoice, Failure> {
+    /// The choice for `--backend KEYS` (None: the default), without the engines of
+    /// `--without` (`without`) anywhere.
+    pub fn new(keys: Option<&[String]>, without: &[String]) -> Result<EngineChoice, Failure> {
+        let left_out = if without.is_empty() {
+            Vec::new()
+        } else {
+            parse_engines(without)?
+        };
+        let keep = |e: Vec<Engine>| -> Vec<Engine> {
+            e.into_iter().filter(|e| !left_out.contains(e)).collect()
+        };
         match keys {
-            Some(k) => Ok(EngineChoice::Named(parse_engines(k)?)),
+            Some(k) => Ok(EngineChoice::Named(keep(parse_engines(k)?))),
             None => {
                 let keys: Vec<String> = DEFAULT_ENGINES.split(',').map(String::from).collect();
                 Ok(EngineChoice::Default {
-                    default: parse_engines(&keys)?,
-                    installed: Engine::installed_engines(),
+                    default: keep(parse_engines(&keys)?),
+                    installed: keep(Engine::installed_engines()),
                 })
             }
         }
@@ -121,6 +131,8 @@ pub struct ReproduceConfig {
     pub quick: bool,
     /// Engine keys of `--backend` (None: the default, [`EngineChoice`]).
     pub engines: Option<Vec<String>>,
+    /// Engine keys of `--without`: left out of every part.
+    pub without: Vec<String>,
     /// Time limit of each run, replacing every suite's own.
     pub time_limit: Option<f64>,
     /// Output folder.
@@ -408,7 +420,7 @@ fn present(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
 /// Runs the suites, keeps every row in `out/results.csv` (resumed when it exists), draws
 /// one picture per puzzle and writes the report.
 pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
-    let engines = EngineChoice::new(c.engines.as_deref())?;
+    let engines = EngineChoice::new(c.engines.as_deref(), &c.without)?;
     let chosen = chosen_puzzles(&c.puzzles)?;
     let mut suites = plan_all(c, &engines, &chosen)?;
     let mut races = plan_races(c, &engines, &chosen)?;
@@ -621,7 +633,7 @@ mod tests {
 
     #[test]
     fn a_part_that_adds_an_engine_runs_on_it_and_the_preamble_says_so() {
-        let choice = EngineChoice::new(None).unwrap();
+        let choice = EngineChoice::new(None, &[]).unwrap();
         let nonogram = puzzles::puzzle("nonogram").unwrap();
         let report_part = nonogram
             .suite(true)
@@ -648,11 +660,37 @@ mod tests {
         let on = choice.for_part(&table_3_1);
         let gurobi = crate::engines::gurobi::GUROBI;
         assert_eq!(on.contains(&gurobi), gurobi.installed(), "{on:?}");
-        let named = EngineChoice::new(Some(&["highs".to_string()])).unwrap();
+        let named = EngineChoice::new(Some(&["highs".to_string()]), &[]).unwrap();
         assert_eq!(
             named.for_part(&report_part).len(),
             1,
             "--backend names every engine"
         );
+    }
+
+    #[test]
+    fn without_leaves_an_engine_out_of_every_part() {
+        let sudoku = puzzles::puzzle("sudoku").unwrap();
+        let parts = sudoku.suite(true).parts;
+        let keys = |s: &[&str]| s.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let without = keys(&["gurobi", "highs"]);
+        let default = EngineChoice::new(None, &without).unwrap();
+        let named = EngineChoice::new(Some(&keys(&["highs", "sat", "gurobi"])), &without).unwrap();
+        for part in &parts {
+            for choice in [&default, &named] {
+                let on = choice.for_part(part);
+                assert!(!on.is_empty(), "{:?}", part.formulations);
+                assert!(
+                    on.iter().all(|e| e.key() != "gurobi" && e.key() != "highs"),
+                    "{:?}: {on:?}",
+                    part.formulations
+                );
+            }
+        }
+        assert_eq!(named.for_part(&parts[0]).len(), 1, "sat only");
+        // The rest of the default stays.
+        let every = parts.iter().find(|p| p.every_engine).unwrap();
+        assert!(default.for_part(every).iter().any(|e| e.key() == "sat"));
+        assert!(EngineChoice::new(None, &keys(&["no-such-engine"])).is_err());
     }
 }

@@ -242,7 +242,7 @@ fn size(sweep: &Sweep, count: usize) -> Result<Sizing, Failure> {
             })
         }
         Sweep::Reproduce(c) => {
-            let engines = reproduce::EngineChoice::new(c.engines.as_deref())?;
+            let engines = reproduce::EngineChoice::new(c.engines.as_deref(), &c.without)?;
             let chosen = reproduce::chosen_puzzles(&c.puzzles)?;
             let suites = reproduce::plan_all(c, &engines, &chosen)?;
             let costs = run::read_costs(&c.costs)?;
