@@ -569,9 +569,16 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         return Ok(());
     }
     let rows = record::read_results(&csv).map_err(bad_input)?;
-    let mode = if c.quick { "--quick" } else { "(full suite)" };
+    let mut command = String::from("puzzlebench reproduce");
+    if c.quick {
+        command.push_str(" --quick");
+    }
+    if !c.without.is_empty() {
+        command.push_str(&format!(" --without {}", c.without.join(",")));
+    }
+    let suite = if c.quick { "" } else { " (full suite)" };
     let preamble = format!(
-        "Made by `puzzlebench reproduce {mode}` with {} on {}. Raw rows: [results.csv](results.csv).\n",
+        "Made by `{command}`{suite} with {} on {}. Raw rows: [results.csv](results.csv).\n",
         engines.describe(&chosen, c.quick),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
