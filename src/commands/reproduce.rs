@@ -46,11 +46,7 @@ impl EngineChoice {
     /// The choice for `--backend KEYS` (None: the default), without the engines of
     /// `--without` (`without`) anywhere.
     pub fn new(keys: Option<&[String]>, without: &[String]) -> Result<EngineChoice, Failure> {
-        let left_out = if without.is_empty() {
-            Vec::new()
-        } else {
-            parse_engines(without)?
-        };
+        let left_out = parse_engines(without)?;
         let keep = |e: Vec<Engine>| -> Vec<Engine> {
             e.into_iter().filter(|e| !left_out.contains(e)).collect()
         };

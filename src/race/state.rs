@@ -93,6 +93,18 @@ impl RaceState {
         self.race.counted_blocks().len()
     }
 
+    /// The most instances any of its tests counted: what each test saw (over the
+    /// survivors then), and what counts over the survivors now. [`Self::counted`] alone
+    /// is 0 for a race that ended with one candidate left.
+    pub fn most_counted(&self) -> usize {
+        self.decisions()
+            .iter()
+            .map(|d| d.counted_instances)
+            .chain([self.counted()])
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The instances that counted toward the race's tests (over the survivors at the
     /// time: not all tied, the slowest at 10 ms or more) that both `a` and `b` ran.
     pub fn counted_between(&self, a: &str, b: &str) -> usize {

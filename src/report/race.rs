@@ -41,22 +41,12 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
         if !entry.how.is_empty() {
             entry.how.push(' ');
         }
-        // The instances its tests counted: what each test saw (over the survivors then),
-        // and over the survivors at the end. The count over the survivors at the end
-        // alone says 0 for a race that ended with one candidate left.
-        let counted = race
-            .decisions()
-            .iter()
-            .map(|d| d.counted_instances)
-            .chain([race.counted()])
-            .max()
-            .unwrap_or(0);
         entry.how.push_str(&format!(
             "The race {}: {} candidates on {} instances of its ladder (up to {} of them counted toward a test); the comparison is the instances the best and the runner-up both ran.",
             race.name,
             race.candidates.len(),
             race.raced.len(),
-            counted
+            race.most_counted()
         ));
     }
     let mut out: Vec<Chosen> = chosen
