@@ -50,23 +50,25 @@ enum Command {
     /// to OUT/results.csv, which is resumed when it exists (finished runs are kept and
     /// skipped); --fresh starts a new file and keeps the old one under a dated name.
     Reproduce(ReproduceArgs),
-    /// Race a puzzle's configurations up a ladder of instances of rising difficulty and
-    /// drop those a test shows are worse (F-Race).
+    /// Race a puzzle's configurations over a plan of instances and drop those a test
+    /// shows are worse (F-Race, with pairwise exact tests).
     ///
     /// The candidates are those of the puzzle's engine comparison: every formulation on
-    /// every installed engine that takes it (or those of --backend and --formulation). Each
-    /// round runs every survivor once on the next instance of the puzzle's ladder
-    /// (instances/<puzzle>/ladder.txt; within a rung in the order --seed fixes), each run
+    /// every installed engine that takes it (or those of --backend and --formulation). The
+    /// plan (--instances, default 36) is fixed before the race starts: one instance from
+    /// each rung of the puzzle's ladder (instances/<puzzle>/ladder.txt) in turn, within a
+    /// rung in the order --seed fixes, so it is the same on any machine and with any
+    /// engines. Each round runs every survivor once on the next planned instance, each run
     /// in a worker process and a row of OUT/results.csv with the race's name in its `race`
-    /// column. The race climbs a rung while every survivor solves within a tenth of the
-    /// limit, and stays in the largest rung the best solved once the best fails. After 5,
-    /// 10, 20 and 40 counted instances (the slowest survivor at 10 ms or more, not all
-    /// tied) the Friedman test (Iman-Davenport F, tie-corrected) and Conover's post-hoc
-    /// test against the best, at alpha 0.05 split over the four looks (the exact sign test
-    /// with two survivors), drop the candidates shown worse. It ends when one candidate is
-    /// left, the budget is spent or the ladder runs out. Every decision goes to
-    /// OUT/race.jsonl. Started again with the same command, a race goes on where it
-    /// stopped. docs/race.md explains the method.
+    /// column. After every 12 instances a look tests every ordered pair of survivors with
+    /// the exact one-sided sign test over the instances that separate the pair (times that
+    /// differ to the millisecond, the slower at 10 ms or more), Holm-adjusted at the look's
+    /// level (alpha 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate
+    /// beaten by a rejected test with at least 10 separating instances is dropped. It ends
+    /// when one candidate is left or the plan is run; --budget is a safety cap that stops
+    /// it short (and says so). Every look and decision goes to OUT/race.jsonl. Started again
+    /// with the same command, a race goes on where it stopped. docs/race.md explains the
+    /// method and what it guarantees.
     Race(RaceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
@@ -378,11 +380,16 @@ struct ReproduceArgs {
     figures: Vec<FigureFormat>,
     #[command(flatten)]
     sharding: ShardArgs,
-    /// The budget of each puzzle's race, its engine comparison (`puzzlebench race`): wall
-    /// time of its runs, as seconds (40) or with a unit (90s, 5m). Default: 40 s, 80 s for
-    /// Sudoku, Hashi and minimum-clue Sudoku.
+    /// The safety cap of each puzzle's race, its engine comparison (`puzzlebench race`):
+    /// wall time of its runs, as seconds (300) or with a unit (90s, 5m). A race plans its
+    /// instances (--race-instances); the cap only stops one that would run too long, and
+    /// the report says so. Default: 5 minutes.
     #[arg(long, value_parser = parse_budget, value_name = "DURATION")]
     race_budget: Option<f64>,
+    /// The instances each race plans (a look every 12): the same instances in the same
+    /// order on any machine and with any engines.
+    #[arg(long, value_name = "N", default_value_t = commands::race::DEFAULT_INSTANCES)]
+    race_instances: usize,
     /// Runs at once in the races, each on a physical core of its own (default: one per
     /// physical core; the report's parts run as --jobs says).
     #[arg(long, value_name = "N")]
@@ -410,10 +417,15 @@ struct RaceArgs {
     /// comparison; n-Queens races `base` and `least-walls` apart).
     #[arg(long, value_delimiter = ',')]
     formulation: Vec<String>,
-    /// The budget of each race: wall time of its runs, worker starts included, as seconds
-    /// (90) or with a unit (90s, 5m, 1h). The race ends when it is spent (after the
-    /// instance under way).
-    #[arg(long, default_value = "5m")]
+    /// The instances the race plans: taken from the ladder's rungs in turn, in the order
+    /// --seed fixes, the same on any machine and with any engines. The race runs them all
+    /// unless one candidate is left first; a test (a look) comes after every 12.
+    #[arg(long, value_name = "N", default_value_t = commands::race::DEFAULT_INSTANCES)]
+    instances: usize,
+    /// A safety cap on each race: wall time of its runs, worker starts included, as seconds
+    /// (90) or with a unit (90s, 5m, 1h). When spent (checked before each instance) the race
+    /// stops short of its plan, and its summary and report say so.
+    #[arg(long, default_value = "10m")]
     budget: String,
     /// Time limit of each run in seconds (default: that of the puzzle's engine comparison).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
@@ -673,6 +685,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             engines: a.backend,
             formulations: a.formulation,
             budget: a.budget,
+            instances: a.instances,
             time_limit: a.time_limit,
             out: a.out,
             seed: a.seed,
@@ -739,6 +752,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         costs: a.sharding.costs,
         dry_run: a.sharding.dry_run,
         race_budget: a.race_budget,
+        race_instances: a.race_instances,
         race_jobs: a.race_jobs,
     }
 }

@@ -80,11 +80,12 @@ fn race_help_explains_the_method_and_bad_options_are_clear_errors() {
     let help = text(&o.stdout);
     for word in [
         "--budget",
+        "--instances",
         "ladder",
-        "Friedman",
-        "Conover",
+        "sign test",
+        "Holm",
         "race.jsonl",
-        "5m",
+        "10m",
     ] {
         assert!(help.contains(word), "{word} missing in:\n{help}");
     }
@@ -166,10 +167,15 @@ fn a_race_writes_its_rows_and_decisions_and_goes_on_from_them_when_started_again
     let instances: Vec<&serde_json::Value> =
         log.iter().filter(|e| e["event"] == "instance").collect();
     assert!(!instances.is_empty());
-    // The ladder climbs: the first instance is a 9x9 one, and a 16x16 one follows while
-    // every survivor is fast on it.
+    // The plan takes the rungs in turn, from the lowest up, and the instances raced are
+    // the plan's beginning, in its order.
     assert_eq!(instances[0]["rung"], "9x9");
-    assert!(instances.iter().any(|e| e["rung"] != "9x9"));
+    assert_eq!(instances[1]["rung"], "16x16");
+    assert_eq!(instances[2]["rung"], "25x25");
+    let plan = log[0]["plan"].as_array().unwrap();
+    for (k, e) in instances.iter().enumerate() {
+        assert_eq!(e["name"], plan[k], "instance {k} is the plan's");
+    }
     // Started again: nothing runs again, and the record is the same.
     let before = std::fs::read_to_string(out.join("race.jsonl")).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
@@ -211,10 +217,7 @@ fn a_race_writes_its_rows_and_decisions_and_goes_on_from_them_when_started_again
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let answers = std::fs::read_to_string(rep.join("tables/answers.md")).unwrap();
-    assert!(
-        answers.contains("counted for best and runner-up"),
-        "{answers}"
-    );
+    assert!(answers.contains(" separate"), "{answers}");
     let table = std::fs::read_to_string(rep.join("tables/sudoku_race.md")).unwrap();
     assert!(
         table.contains("| sudoku |") && table.contains("best"),
@@ -271,5 +274,55 @@ fn a_race_killed_with_sigkill_loses_no_row_and_goes_on() {
     let ids: Vec<String> = rd.records().map(|r| r.unwrap()[0].to_string()).collect();
     let unique: std::collections::HashSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_plan_is_the_same_for_two_engine_sets_and_under_another_clock() {
+    let dir = ladder_dir("plan");
+    let run = |engines: &str, out: &str, extra: &[&str]| -> Vec<serde_json::Value> {
+        let out = dir.join(out);
+        let mut args: Vec<String> = [
+            "race",
+            "--puzzle",
+            "sudoku",
+            "--backend",
+            engines,
+            "--formulation",
+            "binary",
+            "--instances",
+            "5",
+            "--quiet",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.push(out.display().to_string());
+        args.push("--instances-dir".into());
+        args.push(dir.join("instances").display().to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        events(&out.join("race.jsonl"))
+    };
+    let a = run("highs,sat", "a", &[]);
+    // Other engines, and a clock that stops every run almost at once (a machine hundreds of
+    // times slower): the same plan, and the instances raced are its beginning.
+    let b = run("microlp,sat", "b", &["--time-limit", "0.001"]);
+    assert_eq!(a[0]["plan"], b[0]["plan"]);
+    assert_eq!(a[0]["plan"].as_array().unwrap().len(), 5);
+    let raced = |log: &[serde_json::Value]| -> Vec<serde_json::Value> {
+        log.iter()
+            .filter(|e| e["event"] == "instance")
+            .map(|e| e["name"].clone())
+            .collect()
+    };
+    let (ra, rb) = (raced(&a), raced(&b));
+    assert_eq!(ra[..], a[0]["plan"].as_array().unwrap()[..ra.len()]);
+    assert_eq!(rb[..], b[0]["plan"].as_array().unwrap()[..rb.len()]);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -14,7 +14,8 @@
 use super::{bad_input, failed, own_executable, parse_engines, stop_flag, Failure};
 use crate::engines::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart};
-use crate::race::ladder::{ladder_file, Climb, Ladder, FAST};
+use crate::race::elimination::RaceConfig;
+use crate::race::ladder::{ladder_file, Ladder};
 use crate::race::state::RaceState;
 use crate::record::{self, Record};
 use crate::runner::{self, Loaded, Plan, PlanRequest, RunEnv, RunSpec, SweepConfig};
@@ -23,12 +24,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-/// Counted instances the best and the runner-up should have before a race may end with
-/// one candidate left.
-pub const MIN_COUNTED: usize = 10;
-
 /// The seed of the instance order within each rung, unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 1;
+
+/// The instances a race plans, unless `--instances` says otherwise: three looks of 12.
+pub const DEFAULT_INSTANCES: usize = 36;
 
 /// One race: a puzzle's comparison part (or one of its questions) with its budget.
 #[derive(Clone)]
@@ -47,24 +47,25 @@ pub struct RaceSpec {
     pub variants: Vec<SolveOptions>,
     /// The time limit of every run, seconds.
     pub time_limit: f64,
-    /// The budget: wall seconds of the race's runs.
+    /// The instances the race plans (fewer when the ladder holds fewer).
+    pub instances: usize,
+    /// The safety cap: wall seconds of the race's runs after which it stops short of its
+    /// plan (and says so).
     pub budget: f64,
 }
 
 /// The races of `p`: one per engine-comparison part of its quick suite (or full, when not
 /// `quick`) whose formulations `only` keeps (all when empty), with `time_limit` replacing
-/// the part's own when given, and `budget` (None: the part's own race budget, else
-/// `reproduce`'s default).
+/// the part's own when given, `instances` planned each, and the safety cap `budget`
+/// (seconds of runs).
 pub fn race_specs(
     p: &'static dyn Puzzle,
     quick: bool,
     only: &[String],
     time_limit: Option<f64>,
-    budget: Option<f64>,
+    instances: usize,
+    budget: f64,
 ) -> Result<Vec<RaceSpec>, Failure> {
-    // The part's own budget unless one is given.
-    let use_part_budget = budget.is_none();
-    let budget = budget.unwrap_or(crate::commands::reproduce::RACE_BUDGET);
     for f in only {
         p.formulation(f).map_err(bad_input)?;
     }
@@ -117,10 +118,8 @@ pub fn race_specs(
             formulations,
             variants,
             time_limit: limit,
-            budget: match part.race_budget {
-                Some(b) if use_part_budget => b,
-                _ => budget,
-            },
+            instances,
+            budget,
         });
     }
     if out.is_empty() {
@@ -225,14 +224,23 @@ pub struct RaceRun<'a> {
     pub quiet: bool,
 }
 
+/// Why a race ended: one candidate left.
+pub const ONE_LEFT: &str = "one candidate left";
+/// Why a race ended: every planned instance raced.
+pub const PLAN_RUN: &str = "plan run";
+/// Why a race ended: the safety cap in seconds stopped it short of its plan.
+pub const CAPPED: &str = "cut short by the time cap";
+
 /// How a race ended.
 pub struct Ended {
     /// The race's state at the end.
     pub state: RaceState,
-    /// Why it ended: `one candidate left`, `budget spent`, `instances ran out`.
+    /// Why it ended: [`ONE_LEFT`], [`PLAN_RUN`] or [`CAPPED`].
     pub reason: String,
     /// The rungs' labels, by instance raced.
     pub rungs: Vec<String>,
+    /// The instances planned (the plan's length).
+    pub planned: usize,
 }
 
 /// Runs (or goes on with) the race `spec` on `engines`.
@@ -255,9 +263,14 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             spec.name
         )));
     }
-    let ladder = Ladder::read(&file, p, r.instances_dir)
-        .map_err(bad_input)?
-        .shuffled(r.seed);
+    let ladder = Ladder::read(&file, p, r.instances_dir).map_err(bad_input)?;
+    let labels: Vec<String> = ladder.rungs.iter().map(|g| g.label.clone()).collect();
+    let sizes: Vec<usize> = ladder.rungs.iter().map(|g| g.instances.len()).collect();
+    let planned = ladder.plan(r.seed, spec.instances);
+    let plan_names: Vec<String> = planned
+        .iter()
+        .map(|(_, l)| l.instance.name().to_string())
+        .collect();
     let names: Vec<String> = cands.keys().cloned().collect();
     // Rows this race already has (a race started again goes on from them).
     let mut done: HashMap<String, Record> = HashMap::new();
@@ -279,39 +292,45 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             spec.name
         )));
     }
+    if let Some(other) = done
+        .values()
+        .find(|row| !plan_names.contains(&row.instance))
+    {
+        return Err(bad_input(format!(
+            "{}: the race {} there ran {}, which this race's plan lacks: it was started with another --seed, --instances or ladder; start it with the same ones, or use another --out",
+            r.csv.display(),
+            spec.name,
+            other.instance
+        )));
+    }
     let mut state = RaceState::new(&spec.name, p.key(), names.clone());
-    let sizes: Vec<usize> = ladder.rungs.iter().map(|g| g.instances.len()).collect();
-    let labels: Vec<String> = ladder.rungs.iter().map(|g| g.label.clone()).collect();
-    let mut pool: Vec<Vec<Option<Loaded>>> = ladder
-        .rungs
-        .into_iter()
-        .map(|g| g.instances.into_iter().map(Some).collect())
-        .collect();
-    let mut climb = Climb::new(sizes.len());
+    let rule = RaceConfig::default();
+    let total = planned.len();
     let mut events = vec![json!({
         "race": spec.name, "event": "start", "puzzle": p.key(),
         "candidates": names, "ladder": file.display().to_string(),
         "rungs": labels.iter().zip(&sizes).map(|(l, n)| json!({"rung": l, "instances": n})).collect::<Vec<_>>(),
-        "seed": r.seed, "time_limit": spec.time_limit, "budget_seconds": spec.budget,
-        "checkpoints": crate::race::elimination::RaceConfig::default().checkpoints,
-        "alpha": crate::race::elimination::RaceConfig::default().alpha,
+        "seed": r.seed, "time_limit": spec.time_limit, "cap_seconds": spec.budget,
+        "plan": plan_names, "look_every": rule.look_every, "alpha": rule.alpha,
+        "alpha_by_look": (1..=rule.looks_in(total).max(1)).map(|t| rule.alpha_at(t)).collect::<Vec<_>>(),
+        "min_pair": rule.min_pair,
     })];
-    let bar = super::progress_bar((spec.budget.ceil() as u64).max(1), r.quiet, &spec.name);
+    let bar = super::progress_bar(total.max(1) as u64, r.quiet, &spec.name);
     let mut rungs = Vec::new();
+    let mut plan = planned.into_iter();
     let reason = loop {
         if state.survivors().len() <= 1 {
-            break "one candidate left";
+            break ONE_LEFT;
         }
         if state.spent >= spec.budget {
-            break "budget spent";
+            break CAPPED;
         }
-        let Some((g, i)) = climb.next(&sizes) else {
-            break "instances ran out";
+        let Some((g, loaded)) = plan.next() else {
+            break PLAN_RUN;
         };
-        let loaded = pool[g][i].take().expect("each instance is taken once");
         let survivors = state.survivors();
         bar.set_message(format!(
-            "instance {} ({}), {} survivors",
+            "instance {} of {total} ({}), {} survivors",
             state.raced.len() + 1,
             labels[g],
             survivors.len()
@@ -346,15 +365,20 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
         };
         rungs.push(labels[g].clone());
         let best = state.best().unwrap_or_default();
-        let (fast, best_solved) = state.last_was_fast(FAST, spec.time_limit, &best);
-        climb.after(fast, best_solved);
         let k = state.raced.len();
         events.push(json!({
             "race": spec.name, "event": "instance", "instance": k, "name": name,
-            "rung": labels[g], "counted": state.raced[k - 1].counted,
-            "counted_instances": state.counted(), "survivors": state.survivors(),
+            "rung": labels[g], "survivors": state.survivors(),
             "best": best, "spent_seconds": round3(state.spent),
         }));
+        if rule.is_look(k) {
+            if let Some(look) = state.looks().last().filter(|l| l.raced_instances == k) {
+                let mut v = serde_json::to_value(look).map_err(failed)?;
+                v["race"] = json!(spec.name);
+                v["event"] = json!("look");
+                events.push(v);
+            }
+        }
         for f in &state.refusals[before..] {
             events.push(
                 json!({"race": spec.name, "event": "refused", "candidate": f.candidate,
@@ -368,12 +392,12 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             events.push(v);
         }
         write_log(r.log, &spec.name, &events)?;
-        bar.set_position(state.spent.min(spec.budget) as u64);
+        bar.set_position(k as u64);
     };
     bar.finish_and_clear();
     events.push(json!({
         "race": spec.name, "event": "end", "reason": reason,
-        "raced_instances": state.raced.len(), "counted_instances": state.counted(),
+        "raced_instances": state.raced.len(), "planned_instances": total,
         "counted_best_runner_up": state.counted_between(
             &state.best().unwrap_or_default(), &state.runner_up().unwrap_or_default()),
         "best": state.best(), "runner_up": state.runner_up(), "survivors": state.survivors(),
@@ -384,6 +408,7 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
         state,
         reason: reason.to_string(),
         rungs,
+        planned: total,
     })
 }
 
@@ -458,8 +483,10 @@ pub struct RaceCommand {
     pub engines: Option<Vec<String>>,
     /// Formulation keys (empty: those of the puzzle's engine comparison).
     pub formulations: Vec<String>,
-    /// The budget per race, as written.
+    /// The safety cap per race (seconds of runs), as written.
     pub budget: String,
+    /// The instances each race plans.
+    pub instances: usize,
     /// Time limit of each run (None: the comparison's own).
     pub time_limit: Option<f64>,
     /// Output folder.
@@ -486,7 +513,10 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
         Some(k) => parse_engines(k)?,
         None => Engine::installed_engines(),
     };
-    let specs = race_specs(p, true, &c.formulations, c.time_limit, Some(budget))?;
+    if c.instances == 0 {
+        return Err(bad_input("--instances: a race plans at least one instance"));
+    }
+    let specs = race_specs(p, true, &c.formulations, c.time_limit, c.instances, budget)?;
     std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
     let csv = c.out.join("results.csv");
     record::check_results_file(&csv).map_err(bad_input)?;
@@ -526,15 +556,17 @@ pub fn summary(e: &Ended) -> String {
     let best = s.best().unwrap_or_else(|| "none".into());
     let runner = s.runner_up().unwrap_or_else(|| "none".into());
     let mut out = format!(
-        "{}: {} instances raced, {:.1} s of runs; ended: {}.\n",
+        "{}: {} of {} planned instances raced, {:.1} s of runs; ended: {}.\n",
         s.name,
         s.raced.len(),
+        e.planned,
         s.spent,
         e.reason
     );
+    let (w, l) = s.versus(&best, &runner);
     out.push_str(&format!(
-        "  best: {best}; runner-up: {runner}; {} instances count between them\n",
-        s.counted_between(&best, &runner)
+        "  best: {best}; runner-up: {runner}; {} instances separate them (best faster on {w}, slower on {l})\n",
+        w + l
     ));
     let others: Vec<String> = s
         .survivors()
@@ -549,8 +581,8 @@ pub fn summary(e: &Ended) -> String {
     }
     for d in s.decisions() {
         out.push_str(&format!(
-            "  dropped {} after {} instances ({} counted): {} p = {:.2e}, post-hoc p = {:.2e} (level {})\n",
-            d.candidate, d.raced_instances, d.counted_instances, d.test, d.p_value, d.posthoc_p_value, d.alpha
+            "  dropped {} after {} instances: best faster on {} of {} separating, sign test p = {:.2e} (Holm level {:.2e})\n",
+            d.candidate, d.raced_instances, d.best_faster, d.counted_instances, d.p_value, d.level
         ));
     }
     for f in &s.refusals {

@@ -154,17 +154,19 @@ pub struct ReproduceConfig {
     pub costs: Vec<PathBuf>,
     /// Only print what the plan costs ([`crate::shard::cost_table`]).
     pub dry_run: bool,
-    /// The budget of each puzzle's race (wall seconds of its runs; None: [`RACE_BUDGET`]).
+    /// The safety cap of each puzzle's race (wall seconds of its runs; None:
+    /// [`RACE_BUDGET`]).
     pub race_budget: Option<f64>,
+    /// The instances each race plans.
+    pub race_instances: usize,
     /// Runs at once in the races (None: one per physical core).
     pub race_jobs: Option<usize>,
 }
 
-/// The budget of a race of the main job, wall seconds of its runs, unless its part says
-/// otherwise ([`SuitePart::race_budget`]: Sudoku, Hashi and minimum-clue Sudoku take 80 s):
-/// with two runs at once these keep the quick suite's runs under 15 minutes on 2 cores
-/// (docs/race.md).
-pub const RACE_BUDGET: f64 = 40.0;
+/// The safety cap of a race of the main job, wall seconds of its runs: a race plans its
+/// instances ([`super::race::DEFAULT_INSTANCES`]), and the cap only stops one that would
+/// run far too long on a slow machine (the report says where it did).
+pub const RACE_BUDGET: f64 = 300.0;
 
 /// The races of the chosen puzzles, each with the engines of its comparison part.
 fn plan_races(
@@ -183,7 +185,14 @@ fn plan_races(
             continue;
         };
         let ladder = crate::race::ladder::ladder_file(&c.instances_dir, p.key(), None);
-        let specs = super::race::race_specs(p, c.quick, &[], c.time_limit, c.race_budget)?;
+        let specs = super::race::race_specs(
+            p,
+            c.quick,
+            &[],
+            c.time_limit,
+            c.race_instances,
+            c.race_budget.unwrap_or(RACE_BUDGET),
+        )?;
         for spec in specs {
             let file = crate::race::ladder::ladder_file(
                 &c.instances_dir,
@@ -616,7 +625,7 @@ mod tests {
     fn each_race_runs_whole_in_the_shard_with_the_least_budget_so_far() {
         let sudoku = puzzles::puzzle("sudoku").unwrap();
         let spec = |budget| {
-            let mut s = super::super::race::race_specs(sudoku, true, &[], None, Some(budget))
+            let mut s = super::super::race::race_specs(sudoku, true, &[], None, 36, budget)
                 .unwrap()
                 .remove(0);
             s.name = format!("r{budget}");

@@ -287,10 +287,6 @@ pub struct SuitePart {
     /// How the instances of an engine comparison were chosen, for the report (one
     /// sentence; empty for other parts).
     pub chosen: &'static str,
-    /// The race budget of an engine comparison in `reproduce` (wall seconds of its runs),
-    /// when not the default (`reproduce::RACE_BUDGET`): for puzzles whose candidates are
-    /// slow on the ladder's first rungs, so that the race reaches its later looks.
-    pub race_budget: Option<f64>,
 }
 
 impl SuitePart {
@@ -311,16 +307,6 @@ impl SuitePart {
             count: 1,
             repeats: None,
             chosen: "",
-            race_budget: None,
-        }
-    }
-
-    /// The same part, raced with a budget of `seconds` in `reproduce`
-    /// ([`SuitePart::race_budget`]).
-    pub fn race_budget(self, seconds: f64) -> SuitePart {
-        SuitePart {
-            race_budget: Some(seconds),
-            ..self
         }
     }
 

@@ -1,7 +1,7 @@
 //! A race's instances: a ladder of rungs of rising difficulty, read from a ladder file
 //! (`instances/<puzzle>/ladder.txt`, or `ladder-<question>.txt` for a puzzle that asks
-//! several questions). Each rung holds instances of one size; the race takes them rung by
-//! rung, in a seeded random order within each rung ([`Ladder::shuffled`]).
+//! several questions). Each rung holds instances of one size; a race's plan takes one from each
+//! rung in turn, in a seeded random order within each rung ([`Ladder::plan`]).
 //!
 //! The format, one rung per line, in rising difficulty (`#` starts a comment):
 //!
@@ -115,6 +115,36 @@ impl Ladder {
         self
     }
 
+    /// The race's plan: at most `size` instances, in the order a race runs them, each with
+    /// its rung's index. Stratified over the rungs: one instance from each rung in turn,
+    /// from the lowest up, round after round (a rung used up is passed over), each rung's
+    /// instances in the order `seed` fixes ([`Ladder::shuffled`]). The plan depends on the
+    /// ladder, the seed and the size alone: the same on any machine and with any engines.
+    pub fn plan(self, seed: u64, size: usize) -> Vec<(usize, Loaded)> {
+        let mut rungs: Vec<std::vec::IntoIter<Loaded>> = self
+            .shuffled(seed)
+            .rungs
+            .into_iter()
+            .map(|r| r.instances.into_iter())
+            .collect();
+        let mut out = Vec::new();
+        while out.len() < size {
+            let before = out.len();
+            for (g, rung) in rungs.iter_mut().enumerate() {
+                if out.len() == size {
+                    break;
+                }
+                if let Some(l) = rung.next() {
+                    out.push((g, l));
+                }
+            }
+            if out.len() == before {
+                break;
+            }
+        }
+        out
+    }
+
     /// Instances in all rungs.
     pub fn len(&self) -> usize {
         self.rungs.iter().map(|r| r.instances.len()).sum()
@@ -144,103 +174,9 @@ fn files_of(path: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Where a race takes its next instance from ([`Climb::next`]): it climbs a rung after
-/// an instance that every survivor solved within [`FAST`] of the time limit, and once the
-/// best fails it stays in the largest rung the best solved.
-#[derive(Clone, Debug, Default)]
-pub struct Climb {
-    /// The rung of the last instance.
-    pub rung: usize,
-    /// The next unused instance of each rung.
-    taken: Vec<usize>,
-    /// The largest rung the best has solved an instance of.
-    best_solved: Option<usize>,
-    /// Set once the best failed: the race no longer climbs.
-    held: bool,
-}
-
-/// The fraction of the time limit within which every survivor must solve an instance for
-/// the race to climb to the next rung.
-pub const FAST: f64 = 0.1;
-
-impl Climb {
-    /// A climb at the first rung of a ladder of `rungs` rungs.
-    pub fn new(rungs: usize) -> Climb {
-        Climb {
-            taken: vec![0; rungs],
-            ..Climb::default()
-        }
-    }
-
-    /// After an instance of rung `self.rung`: whether every survivor solved it fast,
-    /// whether the best solved it.
-    pub fn after(&mut self, all_fast: bool, best_solved: bool) {
-        if best_solved {
-            self.best_solved = Some(self.best_solved.map_or(self.rung, |r| r.max(self.rung)));
-        } else {
-            self.held = true;
-            if let Some(r) = self.best_solved {
-                self.rung = self.rung.min(r);
-            }
-        }
-        if all_fast && !self.held {
-            self.rung += 1;
-        }
-    }
-
-    /// The next instance, as (rung, index within the rung) in `sizes` (instances per rung),
-    /// or `None` when every rung is used up. From the current rung (the last one when past
-    /// the top); when it is used up, the nearest rung with instances left, above it first
-    /// while climbing and below it first once held.
-    pub fn next(&mut self, sizes: &[usize]) -> Option<(usize, usize)> {
-        let n = sizes.len();
-        if n == 0 {
-            return None;
-        }
-        let here = self.rung.min(n - 1);
-        let mut order: Vec<usize> = vec![here];
-        let (up, down): (Vec<usize>, Vec<usize>) =
-            ((here + 1..n).collect(), (0..here).rev().collect());
-        if self.held {
-            order.extend(down);
-            order.extend(up);
-        } else {
-            order.extend(up);
-            order.extend(down);
-        }
-        let r = order.into_iter().find(|&r| self.taken[r] < sizes[r])?;
-        self.rung = r;
-        let i = self.taken[r];
-        self.taken[r] += 1;
-        Some((r, i))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_climb_rises_while_every_survivor_is_fast_and_holds_once_the_best_fails() {
-        let sizes = [2, 3, 3];
-        let mut c = Climb::new(3);
-        assert_eq!(c.next(&sizes), Some((0, 0)));
-        c.after(true, true);
-        assert_eq!(c.next(&sizes), Some((1, 0)));
-        c.after(false, true); // someone slow: stay
-        assert_eq!(c.next(&sizes), Some((1, 1)));
-        c.after(true, true);
-        assert_eq!(c.next(&sizes), Some((2, 0)));
-        c.after(false, false); // the best failed in rung 2: back to rung 1, held
-        assert_eq!(c.next(&sizes), Some((1, 2)));
-        c.after(true, true); // fast, but held: no climbing
-                             // rung 1 used up: below first once held
-        assert_eq!(c.next(&sizes), Some((0, 1)));
-        c.after(true, true);
-        assert_eq!(c.next(&sizes), Some((2, 1)));
-        assert_eq!(c.next(&sizes), Some((2, 2)));
-        assert_eq!(c.next(&sizes), None);
-    }
 
     #[test]
     fn a_bad_ladder_line_names_its_file_and_line() {
@@ -276,5 +212,38 @@ mod tests {
             .collect();
         assert_eq!(a, b, "the same seed, the same order");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_plan_takes_each_rung_in_turn_and_depends_on_the_seed_alone() {
+        let sudoku = crate::puzzles::puzzle("sudoku").unwrap();
+        let instances = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+        let file = ladder_file(&instances, "sudoku", None);
+        let names = |seed, size| -> Vec<(usize, String)> {
+            Ladder::read(&file, sudoku, &instances)
+                .unwrap()
+                .plan(seed, size)
+                .into_iter()
+                .map(|(g, l)| (g, l.instance.name().to_string()))
+                .collect()
+        };
+        let a = names(1, 36);
+        assert_eq!(a.len(), 36);
+        assert_eq!(a, names(1, 36), "the same seed, the same plan");
+        assert_ne!(a, names(2, 36));
+        // The first round takes one instance of each rung, from the lowest up.
+        let rungs = Ladder::read(&file, sudoku, &instances).unwrap().rungs.len();
+        let first: Vec<usize> = a.iter().take(rungs).map(|x| x.0).collect();
+        assert_eq!(first, (0..rungs).collect::<Vec<_>>());
+        // A shorter plan is the longer one's beginning.
+        assert_eq!(names(1, 12)[..], a[..12]);
+        // No instance twice; a plan longer than the ladder holds the whole ladder.
+        let all = names(1, 10_000);
+        let unique: HashSet<&String> = all.iter().map(|x| &x.1).collect();
+        assert_eq!(unique.len(), all.len());
+        assert_eq!(
+            all.len(),
+            Ladder::read(&file, sudoku, &instances).unwrap().len()
+        );
     }
 }

@@ -4,8 +4,8 @@
 //! alone ([`replay`]), so a results file (merged from shards or not) holds every race
 //! whole, and `race.jsonl` is a record of it, never the only one.
 
-use super::elimination::{Decision, Race, RaceConfig};
-use super::friedman::{block_counts, friedman, round_ms};
+use super::elimination::{Decision, Look, Race, RaceConfig};
+use super::sign::{round_ms, separates, sign_test_p};
 use crate::record::Record;
 use crate::stats::{charged_seconds, median, succeeded};
 use serde::{Deserialize, Serialize};
@@ -34,9 +34,22 @@ pub struct Raced {
     /// Per candidate, whether it solved the instance (verified); `false` for one not in
     /// the race.
     pub solved: Vec<bool>,
-    /// Whether the instance counts toward the tests (the survivors do not all tie, and
-    /// the slowest took 10 ms or more).
-    pub counted: bool,
+}
+
+/// The race's evidence between its best and one other candidate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Separation {
+    /// Separating instances on which the best was faster.
+    pub best_faster: usize,
+    /// Separating instances on which the other was faster.
+    pub best_slower: usize,
+    /// The one-sided sign test's p-value of the best being faster, over all their shared
+    /// separating instances (after the race, not a test it made).
+    pub p_value: f64,
+    /// When a look of the race dropped the other with this best's test against it rejected:
+    /// the instances raced then, the p-value and Holm's level it met. `None`: no test
+    /// separated them.
+    pub dropped_at: Option<(usize, f64, f64)>,
 }
 
 /// A race's state.
@@ -59,7 +72,8 @@ pub struct RaceState {
 }
 
 impl RaceState {
-    /// A race of `puzzle`'s `candidates` (sorted here) that has run nothing.
+    /// A race of `puzzle`'s `candidates` (sorted here) that has run nothing, with the
+    /// default rule ([`RaceConfig::default`]).
     pub fn new(name: &str, puzzle: &str, mut candidates: Vec<String>) -> RaceState {
         candidates.sort();
         candidates.dedup();
@@ -88,79 +102,93 @@ impl RaceState {
         self.race.decisions()
     }
 
-    /// The instances that counted toward the tests so far, over the current survivors.
-    pub fn counted(&self) -> usize {
-        self.race.counted_blocks().len()
+    /// The looks made so far, in order.
+    pub fn looks(&self) -> &[Look] {
+        self.race.looks()
     }
 
-    /// The most instances any of its tests counted: what each test saw (over the
-    /// survivors then), and what counts over the survivors now. [`Self::counted`] alone
-    /// is 0 for a race that ended with one candidate left.
-    pub fn most_counted(&self) -> usize {
-        self.decisions()
-            .iter()
-            .map(|d| d.counted_instances)
-            .chain([self.counted()])
-            .max()
-            .unwrap_or(0)
+    /// The rule the race followed.
+    pub fn config(&self) -> &RaceConfig {
+        self.race.config()
     }
 
-    /// The instances that counted toward the race's tests (over the survivors at the
-    /// time: not all tied, the slowest at 10 ms or more) that both `a` and `b` ran.
-    pub fn counted_between(&self, a: &str, b: &str) -> usize {
-        let (Some(i), Some(j)) = (
-            self.candidates.iter().position(|c| c == a),
-            self.candidates.iter().position(|c| c == b),
-        ) else {
-            return 0;
+    fn index(&self, name: &str) -> Option<usize> {
+        self.candidates.iter().position(|c| c == name)
+    }
+
+    /// Over the instances both ran, those that separate `a` from `b` (to the millisecond,
+    /// the slower at 10 ms or more: [`separates`]): (on how many `a` was faster, on how
+    /// many `b` was). (0, 0) for a name not in the race.
+    pub fn versus(&self, a: &str, b: &str) -> (usize, usize) {
+        let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
+            return (0, 0);
         };
-        self.raced
-            .iter()
-            .filter(|r| r.counted && r.times[i].is_some() && r.times[j].is_some())
-            .count()
-    }
-
-    /// The current best: the survivor with the lowest rank sum over the counted
-    /// instances, or with none counted, the lowest total charged time.
-    pub fn best(&self) -> Option<String> {
-        let s = self.race.survivors();
-        if friedman(&self.race.counted_blocks()).is_some() {
-            return self.race.best().map(|j| self.candidates[j].clone());
-        }
-        s.into_iter()
-            .min_by(|&a, &b| self.total(a).total_cmp(&self.total(b)))
-            .map(|j| self.candidates[j].clone())
-    }
-
-    fn total(&self, j: usize) -> f64 {
-        self.raced.iter().filter_map(|r| r.times[j]).sum()
-    }
-
-    /// The candidates from best to worst: the survivors by rank sum over the counted
-    /// instances (then total time), then the dropped from the last dropped to the first,
-    /// then those that refused.
-    pub fn order(&self) -> Vec<String> {
-        let s = self.race.survivors();
-        let ranks: BTreeMap<usize, f64> = match friedman(&self.race.counted_blocks()) {
-            Some(fr) => s
-                .iter()
-                .copied()
-                .zip(fr.rank_sums.iter().copied())
-                .collect(),
-            None => s.iter().map(|&j| (j, 0.0)).collect(),
-        };
-        let mut out: Vec<usize> = s.clone();
-        out.sort_by(|&a, &b| {
-            ranks[&a]
-                .total_cmp(&ranks[&b])
-                .then(self.total(a).total_cmp(&self.total(b)))
-        });
-        let mut names: Vec<String> = out.iter().map(|&j| self.candidates[j].clone()).collect();
-        for d in self.decisions().iter().rev() {
-            if !names.contains(&d.candidate) {
-                names.push(d.candidate.clone());
+        let mut out = (0, 0);
+        for r in &self.raced {
+            let (Some(x), Some(y)) = (r.times[i], r.times[j]) else {
+                continue;
+            };
+            if separates(x, y) {
+                if round_ms(x) < round_ms(y) {
+                    out.0 += 1;
+                } else {
+                    out.1 += 1;
+                }
             }
         }
+        out
+    }
+
+    /// The instances that separate `a` from `b` (of those both ran): what a test between
+    /// the two counts.
+    pub fn counted_between(&self, a: &str, b: &str) -> usize {
+        let (x, y) = self.versus(a, b);
+        x + y
+    }
+
+    /// The current best: the survivor with the most net wins over the other survivors
+    /// ([`Race::best`]).
+    pub fn best(&self) -> Option<String> {
+        self.race.best().map(|j| self.candidates[j].clone())
+    }
+
+    /// The race's statistic for `candidate` against the best: its share of the instances
+    /// separating the two on which it was faster (½ when none separates them), and how
+    /// many separate them.
+    pub fn share_against_best(&self, candidate: &str) -> (f64, usize) {
+        let Some(best) = self.best() else {
+            return (0.5, 0);
+        };
+        let (faster, slower) = self.versus(candidate, &best);
+        let n = faster + slower;
+        if n == 0 {
+            (0.5, 0)
+        } else {
+            (faster as f64 / n as f64, n)
+        }
+    }
+
+    /// The candidates from best to worst: the best, then every other candidate that did not
+    /// refused (surviving or dropped, whichever test dropped it) by its share of wins
+    /// against the best on the instances separating the two ([`Self::share_against_best`]),
+    /// more separating instances first among equal shares, then by name; then those that
+    /// refused.
+    pub fn order(&self) -> Vec<String> {
+        let Some(best) = self.best() else {
+            return self.candidates.clone();
+        };
+        let mut others: Vec<(String, f64, usize)> = self
+            .candidates
+            .iter()
+            .filter(|c| **c != best && !self.refused(c))
+            .map(|c| {
+                let (share, n) = self.share_against_best(c);
+                (c.clone(), share, n)
+            })
+            .collect();
+        others.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
+        let mut names = vec![best];
+        names.extend(others.into_iter().map(|o| o.0));
         for r in &self.refusals {
             if !names.contains(&r.candidate) {
                 names.push(r.candidate.clone());
@@ -169,12 +197,30 @@ impl RaceState {
         names
     }
 
-    /// The runner-up: the strongest survivor after the best, else the last candidate
-    /// dropped.
+    /// The runner-up: the candidate the race's statistic places second
+    /// ([`Self::order`]), survivor or dropped; never one that refused.
     pub fn runner_up(&self) -> Option<String> {
-        let order = self.order();
         let best = self.best()?;
-        order.into_iter().find(|c| *c != best && !self.refused(c))
+        self.order()
+            .into_iter()
+            .find(|c| *c != best && !self.refused(c))
+    }
+
+    /// What the race says of the best against `other`: the sign test on the instances
+    /// separating them, and whether a test of the race dropped `other` against this best.
+    pub fn separation(&self, other: &str) -> Separation {
+        let best = self.best().unwrap_or_default();
+        let (best_faster, best_slower) = self.versus(&best, other);
+        let drop = self
+            .decisions()
+            .iter()
+            .find(|d| d.candidate == other && d.beaten_by.contains(&best));
+        Separation {
+            best_faster,
+            best_slower,
+            p_value: sign_test_p(best_faster, best_slower),
+            dropped_at: drop.map(|d| (d.raced_instances, d.p_value, d.level)),
+        }
     }
 
     /// Whether `candidate` refused an instance.
@@ -233,38 +279,13 @@ impl RaceState {
                 .sum::<f64>();
         }
         let row: Vec<f64> = times.iter().map(|t| t.unwrap_or(f64::NAN)).collect();
-        let block: Vec<f64> = self
-            .race
-            .survivors()
-            .iter()
-            .map(|&j| round_ms(row[j]))
-            .collect();
-        let counted = block_counts(&block);
         let decisions = self.race.record(&row);
         self.raced.push(Raced {
             name: name.to_string(),
             times,
             solved,
-            counted,
         });
         Some(decisions)
-    }
-
-    /// Whether every survivor solved the last instance within `fraction` of `limit`, and
-    /// whether `best` solved it.
-    pub fn last_was_fast(&self, fraction: f64, limit: f64, best: &str) -> (bool, bool) {
-        let Some(last) = self.raced.last() else {
-            return (true, true);
-        };
-        let alive: Vec<usize> = (0..self.candidates.len())
-            .filter(|&j| last.times[j].is_some())
-            .collect();
-        let fast = alive
-            .iter()
-            .all(|&j| last.solved[j] && last.times[j].unwrap_or(f64::INFINITY) <= fraction * limit);
-        let b = self.candidates.iter().position(|c| c == best);
-        let best_solved = b.is_none_or(|j| last.solved[j] || last.times[j].is_none());
-        (fast, best_solved)
     }
 }
 

@@ -76,11 +76,20 @@ pub enum Verdict {
     WithinNoise,
     /// The runner-up's median (so both) is under [`TOO_FAST`]: no verdict.
     TooFast,
-    /// A race's best and runner-up took under 10 ms on every instance they both ran, where
-    /// the race counts no instance: no verdict.
-    Under10Ms,
     /// The best solved more instances than the runner-up: ahead whatever the times.
     MoreSolved,
+    /// A race's best and runner-up: a look of the race dropped the runner-up against this
+    /// best (the exact sign test, Holm-adjusted): the best is ahead.
+    Separated,
+    /// A race's best and runner-up: no test of the race separated them; neither the
+    /// runner-up's solved count nor the interval of the ratio favours it.
+    NotSeparated,
+    /// A race's best and runner-up, not separated by a test, and the runner-up solved
+    /// more of the comparison instances: the race's statistic and the solved count disagree.
+    RunnerUpSolvedMore,
+    /// A race's best and runner-up, not separated by a test, and the interval of the ratio
+    /// lies below 1: the runner-up is faster by the SGM.
+    RunnerUpFaster,
     /// Only one configuration ran the comparison instances.
     Alone,
 }
@@ -118,17 +127,43 @@ pub struct Answer {
 }
 
 impl RaceNote {
-    /// The race in one cell: `31 raced × 24; 14 counted for best and runner-up; not
-    /// separated: a, b; best faster on 12, slower on 2`.
+    /// The race in one short cell: `36/36 × 24, plan run; 14 separate`.
     pub fn summary(&self) -> String {
+        format!(
+            "{}{} × {}, {}; {} separate",
+            self.raced,
+            self.planned.map_or(String::new(), |p| format!("/{p}")),
+            self.candidates,
+            self.ended,
+            self.counted
+        )
+    }
+
+    /// The race in sentences, for the puzzle's page.
+    pub fn describe(&self) -> String {
         let apart = if self.not_separated.is_empty() {
-            "one left".to_string()
+            "no other survivor".to_string()
         } else {
-            format!("not separated: {}", self.not_separated.join(", "))
+            format!(
+                "not separated from the best: {}",
+                self.not_separated.join(", ")
+            )
+        };
+        let test = match self.separated_at {
+            Some((at, p, level)) => format!(
+                "a look after {at} instances dropped the runner-up against the best (sign test p = {p:.2e}, Holm level {level:.2e})"
+            ),
+            None => "no test of the race separated the best from the runner-up".to_string(),
         };
         format!(
-            "{} raced × {}; {} counted for best and runner-up; {apart}; best faster on {}, slower on {}",
-            self.raced, self.candidates, self.counted, self.best_wins.0, self.best_wins.1
+            "{} of {} planned instances raced with {} candidates (ended: {}); {} instances separate the best from the runner-up (to the millisecond, the slower at 10 ms or more): the best faster on {}, slower on {}; {test}; {apart}",
+            self.raced,
+            self.planned.map_or("?".to_string(), |p| p.to_string()),
+            self.candidates,
+            self.ended,
+            self.counted,
+            self.best_wins.0,
+            self.best_wins.1
         )
     }
 }
@@ -140,21 +175,29 @@ pub struct RaceNote {
     pub name: String,
     /// Instances raced.
     pub raced: usize,
-    /// Instances that counted toward the race's tests (the survivors at the time not all
-    /// tied, the slowest at 10 ms or more) that the best and the runner-up both ran.
+    /// Instances the race planned, where its log (`race.jsonl`) says.
+    pub planned: Option<usize>,
+    /// Why it ended: one candidate left, plan run, cut short by the time cap (from its
+    /// log), or without the log what the rows show.
+    pub ended: String,
+    /// Instances that separate the best from the runner-up (both ran them; to the
+    /// millisecond, the slower at 10 ms or more): what the race's test between them counts.
     pub counted: usize,
     /// Candidates at the start.
     pub candidates: usize,
-    /// Survivors other than the best: not separated from it within the budget.
+    /// Survivors other than the best: not separated from it.
     pub not_separated: Vec<String>,
-    /// Instances of the comparison on which the best was faster than the runner-up (times
-    /// rounded to the millisecond), and those on which it was slower.
+    /// Of the separating instances, those on which the best was faster, and those on which
+    /// it was slower.
     pub best_wins: (usize, usize),
-    /// Each drop: candidate, after how many instances, the test and its post-hoc p-value.
+    /// When a look dropped the runner-up against this best: instances raced, p-value, Holm
+    /// level.
+    pub separated_at: Option<(usize, f64, f64)>,
+    /// Each drop: candidate, after how many instances, the test and its p-value.
     pub dropped: Vec<String>,
     /// Each refusal: candidate and the instance from which it refused.
     pub refused: Vec<String>,
-    /// Runs the race made and their wall seconds.
+    /// Runs the race made.
     pub runs: usize,
     /// Wall seconds of the race's runs.
     pub spent: f64,
@@ -198,7 +241,10 @@ impl Answer {
         let ci = self.interval.map_or(String::new(), |(lo, hi)| {
             format!(" (95 % CI {lo:.2}–{hi:.2})")
         });
-        let margin = format!("{ratio:.2}× ahead of {}{ci}", r.config);
+        let margin = format!(
+            "runner-up {} (solved {}/{n}), SGM ratio {ratio:.2}{ci}",
+            r.config, r.solved
+        );
         let verdict = match self.verdict {
             Verdict::Ahead => "ahead".to_string(),
             Verdict::WithinNoise => "within noise".to_string(),
@@ -206,7 +252,13 @@ impl Answer {
                 format!("ahead on instances solved ({} vs {})", b.solved, r.solved)
             }
             Verdict::TooFast => "no verdict: both run under a millisecond".to_string(),
-            Verdict::Under10Ms => "no verdict: every instance under 10 ms for both".to_string(),
+            Verdict::Separated => "ahead: the race's test separated them".to_string(),
+            Verdict::NotSeparated => "not separated by the race's test".to_string(),
+            Verdict::RunnerUpSolvedMore => format!(
+                "not separated by the race's test, and the runner-up solved more ({} vs {})",
+                r.solved, b.solved
+            ),
+            Verdict::RunnerUpFaster => "not separated by the race's test, and the runner-up is faster by the SGM (the interval lies below 1)".to_string(),
             Verdict::Alone => unreachable!("a runner-up exists"),
         };
         format!("{head}; {margin}: {verdict}.")
@@ -551,8 +603,8 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         labels: 1,
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran, and those two lead (the race ranks by Friedman rank sums). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
-            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced × its candidates, the instances both the best and the runner-up ran that counted toward the race's tests (the survivors at the time not all tied, the slowest at 10 ms or more), the candidates not separated from the best when it ended, and on how many comparison instances the best was faster and slower than the runner-up (to the millisecond); the comparison instances are those the best and the runner-up both ran.".to_string(),
+            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran, and those two lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best, whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
+            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, α = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
             format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };
@@ -566,8 +618,11 @@ pub fn verdict_word(a: &Answer) -> &'static str {
         Verdict::Ahead => "ahead",
         Verdict::WithinNoise => "within noise",
         Verdict::TooFast => "no verdict (< 1 ms)",
-        Verdict::Under10Ms => "no verdict (< 10 ms)",
         Verdict::MoreSolved => "ahead (more solved)",
+        Verdict::Separated => "ahead",
+        Verdict::NotSeparated => "not separated",
+        Verdict::RunnerUpSolvedMore => "not separated; runner-up solved more",
+        Verdict::RunnerUpFaster => "not separated; runner-up faster by SGM",
         Verdict::Alone => "alone",
     }
 }

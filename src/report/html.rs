@@ -293,6 +293,7 @@ fn table_markup(t: &Table, sortable: bool) -> Markup {
 fn verdict_class(a: &Answer) -> &'static str {
     match verdict_word(a) {
         "ahead" | "ahead (more solved)" => "verdict-ahead",
+        "not separated" => "verdict-noise",
         "within noise" => "verdict-noise",
         _ => "verdict-none",
     }
@@ -421,7 +422,7 @@ fn overview(
             }
         }
         p class="note" {
-            "Ranked by comparison instances solved, then by SGM" (shift) "; where a puzzle was raced, its race's best and runner-up lead (the race ranks by Friedman rank sums over the instances) and are compared on the instances both ran. PAR-2 is the best configuration's. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
+            "Ranked by comparison instances solved, then by SGM" (shift) "; where a puzzle was raced, its race's best (the most net wins) and runner-up (the largest share of wins against the best) lead and are compared on the instances both ran; "ahead" there means a test of the race separated them. PAR-2 is the best configuration's. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
             @if set_aside.earlier_attempts > 0 {
                 " " (set_aside.earlier_attempts) " earlier attempts of runs that the results hold more than once were set aside: each run counts once, its last attempt."
             }
@@ -865,7 +866,7 @@ fn puzzle_page(
             p class=(verdict_class(a)) { (a.sentence()) }
             p class="note" { "Comparison instances: " (a.chosen) }
             @if let Some(r) = &a.race {
-                p class="note" { "The race " (r.name) ": " (r.summary()) "; " (r.runs) " runs, " (format!("{:.1}", r.spent)) " s of wall time."
+                p class="note" { "The race " (r.name) ": " (r.describe()) "; " (r.runs) " runs, " (format!("{:.1}", r.spent)) " s of wall time."
                     @if !r.dropped.is_empty() { " Dropped: " (r.dropped.join("; ")) "." }
                     @if !r.refused.is_empty() { " " (r.refused.join("; ")) "." }
                 }

@@ -175,7 +175,11 @@ pub fn write_report(
     let races = crate::race::state::replay(&every);
     let chosen = race::chosen_with_races(chosen, &races, &every);
     let mut answers = answer::answers(&race::answer_rows(rows), &chosen, shift);
-    race::attach(&mut answers, &races);
+    race::attach(
+        &mut answers,
+        &races,
+        &race::endings(&dir.join("race.jsonl")),
+    );
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
     licence::annotate(&mut tables, &every);

@@ -4,7 +4,6 @@
 //! ([`answer::RaceNote`]) and an elimination table on the puzzle's page.
 
 use super::answer::{self, Answer, Chosen, RaceNote};
-use crate::race::friedman::round_ms;
 use crate::race::state::RaceState;
 use crate::record::Record;
 use crate::table::{Table, NO_FIGURE};
@@ -41,12 +40,13 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
         if !entry.how.is_empty() {
             entry.how.push(' ');
         }
+        let best = race.best().unwrap_or_default();
         entry.how.push_str(&format!(
-            "The race {}: {} candidates on {} instances of its ladder (up to {} of them counted toward a test); the comparison is the instances the best and the runner-up both ran.",
+            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran.",
             race.name,
             race.candidates.len(),
             race.raced.len(),
-            race.most_counted()
+            race.counted_between(&best, &runner)
         ));
     }
     let mut out: Vec<Chosen> = chosen
@@ -78,10 +78,39 @@ pub fn answer_rows(rows: &[Record]) -> Vec<Record> {
         .collect()
 }
 
-/// Sets each answer's race note from the race of its puzzle whose candidates it ranks, puts
-/// the race's best and runner-up first (the ratio and verdict are then theirs), and where the best and the runner-up took under 10 ms on every instance, the
-/// verdict [`answer::Verdict::Under10Ms`] (an instance under 10 ms counts toward no test).
-pub fn attach(answers: &mut [Answer], races: &[RaceState]) {
+/// How each race ended, by name, from a race log (`race.jsonl`): (reason, instances
+/// planned). Lines that are not an `end` event are passed over; a log that cannot be read
+/// gives none.
+pub fn endings(log: &std::path::Path) -> BTreeMap<String, (String, usize)> {
+    let Ok(text) = std::fs::read_to_string(log) else {
+        return BTreeMap::new();
+    };
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "end")
+        .filter_map(|v| {
+            Some((
+                v["race"].as_str()?.to_string(),
+                (
+                    v["reason"].as_str()?.to_string(),
+                    v["planned_instances"].as_u64()? as usize,
+                ),
+            ))
+        })
+        .collect()
+}
+
+/// Sets each answer's race note from the race of its puzzle whose candidates it ranks, and
+/// puts the race's best and runner-up first: the ratio and its interval are theirs, and the
+/// verdict is the race's ([`answer::Verdict::Separated`] only where a look dropped the
+/// runner-up against this best; otherwise not separated, saying when the runner-up solved
+/// more or is faster by the SGM). `ends` are the races' endings from their log
+/// ([`endings`]); a race without one says what its rows show.
+pub fn attach(
+    answers: &mut [Answer],
+    races: &[RaceState],
+    ends: &BTreeMap<String, (String, usize)>,
+) {
     for a in answers.iter_mut() {
         let Some(race) = races.iter().find(|r| {
             r.puzzle == a.puzzle
@@ -106,58 +135,58 @@ pub fn attach(answers: &mut [Answer], races: &[RaceState]) {
         a.standings.sort_by_key(place);
         (a.ratio, a.interval, a.verdict) = answer::judge(&a.standings, a.shift);
         let best = a.best().config.to_string();
-        if let Some(r) = a.runner_up() {
-            let slowest = a
-                .best()
-                .times
-                .iter()
-                .chain(&r.times)
-                .filter_map(|t| crate::stats::median(t))
-                .fold(0.0f64, f64::max);
-            let decided = matches!(
-                a.verdict,
-                answer::Verdict::MoreSolved | answer::Verdict::Alone
-            );
-            if !decided && round_ms(slowest) < crate::race::friedman::MIN_COUNTED_SECONDS {
-                a.verdict = answer::Verdict::Under10Ms;
+        let runner = a.runner_up().map(|r| r.config.to_string());
+        let sep = runner.as_deref().map(|r| race.separation(r));
+        if let (Some(r), Some(sep)) = (a.runner_up(), &sep) {
+            let raced_pair = rb.as_deref() == Some(best.as_str())
+                && rr.as_deref() == Some(r.config.to_string().as_str());
+            if raced_pair {
+                a.verdict = if sep.dropped_at.is_some() {
+                    answer::Verdict::Separated
+                } else if r.solved > a.best().solved {
+                    answer::Verdict::RunnerUpSolvedMore
+                } else if a.interval.is_some_and(|(_, hi)| hi < 1.0) {
+                    answer::Verdict::RunnerUpFaster
+                } else {
+                    answer::Verdict::NotSeparated
+                };
             }
         }
-        let counted = a
-            .runner_up()
-            .map_or(0, |r| race.counted_between(&best, &r.config.to_string()));
-        let wins = a.runner_up().map_or((0, 0), |r| {
-            let med = |t: &Vec<f64>| round_ms(crate::stats::median(t).unwrap_or(0.0));
-            a.best()
-                .times
-                .iter()
-                .zip(&r.times)
-                .fold((0, 0), |(w, l), (b, r)| {
-                    let (b, r) = (med(b), med(r));
-                    (w + usize::from(b < r), l + usize::from(b > r))
-                })
-        });
+        let ended = match ends.get(&race.name) {
+            Some((reason, _)) => reason.clone(),
+            None if race.survivors().len() <= 1 => crate::commands::race::ONE_LEFT.to_string(),
+            None => format!("{} survivors (no race log)", race.survivors().len()),
+        };
         a.race = Some(RaceNote {
             name: race.name.clone(),
             raced: race.raced.len(),
-            counted,
+            planned: ends.get(&race.name).map(|e| e.1),
+            ended,
+            counted: runner
+                .as_deref()
+                .map_or(0, |r| race.counted_between(&best, r)),
             candidates: race.candidates.len(),
             not_separated: race
                 .survivors()
                 .into_iter()
                 .filter(|c| *c != best)
                 .collect(),
-            best_wins: wins,
+            best_wins: sep
+                .as_ref()
+                .map_or((0, 0), |s| (s.best_faster, s.best_slower)),
+            separated_at: sep.as_ref().and_then(|s| s.dropped_at),
             dropped: race
                 .decisions()
                 .iter()
                 .map(|d| {
                     format!(
-                        "{} after {} instances ({} counted; {} p = {:.2e})",
+                        "{} after {} instances (best faster on {} of {} separating; sign p = {:.2e}, Holm level {:.2e})",
                         d.candidate,
                         d.raced_instances,
+                        d.best_faster,
                         d.counted_instances,
-                        d.test,
-                        d.posthoc_p_value
+                        d.p_value,
+                        d.level
                     )
                 })
                 .collect(),
@@ -197,11 +226,11 @@ pub fn elimination_table(puzzle: &str, races: &[RaceState], rows: &[Record]) -> 
                 if let Some(d) = race.decisions().iter().find(|d| d.candidate == c) {
                     (
                         format!(
-                            "dropped after {} ({} counted)",
-                            d.raced_instances, d.counted_instances
+                            "dropped after {} (best faster on {} of {} separating)",
+                            d.raced_instances, d.best_faster, d.counted_instances
                         ),
                         d.test.clone(),
-                        format!("{:.2e}", d.posthoc_p_value),
+                        format!("{:.2e} (level {:.2e})", d.p_value, d.level),
                     )
                 } else if let Some(f) = race.refusals.iter().find(|f| f.candidate == c) {
                     (
@@ -234,7 +263,7 @@ pub fn elimination_table(puzzle: &str, races: &[RaceState], rows: &[Record]) -> 
         labels: 2,
         rows: out,
         notes: vec![format!(
-            "Candidates from best to worst: the survivors by rank sum over the counted instances, then the dropped from the last to the first, then those that refused. A candidate is dropped when, at a look after 5, 10, 20 or 40 counted instances (the slowest survivor at 10 ms or more, not all tied), the Friedman test (Iman–Davenport F, tie-corrected) and Conover's post-hoc test against the best both fall below 0.05/4 (with two survivors, the exact sign test); p-value: the post-hoc one. A refusal (a model over an engine's limit) takes a candidate out unranked. {NO_FIGURE}: no test made. docs/race.md has the method."
+            "Candidates from best to worst: the best (the most net wins over the other survivors), then every other by its share of wins against the best on the instances separating the two (surviving or dropped), then those that refused. At a look (after every 12 planned instances) each survivor is compared with the best by the exact one-sided sign test over the instances separating the pair (times differ to the millisecond, the slower at 10 ms or more), Holm-adjusted over the look's comparisons at the look's level (α = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate is dropped when its test is rejected and at least 10 instances separate it from the best. p-value: the sign test's, with the Holm level it met. A refusal (a model over an engine's limit) takes a candidate out unranked. {NO_FIGURE}: no test made. docs/race.md has the method."
         )],
     };
     t.note_marks();

@@ -95,8 +95,7 @@ fn suite(quick: bool) -> super::Suite {
             if quick { 2.0 } else { 60.0 },
             3,
             "Chosen by difficulty: two 6×6 grids, where HiGHS as the leader takes about 6 to 160 ms in the quick suite (4×4 grids take it 1 to 9 ms), at a 2 s limit (CP-SAT's own search, on one worker, takes seconds a round here); the full suite adds the third 6×6 grid (about 1 s) at 60 s.",
-        )
-        .race_budget(80.0),
+        ),
     ];
     if !quick {
         parts.push(

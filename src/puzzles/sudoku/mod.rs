@@ -109,7 +109,6 @@ fn comparison(quick: bool) -> SuitePart {
         3,
         "Chosen by difficulty: HiGHS (the default engine) takes about 7 to 50 ms on them in the quick suite, between the 10 ms under which timer and process noise decide and a tenth of the 2 s limit; 9×9 Sudokus (2 to 4 ms) are too easy. A 16×16 Sudoku and a killer 9×9 one; the full suite adds two 25×25 Sudokus at a 60 s limit.",
     )
-    .race_budget(80.0)
 }
 
 /// A Sudoku instance.
