@@ -16,7 +16,7 @@ use crate::engines::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart};
 use crate::race::elimination::RaceConfig;
 use crate::race::ladder::{ladder_file, Ladder};
-use crate::race::state::RaceState;
+use crate::race::state::{RaceState, CAPPED, ONE_LEFT, PLAN_RUN};
 use crate::record::{self, Record};
 use crate::runner::{self, Loaded, Plan, PlanRequest, RunEnv, RunSpec, SweepConfig};
 use serde_json::json;
@@ -223,13 +223,6 @@ pub struct RaceRun<'a> {
     /// No progress line.
     pub quiet: bool,
 }
-
-/// Why a race ended: one candidate left.
-pub const ONE_LEFT: &str = "one candidate left";
-/// Why a race ended: every planned instance raced.
-pub const PLAN_RUN: &str = "plan run";
-/// Why a race ended: the safety cap in seconds stopped it short of its plan.
-pub const CAPPED: &str = "cut short by the time cap";
 
 /// How a race ended.
 pub struct Ended {

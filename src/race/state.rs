@@ -11,6 +11,13 @@ use crate::stats::{charged_seconds, median, succeeded};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Why a race ended: one candidate left.
+pub const ONE_LEFT: &str = "one candidate left";
+/// Why a race ended: every planned instance raced.
+pub const PLAN_RUN: &str = "plan run";
+/// Why a race ended: the safety cap in seconds stopped it short of its plan.
+pub const CAPPED: &str = "cut short by the time cap";
+
 /// A candidate that refused an instance (a model over an engine's limit): it leaves the
 /// race unranked from that instance on; a refusal is not a failure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -319,4 +326,76 @@ pub fn replay(rows: &[Record]) -> Vec<RaceState> {
             state
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A race's rows: per instance, per candidate (formulation `f` on engine `e`), its time.
+    fn rows(times: &[(&str, Vec<f64>)], instances: usize) -> Vec<Record> {
+        let mut out = Vec::new();
+        for i in 0..instances {
+            for (engine, t) in times {
+                out.push(Record {
+                    puzzle: "p".into(),
+                    instance: format!("i{i:02}"),
+                    race: "p".into(),
+                    formulation: "f".into(),
+                    backend: engine.to_string(),
+                    status: "optimal".into(),
+                    verified: Some(true),
+                    seconds: Some(t[i % t.len()]),
+                    time_limit: Some(10.0),
+                    ..Record::default()
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_runner_up_is_placed_second_by_the_races_statistic_not_by_name() {
+        // "a" always fastest; "b-close" loses 11 of 12 to it (wins one), "c-far" loses all:
+        // both are dropped at the first look, and the runner-up is the closer one, though
+        // the later name (the old rule took the last of a look's drops by name).
+        let mut close = vec![0.3; 12];
+        close[5] = 0.05;
+        let race = replay(&rows(
+            &[("a", vec![0.1]), ("b-close", close), ("c-far", vec![0.9])],
+            12,
+        ))
+        .remove(0);
+        assert_eq!(race.survivors(), vec!["f on a"]);
+        assert_eq!(race.decisions().len(), 2);
+        assert_eq!(race.best().as_deref(), Some("f on a"));
+        assert_eq!(race.runner_up().as_deref(), Some("f on b-close"));
+        assert_eq!(race.order(), ["f on a", "f on b-close", "f on c-far"]);
+        let sep = race.separation("f on b-close");
+        assert_eq!((sep.best_faster, sep.best_slower), (11, 1));
+        assert_eq!(sep.dropped_at.map(|d| d.0), Some(12));
+        assert_eq!(race.counted_between("f on a", "f on b-close"), 12);
+    }
+
+    #[test]
+    fn separation_is_counted_per_pair() {
+        // a at 1 ms, b at 2 ms: nothing separates them, though c at 1 s makes every
+        // instance's slowest survivor take 10 ms or more.
+        let race = replay(&rows(
+            &[("a", vec![0.001]), ("b", vec![0.002]), ("c", vec![1.0])],
+            24,
+        ))
+        .remove(0);
+        assert_eq!(race.counted_between("f on a", "f on b"), 0);
+        assert_eq!(race.counted_between("f on a", "f on c"), 24);
+        // Not separated: no test between a and b, so neither can be called ahead.
+        assert!(race.survivors().contains(&"f on a".to_string()));
+        assert!(race.survivors().contains(&"f on b".to_string()));
+        let other = if race.best().as_deref() == Some("f on a") {
+            "f on b"
+        } else {
+            "f on a"
+        };
+        assert_eq!(race.separation(other).dropped_at, None);
+    }
 }

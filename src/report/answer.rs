@@ -29,8 +29,7 @@ use crate::stats::{
 use crate::table::{duration, seconds as cell_seconds, Table, NO_FIGURE};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Below this median time (seconds) a comparison gets no verdict.
-pub const TOO_FAST: f64 = 1e-3;
+pub use crate::report::paired::TOO_FAST;
 
 /// A configuration: a formulation on an engine with its settings (the engine label of the
 /// rows, as `highs-nopresolve`).
@@ -682,7 +681,8 @@ mod tests {
         assert!(lo > 1.0 && lo <= ratio && ratio <= hi, "{lo} {ratio} {hi}");
         assert_eq!(a.verdict, Verdict::Ahead);
         assert!(
-            a.sentence().contains("ahead of a on slow"),
+            a.sentence().contains("runner-up a on slow (solved 8/8)")
+                && a.sentence().ends_with(": ahead."),
             "{}",
             a.sentence()
         );

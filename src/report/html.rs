@@ -339,12 +339,21 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dd { "The runner-up's SGM over the best's, and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed)." }
             dt { "verdict" }
             dd {
-                b { "ahead" } ": the interval lies above 1. "
+                b { "ahead" } ": on a raced puzzle, a test of the race separated the best from the runner-up (below); on another, the interval lies above 1. "
                 b { "ahead (more solved)" } ": the best solved more comparison instances than the runner-up. "
+                b { "not separated" } ": on a raced puzzle, no test of the race found the best faster than the runner-up; "
+                b { "not separated; runner-up solved more" } " and "
+                b { "not separated; runner-up faster by SGM" } " (its interval below 1) say where the other evidence favours the runner-up. "
                 b { "within noise" } ": the interval holds 1; the two cannot be told apart on these instances. "
                 b { "no verdict (< 1 ms)" } ": the runner-up's median is under " (TOO_FAST * 1000.0) " ms, where timer resolution and process noise decide the order. "
                 b { "alone" } ": only one configuration ran every comparison instance."
             }
+            dt { "race" }
+            dd { "How a puzzle's engine comparison is made (" code { "puzzlebench race" } ", docs/race.md): every candidate (formulation on engine) runs the instances of a " b { "plan" } " fixed before the race (one from each " b { "rung" } " of the puzzle's " b { "ladder" } " of rising difficulty in turn, the same on any machine), and after every 12 instances a " b { "look" } " drops the candidates that some other is shown to be faster than. The race column gives the instances raced / planned × candidates, why the race ended (" b { "one candidate left" } ", " b { "plan run" } ": every planned instance raced, or " b { "cut short by the time cap" } "), and how many instances " b { "separate" } " the best from the runner-up." }
+            dt { "separating instance, counted" }
+            dd { "An instance separates two candidates when both ran it, their times differ to the millisecond and the slower took 10 ms or more; only these count toward a test between the two, decided for each pair alone." }
+            dt { "the race's test, best, runner-up" }
+            dd { "At a look every ordered pair of survivors is tested by the exact one-sided sign test over its separating instances, Holm-adjusted over all the pairs at the look's level (α = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, …); a candidate needs 10 separating instances to be dropped. The " b { "best" } " has the most net wins over the other survivors (faster minus slower on separating instances); the " b { "runner-up" } " is the other candidate, surviving or dropped, with the largest share of wins against the best." }
             dt { "virtual best" }
             dd { "The fastest configuration on each instance, taken instance by instance: a bound on what choosing the configuration per instance could give." }
             dt { "marks" }

@@ -4,8 +4,10 @@
 //! B/A with its 95 % bootstrap interval over instances and repeats
 //! ([`sgm_ratio_interval`]), and which side the evidence favours.
 
-use crate::report::answer::TOO_FAST;
 use crate::stats::{median, sgm_ratio_interval, shifted_geometric_mean};
+
+/// Below this median time (seconds) a comparison gets no verdict.
+pub const TOO_FAST: f64 = 1e-3;
 
 /// Which side a pair's evidence favours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -154,7 +154,7 @@ pub fn attach(
         }
         let ended = match ends.get(&race.name) {
             Some((reason, _)) => reason.clone(),
-            None if race.survivors().len() <= 1 => crate::commands::race::ONE_LEFT.to_string(),
+            None if race.survivors().len() <= 1 => crate::race::state::ONE_LEFT.to_string(),
             None => format!("{} survivors (no race log)", race.survivors().len()),
         };
         a.race = Some(RaceNote {
@@ -268,4 +268,78 @@ pub fn elimination_table(puzzle: &str, races: &[RaceState], rows: &[Record]) -> 
     };
     t.note_marks();
     Some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::race::state::replay;
+
+    /// Rows of race "p": per candidate (engine), per instance, its time, or `None` for a
+    /// failure at the 10 s limit.
+    fn rows(times: &[(&str, Vec<Option<f64>>)]) -> Vec<Record> {
+        let mut out = Vec::new();
+        for (engine, t) in times {
+            for (i, x) in t.iter().enumerate() {
+                out.push(Record {
+                    puzzle: "p".into(),
+                    instance: format!("i{i:02}"),
+                    race: "p".into(),
+                    formulation: "f".into(),
+                    backend: engine.to_string(),
+                    status: if x.is_some() { "optimal" } else { "time_limit" }.into(),
+                    verified: x.map(|_| true),
+                    seconds: Some(x.unwrap_or(10.0)),
+                    time_limit: Some(10.0),
+                    ..Record::default()
+                });
+            }
+        }
+        out
+    }
+
+    fn answer_of(rows: &[Record]) -> Answer {
+        let races = replay(rows);
+        let chosen = chosen_with_races(&[], &races, rows);
+        let mut answers = answer::answers(&answer_rows(rows), &chosen, 0.01);
+        attach(&mut answers, &races, &BTreeMap::new());
+        answers.remove(0)
+    }
+
+    #[test]
+    fn no_ahead_without_a_separating_test() {
+        // b twice as slow on 11 instances: the SGM interval lies far above 1, but no look
+        // was made (the first comes after 12), so the race separated nothing.
+        let a = answer_of(&rows(&[
+            ("a", vec![Some(0.1); 11]),
+            ("b", vec![Some(0.2); 11]),
+        ]));
+        assert_eq!(a.best().config.to_string(), "f on a");
+        assert!(a.interval.unwrap().0 > 1.0);
+        assert_eq!(a.verdict, answer::Verdict::NotSeparated);
+        assert_eq!(answer::verdict_word(&a), "not separated");
+        // With a twelfth instance the look drops b against a: ahead.
+        let a = answer_of(&rows(&[
+            ("a", vec![Some(0.1); 12]),
+            ("b", vec![Some(0.2); 12]),
+        ]));
+        assert_eq!(a.verdict, answer::Verdict::Separated);
+        assert_eq!(answer::verdict_word(&a), "ahead");
+        assert!(a.race.as_ref().unwrap().separated_at.is_some());
+        assert_eq!(a.race.as_ref().unwrap().counted, 12);
+    }
+
+    #[test]
+    fn a_runner_up_that_solved_more_is_not_called_behind() {
+        // a faster on 9 of 11 but fails the other 2; b solves all 11.
+        let mut fast: Vec<Option<f64>> = vec![Some(0.1); 11];
+        fast[3] = None;
+        fast[7] = None;
+        let a = answer_of(&rows(&[("a", fast), ("b", vec![Some(0.2); 11])]));
+        assert_eq!(a.best().config.to_string(), "f on a");
+        assert_eq!(a.runner_up().unwrap().solved, 11);
+        assert_eq!(a.verdict, answer::Verdict::RunnerUpSolvedMore);
+        assert!(a.sentence().contains("runner-up solved more"), "{}", a.sentence());
+        assert!(!answer::verdict_word(&a).starts_with("ahead"));
+    }
 }
