@@ -326,3 +326,34 @@ fn the_plan_is_the_same_for_two_engine_sets_and_under_another_clock() {
     assert_eq!(rb[..], b[0]["plan"].as_array().unwrap()[..rb.len()]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_race_stopped_by_its_cap_says_so() {
+    let dir = ladder_dir("cap");
+    let out = dir.join("out");
+    let out_s = out.display().to_string();
+    let args = race_args(&dir, &out_s, "0.3s");
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = text(&o.stdout);
+    assert!(summary.contains("ended: cut short by the time cap"), "{summary}");
+    let log = events(&out.join("race.jsonl"));
+    let end = log.last().unwrap();
+    assert_eq!(end["reason"], "cut short by the time cap");
+    assert!(end["raced_instances"].as_u64() < end["planned_instances"].as_u64());
+    // The report's race column says it too.
+    let rep = dir.join("report");
+    let o = pb(&[
+        "report",
+        &out.join("results.csv").display().to_string(),
+        "--out",
+        &rep.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let answers = std::fs::read_to_string(rep.join("tables/answers.md")).unwrap();
+    assert!(answers.contains("cut short by the time cap"), "{answers}");
+    std::fs::remove_dir_all(&dir).ok();
+}

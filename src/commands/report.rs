@@ -28,6 +28,11 @@ pub fn write(
 ) -> Result<(), Failure> {
     let machines = Machines::read(csvs, pool_machines).map_err(bad_input)?;
     let timelines = Timelines::read(csvs).map_err(bad_input)?;
+    // How each race ended, from the race logs beside the results (and in `out`).
+    let mut race_ends = crate::report::race::endings(&out.join("race.jsonl"));
+    for csv in csvs {
+        race_ends.extend(crate::report::race::endings(&csv.with_file_name("race.jsonl")));
+    }
     let written = crate::report::write_report(
         rows,
         out,
@@ -39,6 +44,7 @@ pub fn write(
         &chosen(instances_dir),
         figures,
         &timelines,
+        &race_ends,
     )
     .map_err(failed)?;
     if let Some(s) = written.set_aside.sentence() {

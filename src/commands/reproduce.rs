@@ -582,11 +582,25 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         command.push_str(&format!(" --without {}", c.without.join(",")));
     }
     let suite = if c.quick { "" } else { " (full suite)" };
-    let preamble = format!(
+    let mut preamble = format!(
         "Made by `{command}`{suite} with {} on {}. Raw rows: [results.csv](results.csv).\n",
         engines.describe(&chosen, c.quick),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
     );
+    if !races.is_empty() {
+        let limits: Vec<String> = races
+            .iter()
+            .map(|(s, _)| format!("{} {} s", s.name, s.time_limit))
+            .collect();
+        preamble.push_str(&format!(
+            "\nThe races (each puzzle's engine comparison, docs/race.md) planned {} instances each, a look after every {}, with a safety cap of {} s of runs per race, and ran {} runs at once (one per physical core); each run's time limit: {}. A verdict holds for its ladder's instances, not beyond them, and the ratio's interval is computed on the same data that chose the best, so it is optimistic for the best.\n",
+            c.race_instances,
+            crate::race::elimination::LOOK_EVERY,
+            c.race_budget.unwrap_or(RACE_BUDGET),
+            race_measuring.jobs,
+            limits.join(", ")
+        ));
+    }
     super::report::write(
         &rows,
         &[csv],

@@ -49,6 +49,8 @@ figure img, figure svg { box-sizing: border-box; max-width: 100%; height: auto; 
 details { margin: 0.5rem 0 1rem; }
 details > summary { cursor: pointer; font-weight: 600; }
 .heatmap td.cell { text-align: center; white-space: nowrap; }
+.heatmap.wide { font-size: 0.72rem; }
+.heatmap.wide th, .heatmap.wide td { padding: 0.2rem 0.2rem; }
 .heatmap td.best { outline: 3px solid #000; outline-offset: -3px; font-weight: 700; }
 .heatmap td.none { background: #bdbdbd; color: #222; }
 .heatmap td.notrun { color: #888; text-align: center; }
@@ -64,6 +66,9 @@ dl.glossary dt { font-weight: 600; margin-top: 0.4rem; }
 dl.glossary dd { margin-left: 1.5rem; }
 .filters { display: flex; gap: 1rem; flex-wrap: wrap; margin: 0.5rem 0; font-size: 0.9rem; }
 .filters select { max-width: 100%; }
+@media (min-width: 1200px) {
+  #answers th, #answers td { overflow-wrap: normal; word-break: normal; hyphens: none; }
+}
 "#;
 
 /// The script of every page: sortable tables, the run table's filters, the inline figures'
@@ -198,6 +203,29 @@ window.addEventListener('load', function () {
     root.setAttribute('data-overflow', String(wide.length));
     root.setAttribute('data-overflow-what', wide.slice(0, 5).join('; '));
     root.setAttribute('data-scroll-sideways', root.scrollWidth > root.clientWidth ? '1' : '0');
+    // Words of the overview's answer table that wrap inside themselves (a word whose
+    // letters lie on two lines).
+    var split = [];
+    var table = document.getElementById('answers');
+    if (table) {
+      var walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+      var node;
+      while ((node = walker.nextNode())) {
+        var re = /\S+/g, m;
+        while ((m = re.exec(node.data)) !== null) {
+          var range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          var tops = {};
+          Array.prototype.forEach.call(range.getClientRects(), function (r) {
+            if (r.width > 0) { tops[Math.round(r.top)] = true; }
+          });
+          if (Object.keys(tops).length > 1) { split.push(m[0]); }
+        }
+      }
+    }
+    root.setAttribute('data-split-words', String(split.length));
+    root.setAttribute('data-split-words-what', split.slice(0, 8).join(' '));
   }
 });
 "#;
@@ -332,7 +360,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "solved" }
             dd { "Instances on which more than half of the repeats found a solution the puzzle's independent verifier accepted, or proved that there is none. A run that was refused (the engine or the formulation does not take the model) is not run: it counts neither as solved nor as failed." }
             dt { "SGM" (shift) " (s)" }
-            dd { "The shifted geometric mean exp(mean(ln(t + " (shift) "))) − " (shift) " over the instances of each instance's median time over its repeats, in seconds; a failed run (time limit, error, an answer the verifier refused) counts at its time limit. The shift, " (shift) " s, is the one used by every table, figure and verdict of this report (" code { "--shift" } " changes them all); docs/measurement.md says why." }
+            dd { "The shifted geometric mean exp(mean(ln(t + " (shift) "))) − " (shift) " over the instances of each instance's median time over its repeats, in seconds; a failed run (time limit, error, an answer the verifier refused) counts at its time limit. Times are on the solve clock (the " code { "seconds" } " column: for an engine in a child process, " code { "cpsat" } ", " code { "scip" } ", " code { "gurobi" } ", " code { "glpk" } ", " code { "prolog" } ", the solver's own time, without the process start and the model transfer, which the run clock of the time limit includes: " code { "run_seconds" } " in the rows); the races compare the same times. The shift, " (shift) " s, is the one used by every table, figure and verdict of this report (" code { "--shift" } " changes them all); docs/measurement.md says why." }
             dt { "PAR-2 (s)" }
             dd { "The mean over the runs of the time, a failed run counting twice its time limit (the penalised average runtime of the SAT competitions)." }
             dt { "ratio, 95 % CI" }
@@ -400,7 +428,7 @@ fn overview(
                 tr {
                     th { "puzzle" } th { "best configuration" } th class="num" { "solved" }
                     th class="num" { "SGM" (shift) " (s)" } th class="num" { "PAR-2 (s)" }
-                    th { "runner-up" } th class="num" { "ratio" } th class="num" { "95 % CI" } th { "verdict" }
+                    th { "runner-up" } th class="num" { "solved" } th class="num" { "ratio" } th class="num" { "95 % CI" } th { "verdict" }
                     th class="num" { "instances × repeats" } th { "race" }
                 }
             }
@@ -414,6 +442,7 @@ fn overview(
                             td class="num" { (s(a.best().sgm)) }
                             td class="num" { (s(a.best().par2)) }
                             td { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
+                            td class="num" { (a.runner_up().map_or("–".to_string(), |r| format!("{}/{}", r.solved, a.instances.len()))) }
                             td class="num" { (a.ratio.map_or("–".into(), |x| format!("{x:.2}"))) }
                             td class="num" { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
                             td class=(verdict_class(a)) { (verdict_word(a)) }
@@ -424,7 +453,7 @@ fn overview(
                     @if !answered.contains(p.as_str()) {
                         tr {
                             td { a href={ (p) ".html" } { (p) } }
-                            td colspan="10" { "no comparison: no configuration ran every instance another did" }
+                            td colspan="11" { "no comparison: no configuration ran every instance another did" }
                         }
                     }
                 }

@@ -146,7 +146,8 @@ fn tables_of(
 /// size axis of its plots; `chosen` are the suites' comparison instances, on which the
 /// answer ranks the configurations ([`answer::answers`]); `timelines` are the runs'
 /// timelines, which fill the primal integrals the rows lack ([`anytime::fill`]) and draw
-/// the primal gap plots. Every table, figure and verdict sees the rows a report counts:
+/// the primal gap plots; `race_ends` say how each race ended and how many instances it
+/// planned ([`race::endings`], from its `race.jsonl`). Every table, figure and verdict sees the rows a report counts:
 /// the last attempt of each run id, refusals left out ([`SetAside`]; what was set aside is
 /// in [`Written::set_aside`] and handed to the HTML pages).
 #[allow(clippy::too_many_arguments)]
@@ -161,6 +162,7 @@ pub fn write_report(
     chosen: &[answer::Chosen],
     figures: &[FigureFormat],
     timelines: &anytime::Timelines,
+    race_ends: &std::collections::BTreeMap<String, (String, usize)>,
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
@@ -175,11 +177,7 @@ pub fn write_report(
     let races = crate::race::state::replay(&every);
     let chosen = race::chosen_with_races(chosen, &races, &every);
     let mut answers = answer::answers(&race::answer_rows(rows), &chosen, shift);
-    race::attach(
-        &mut answers,
-        &races,
-        &race::endings(&dir.join("race.jsonl")),
-    );
+    race::attach(&mut answers, &races, race_ends);
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
     licence::annotate(&mut tables, &every);
