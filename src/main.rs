@@ -94,7 +94,7 @@ enum Command {
     /// (95 % CI from order statistics); when the two sides' machines differ, NEW's times
     /// of solved runs are divided by it before the verdict, so that a configuration is
     /// flagged only when it moved differently from the rest (solved counts are not
-    /// adjusted). On the same machines the factor is 1 and the median ratio is printed.
+    /// adjusted). On the same machines the factor is 1 and the median time ratio is printed.
     /// Differing answers come first: a run both solved to optimality with different
     /// objectives, both counted to different settled counts, or with different answer_hash
     /// values where the answer is known to be unique (a settled count of one solution, or
