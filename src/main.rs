@@ -90,6 +90,11 @@ enum Command {
     /// its limit) with a 95 % bootstrap interval, and a verdict: regression (NEW solved
     /// fewer, or the interval lies above 1), improvement (solved more, or below 1), within
     /// noise, or no verdict (both medians under 1 ms, or one instance run once a side).
+    /// The machine factor is the median over configurations of their time ratios NEW/OLD
+    /// (95 % CI from order statistics); when the two sides' machines differ, NEW's times
+    /// of solved runs are divided by it before the verdict, so that a configuration is
+    /// flagged only when it moved differently from the rest (solved counts are not
+    /// adjusted). On the same machines the factor is 1 and the median time ratio is printed.
     /// Differing answers come first: a run both solved to optimality with different
     /// objectives, both counted to different settled counts, or with different answer_hash
     /// values where the answer is known to be unique (a settled count of one solution, or
@@ -480,6 +485,11 @@ struct DiffArgs {
     /// why).
     #[arg(long, default_value_t = puzzlebench::stats::DEFAULT_SHIFT, allow_negative_numbers = true)]
     shift: f64,
+    /// Judge every configuration against this machine factor (NEW's times of solved runs
+    /// divided by it) instead of the estimate, which applies only when the machines differ;
+    /// 1 judges the plain ratios, as on one machine.
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
+    machine_factor: Option<f64>,
 }
 
 #[derive(Args)]
@@ -707,6 +717,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             new: a.new,
             out: a.out,
             shift: a.shift,
+            machine_factor: a.machine_factor,
         }),
         Command::Slurm(a) => slurm(&a.args),
         Command::Worker => commands::worker::worker(),

@@ -1,6 +1,7 @@
 //! `puzzlebench diff OLD NEW` on the committed example's results (2,310 rows of a real
 //! quick-suite run) and on copies of it changed with the csv crate: a file against itself,
-//! one configuration's times doubled, one objective changed, a differing answer hash on an
+//! one configuration's times doubled, every time doubled on another machine (with one
+//! configuration slower still), one objective changed, a differing answer hash on an
 //! instance proved unique, the files it refuses, diff.html in a browser; and the
 //! `answer_hash` column that every run writes.
 
@@ -73,7 +74,7 @@ fn a_file_against_itself_has_no_regression_and_no_differing_answer() {
     let text = std::fs::read_to_string(dir.path().join("out/diff.csv")).unwrap();
     assert_eq!(
         text.lines().next().unwrap(),
-        "puzzle,formulation,engine,settings,instances,old_sgm,new_sgm,ratio,ci_low,ci_high,verdict,status_changes,differing_answers"
+        "puzzle,formulation,engine,settings,instances,old_sgm,new_sgm,ratio,ci_low,ci_high,verdict,status_changes,differing_answers,time_ratio,machine_factor,adjusted_ratio,adjusted_ci_low,adjusted_ci_high"
     );
     let rows = diff_rows(dir.path());
     assert!(rows.len() > 100, "{} configurations", rows.len());
@@ -86,6 +87,11 @@ fn a_file_against_itself_has_no_regression_and_no_differing_answer() {
     assert!(out.contains("0 differing answers ("), "{out}");
     assert!(out.contains("0 status changes"), "{out}");
     assert!(out.contains("The machines are the same"), "{out}");
+    assert!(
+        out.contains("The median time ratio NEW/OLD is 1.00 (95 % CI 1.00–1.00, over "),
+        "{out}"
+    );
+    assert!(rows.iter().all(|r| r["machine_factor"] == "1"));
     assert!(!out.contains("regressions ("), "{out}");
     for f in ["diff.html", "diff.md", "diff.csv"] {
         assert!(out.contains(f), "{out}");
@@ -127,6 +133,148 @@ fn one_configuration_with_doubled_times_is_flagged() {
     assert!(out.contains("regressions ("), "{out}");
     let regressions = &out[out.find("regressions (").unwrap()..];
     assert!(regressions.contains("nonogram: dfa on highs: "), "{out}");
+}
+
+/// The example's rows as if run on a machine twice as slow: every measured time doubled
+/// (the time limit, a setting, stays), the machine id another; the configurations of
+/// `slower` three times slower again.
+fn on_a_slower_machine(rows: &[Record], slower: impl Fn(&Record) -> bool) -> Vec<Record> {
+    rows.iter()
+        .cloned()
+        .map(|mut r| {
+            let k = if slower(&r) { 6.0 } else { 2.0 };
+            for t in [
+                &mut r.seconds,
+                &mut r.wall_seconds,
+                &mut r.cpu_seconds,
+                &mut r.call_seconds,
+                &mut r.build_seconds,
+                &mut r.run_seconds,
+                &mut r.first_solution_seconds,
+                &mut r.best_solution_seconds,
+                &mut r.lp_seconds,
+                &mut r.separator_seconds,
+            ] {
+                *t = t.map(|s| k * s);
+            }
+            r.machine = "0badc0de".into();
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn on_a_machine_twice_as_slow_the_factor_is_2_and_only_what_moved_apart_is_flagged() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = base_rows();
+    let old = write(dir.path(), "old.csv", &rows);
+    let new = write(
+        dir.path(),
+        "new.csv",
+        &on_a_slower_machine(&rows, |_| false),
+    );
+    let o = diff(&old, &new, dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("The machines differ."), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("NEW's machine is "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.starts_with("NEW's machine is 2.00× slower (95 % CI 2.00–2.00, median over ")
+            && line.ends_with("configurations judged against it."),
+        "{line}"
+    );
+    let diffed = diff_rows(dir.path());
+    assert_eq!(flagged(&diffed), Vec::<String>::new());
+    let factors: Vec<f64> = diffed
+        .iter()
+        .map(|r| r["machine_factor"].parse().unwrap())
+        .collect();
+    assert!(
+        factors.iter().all(|f| (f - 2.0).abs() < 1e-9),
+        "{factors:?}"
+    );
+    assert!(diffed.iter().all(|r| r["adjusted_ratio"] == "1"));
+    // The plain ratios stay in diff.csv: shifted, those of a few milliseconds move less
+    // (and those of failures at their limit not at all).
+    let plain: Vec<f64> = diffed.iter().map(|r| r["ratio"].parse().unwrap()).collect();
+    assert!(
+        plain.iter().all(|r| (1.0..=2.0 + 1e-9).contains(r)),
+        "{plain:?}"
+    );
+    assert!(plain.iter().any(|r| *r < 1.5), "{plain:?}");
+    // The same files judged on plain ratios (as diff did before the factor): nearly every
+    // configuration a regression.
+    let o = pb()
+        .arg("diff")
+        .arg(&old)
+        .arg(&new)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(["--machine-factor", "1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let unadjusted = flagged(&diff_rows(dir.path())).len();
+    assert!(
+        unadjusted * 2 > diffed.len(),
+        "{unadjusted} of {}",
+        diffed.len()
+    );
+    // One configuration three times slower than the rest: it alone is flagged.
+    let target = |r: &Record| {
+        r.puzzle == "nonogram" && r.formulation == "dfa" && r.backend_label() == "highs"
+    };
+    let new = write(dir.path(), "new3.csv", &on_a_slower_machine(&rows, target));
+    let o = diff(&old, &new, dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("NEW's machine is 2.00× slower"),
+        "{}",
+        stdout(&o)
+    );
+    let diffed = diff_rows(dir.path());
+    assert_eq!(flagged(&diffed), ["nonogram dfa highs "]);
+    let r = diffed
+        .iter()
+        .find(|r| {
+            let key = [
+                &r["puzzle"],
+                &r["formulation"],
+                &r["engine"],
+                &r["settings"],
+            ];
+            key == ["nonogram", "dfa", "highs", ""]
+        })
+        .unwrap();
+    assert_eq!(r["verdict"], "regression");
+    let adjusted: f64 = r["adjusted_ratio"].parse().unwrap();
+    eprintln!(
+        "nonogram dfa highs: ratio {}, adjusted {adjusted}",
+        r["ratio"]
+    );
+    assert!(adjusted > 2.0 && adjusted <= 3.0 + 1e-9, "{r:?}");
+}
+
+#[test]
+fn a_machine_factor_that_is_not_above_0_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(BASE);
+    for f in ["0", "-2", "nan"] {
+        let o = pb()
+            .arg("diff")
+            .arg(&base)
+            .arg(&base)
+            .arg("--out")
+            .arg(dir.path().join("out"))
+            .args(["--machine-factor", f])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{f}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--machine-factor"), "{}", stderr(&o));
+    }
 }
 
 #[test]

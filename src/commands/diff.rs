@@ -18,6 +18,9 @@ pub struct DiffConfig {
     pub out: PathBuf,
     /// The shift of the shifted geometric means, seconds.
     pub shift: f64,
+    /// The machine factor to judge the configurations against instead of the one
+    /// estimated (1: plain ratios, as on one machine).
+    pub machine_factor: Option<f64>,
 }
 
 /// At most this many runs of a list are printed; the files hold them all.
@@ -57,18 +60,24 @@ fn print_list(title: &str, lines: &[String]) {
     }
 }
 
-/// Compares the two files, writes the three files into `out` and prints the differing
-/// answers, the regressions, the improvements, the status changes and what the sides ran
+/// Compares the two files, writes the three files into `out` and prints the machine
+/// factor, the differing answers, the regressions, the improvements, the status changes and what the sides ran
 /// on. Exit status: 2 for files that are not results files or share no run, 1 when an
 /// answer differs (one side is wrong), 0 otherwise: regressions are reported, not failed,
 /// since times of two runs differ by machine and load.
 pub fn diff(c: &DiffConfig) -> Result<(), Failure> {
     super::check_shift(c.shift)?;
+    if let Some(f) = c.machine_factor.filter(|f| !(f.is_finite() && *f > 0.0)) {
+        return Err(bad_input(format!(
+            "--machine-factor must be a number above 0, not {f}"
+        )));
+    }
     let old = read_side(&c.old)?;
     let new = read_side(&c.new)?;
-    let d = diff::compare(&old, &new, c.shift).map_err(bad_input)?;
+    let d = diff::compare_with_factor(&old, &new, c.shift, c.machine_factor).map_err(bad_input)?;
     let files = diff::write(&d, &c.out).map_err(failed)?;
     println!("{}", d.summary());
+    println!("{}", d.factor_line());
     for l in d.provenance_lines() {
         println!("{l}");
     }

@@ -22,6 +22,17 @@
 //! configuration are the rows of one instance name, instance facts and time limit (rows
 //! carry no hash of the instance alone).
 //!
+//! **Across machines** every configuration moves by the machine's speed, so the diff
+//! estimates that **machine factor** ([`MachineFactor`]): the median over configurations
+//! of their time ratios NEW/OLD ([`ConfigDiff::time_ratio`], without a shift). When the
+//! two sides ran on different machines (their sets of `machine` ids, or hosts for rows
+//! without one, differ), NEW's times of solved runs are divided by the factor before the
+//! verdict (failures stay at their limit): a configuration is flagged only when it moved
+//! differently from the rest, its interval excluding the factor. On the same machines the
+//! factor is 1 and the estimate is only printed; `--machine-factor` gives one instead.
+//! Solved counts are not adjusted: NEW solving fewer stays a regression on a slower
+//! machine, since the factor cannot say which runs its limit would have cut.
+//!
 //! **Differing answers** (one side is wrong; shown first): a matched run that both sides
 //! solved, with an answer the verifier accepted, and
 //! - both proved optimal (status `optimal`, no MIP gap allowed) with objectives further
@@ -44,7 +55,7 @@ use crate::machine::SweepRecord;
 use crate::record::Record;
 use crate::report::answer::TOO_FAST;
 use crate::report::paired::{instance_solved, judge, Lean};
-use crate::stats::{charged_seconds, succeeded};
+use crate::stats::{charged_seconds, median, succeeded};
 use crate::table::{info_value, secs, Table};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -57,7 +68,7 @@ use std::path::{Path, PathBuf};
 pub const OBJECTIVE_TOLERANCE: f64 = 1e-6;
 
 /// The columns of `diff.csv`, one row per configuration.
-pub const CSV_COLUMNS: [&str; 13] = [
+pub const CSV_COLUMNS: [&str; 18] = [
     "puzzle",
     "formulation",
     "engine",
@@ -71,6 +82,11 @@ pub const CSV_COLUMNS: [&str; 13] = [
     "verdict",
     "status_changes",
     "differing_answers",
+    "time_ratio",
+    "machine_factor",
+    "adjusted_ratio",
+    "adjusted_ci_low",
+    "adjusted_ci_high",
 ];
 
 /// One results file as `diff` reads it.
@@ -89,7 +105,8 @@ pub struct Side {
 /// What a configuration's times did from OLD to NEW.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Change {
-    /// NEW solved fewer instances, or the interval of the ratio lies above 1.
+    /// NEW solved fewer instances, or the interval of the adjusted ratio
+    /// ([`ConfigDiff::adjusted_interval`]) lies above 1.
     Regression,
     /// NEW solved more instances, or the interval lies below 1.
     Improvement,
@@ -175,6 +192,17 @@ pub struct ConfigDiff {
     pub ratio: f64,
     /// Its 95 % bootstrap interval.
     pub interval: (f64, f64),
+    /// The configuration's time ratio NEW/OLD, what the machine factor is the median of:
+    /// the median over its instances that both sides solved, with both median times at
+    /// least [`TOO_FAST`], of NEW's median time over OLD's. Unlike `ratio` it has no
+    /// shift, so that a configuration of a few milliseconds moves with the machine as much
+    /// as one of seconds. `None` without such an instance.
+    pub time_ratio: Option<f64>,
+    /// `ratio` with NEW's times of solved runs divided by the factor judged against
+    /// ([`Diff::factor`]; failures stay at their limit); `ratio` itself when it is 1.
+    pub adjusted_ratio: f64,
+    /// Its 95 % bootstrap interval, which the verdict reads.
+    pub adjusted_interval: (f64, f64),
     /// The verdict.
     pub change: Change,
     /// Runs solved on one side and not on the other.
@@ -245,6 +273,98 @@ pub struct Provenance {
     pub commits: BTreeSet<String>,
 }
 
+/// The machine factor: the median over configurations of their time ratios NEW/OLD
+/// ([`ConfigDiff::time_ratio`]), with an exact distribution-free interval from order
+/// statistics (no resampling): the k-th smallest and k-th largest of the n ratios, k the
+/// largest with P(Bin(n, ½) < k) ≤ 2.5 %, which hold the median of the distribution the
+/// configurations' ratios are taken as drawn from with probability at least 95 % (the
+/// sign test's interval). Under 6 configurations no k qualifies: the interval is then the
+/// smallest to the largest ratio, and its [`coverage`](MachineFactor::coverage) below 95 %.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MachineFactor {
+    /// The median of the configurations' time ratios.
+    pub median: f64,
+    /// Its interval.
+    pub interval: (f64, f64),
+    /// The probability that the interval holds the median (≥ 0.95 from 6 configurations).
+    pub coverage: f64,
+    /// The configurations with a time ratio.
+    pub configurations: usize,
+}
+
+impl MachineFactor {
+    /// The estimate from the configurations' time ratios (those not finite and positive
+    /// left out); `None` without one.
+    pub fn estimate(ratios: &[f64]) -> Option<MachineFactor> {
+        let mut v: Vec<f64> = ratios
+            .iter()
+            .copied()
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .collect();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        let median = median(&v)?;
+        let (k, coverage) = median_rank(n);
+        Some(MachineFactor {
+            median,
+            interval: (v[k - 1], v[n - k]),
+            coverage,
+            configurations: n,
+        })
+    }
+
+    /// `95 % CI 2.18–2.45`, or `range 1.90–2.10, coverage 88 %` under 6 configurations.
+    fn interval_text(&self, scale: impl Fn(f64) -> f64) -> String {
+        let (a, b) = (scale(self.interval.0), scale(self.interval.1));
+        let (lo, hi) = (a.min(b), a.max(b));
+        if self.coverage >= 0.95 {
+            format!("95 % CI {lo:.2}–{hi:.2}")
+        } else {
+            format!(
+                "range {lo:.2}–{hi:.2}, coverage {:.0} %",
+                100.0 * self.coverage
+            )
+        }
+    }
+}
+
+/// For the order-statistics interval of the median of `n ≥ 1` values: the largest k ≥ 1
+/// with P(Bin(n, ½) ≤ k − 1) ≤ 2.5 % (1 when there is none, under 6 values), and the
+/// interval's coverage 1 − 2 P(Bin(n, ½) ≤ k − 1). The binomial terms are summed in
+/// log space, so that ½ⁿ does not underflow the first ones to 0 for large n.
+fn median_rank(n: usize) -> (usize, f64) {
+    let first = -(n as f64) * std::f64::consts::LN_2; // ln P(B = 0)
+    let mut ln_term = first;
+    let (mut cdf, mut k, mut below) = (0.0, 0, 0.0);
+    for j in 0..n {
+        cdf += ln_term.exp();
+        if cdf > 0.025 {
+            break;
+        }
+        (k, below) = (j + 1, cdf);
+        ln_term += ((n - j) as f64).ln() - ((j + 1) as f64).ln();
+    }
+    if k == 0 {
+        (1, 1.0 - 2.0 * first.exp())
+    } else {
+        (k, 1.0 - 2.0 * below)
+    }
+}
+
+/// Where the factor the configurations are judged against comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FactorFrom {
+    /// The sides ran on the same machines: 1.
+    #[default]
+    SameMachines,
+    /// The machines differ: the estimate.
+    Estimated,
+    /// The machines differ, but no configuration has a time ratio: 1.
+    NoEstimate,
+    /// `--machine-factor`.
+    Given,
+}
+
 /// The comparison of two results files.
 #[derive(Clone, Debug, Default)]
 pub struct Diff {
@@ -276,10 +396,56 @@ pub struct Diff {
     pub new: Provenance,
     /// The shift of the shifted geometric means, seconds.
     pub shift: f64,
+    /// The machine factor estimated over the configurations, applied or not.
+    pub estimate: Option<MachineFactor>,
+    /// The factor the configurations are judged against (NEW's times divided by it).
+    pub factor: f64,
+    /// Where it comes from.
+    pub factor_from: FactorFrom,
 }
 
 /// An instance within a configuration: name, facts, time limit in milliseconds.
 type InstanceKey = (String, String, Option<u64>);
+
+/// The matched runs of one instance within a configuration, OLD's and NEW's: its repeats.
+type Repeats<'a> = Vec<(&'a Record, &'a Record)>;
+
+/// One side's charged seconds of each repeat of each instance, those of solved runs
+/// divided by `factor` (failures stay at their limit).
+fn side_times(per: &[Repeats], new: bool, factor: f64) -> Vec<Vec<f64>> {
+    per.iter()
+        .map(|rs| {
+            rs.iter()
+                .map(|p| {
+                    let r = pick(p, new);
+                    if succeeded(r) {
+                        charged_seconds(r) / factor
+                    } else {
+                        charged_seconds(r)
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A configuration's time ratio NEW/OLD ([`ConfigDiff::time_ratio`]).
+fn time_ratio(per: &[Repeats]) -> Option<f64> {
+    let ratios: Vec<f64> = per
+        .iter()
+        .filter_map(|rs| {
+            let time = |new: bool| {
+                let ok = rs.iter().filter(|p| succeeded(pick(p, new))).count();
+                let times: Vec<f64> = rs.iter().map(|p| charged_seconds(pick(p, new))).collect();
+                let t = median(&times)?;
+                (instance_solved(ok, rs.len()) && t >= TOO_FAST).then_some(t)
+            };
+            Some(time(true)? / time(false)?)
+        })
+        .filter(|r| r.is_finite())
+        .collect();
+    median(&ratios)
+}
 
 fn instance_key(r: &Record) -> InstanceKey {
     (
@@ -415,8 +581,20 @@ fn provenance(side: &Side) -> Provenance {
 }
 
 /// Compares `old` with `new` (rows already the last attempts), with shift `shift` for the
-/// shifted geometric means. Fails when they share no run id.
+/// shifted geometric means, judging the configurations against the machine factor
+/// estimated when the machines differ. Fails when they share no run id.
 pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
+    compare_with_factor(old, new, shift, None)
+}
+
+/// [`compare`], judging the configurations against `given` when it is some (a factor
+/// above 0: NEW's times of solved runs are divided by it before the verdict).
+pub fn compare_with_factor(
+    old: &Side,
+    new: &Side,
+    shift: f64,
+    given: Option<f64>,
+) -> Result<Diff, String> {
     let by_id: HashMap<&str, &Record> = new
         .rows
         .iter()
@@ -456,7 +634,6 @@ pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
         shift,
         ..Diff::default()
     };
-    type Repeats<'a> = Vec<(&'a Record, &'a Record)>;
     let mut grouped: BTreeMap<ConfigKey, BTreeMap<InstanceKey, Repeats>> = BTreeMap::new();
     let mut changes: HashMap<ConfigKey, (usize, usize)> = HashMap::new();
     for &(a, b) in &pairs {
@@ -500,14 +677,21 @@ pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
             .or_default()
             .push((a, b));
     }
-    for (key, per) in grouped {
-        let side = |new: bool| -> Vec<Vec<f64>> {
-            per.values()
-                .map(|rs| rs.iter().map(|p| charged_seconds(pick(p, new))).collect())
-                .collect()
-        };
+    let grouped: Vec<(ConfigKey, Vec<Repeats>)> = grouped
+        .into_iter()
+        .map(|(key, per)| (key, per.into_values().collect()))
+        .collect();
+    let ratios: Vec<Option<f64>> = grouped.iter().map(|(_, per)| time_ratio(per)).collect();
+    d.estimate = MachineFactor::estimate(&ratios.iter().flatten().copied().collect::<Vec<_>>());
+    (d.factor, d.factor_from) = match (given, &d.estimate) {
+        (Some(f), _) => (f, FactorFrom::Given),
+        _ if d.old.machine_keys == d.new.machine_keys => (1.0, FactorFrom::SameMachines),
+        (None, Some(m)) => (m.median, FactorFrom::Estimated),
+        (None, None) => (1.0, FactorFrom::NoEstimate),
+    };
+    for ((key, per), time_ratio) in grouped.into_iter().zip(ratios) {
         let solved = |new: bool| {
-            per.values()
+            per.iter()
                 .filter(|rs| {
                     instance_solved(
                         rs.iter().filter(|p| succeeded(pick(p, new))).count(),
@@ -516,9 +700,15 @@ pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
                 })
                 .count()
         };
-        let (old_solved, new_solved) = (solved(false), solved(true));
-        let p = judge(&side(false), &side(true), (old_solved, new_solved), shift);
-        let change = match p.lean {
+        let solved = (solved(false), solved(true));
+        let old_times = side_times(&per, false, 1.0);
+        let p = judge(&old_times, &side_times(&per, true, 1.0), solved, shift);
+        let adjusted = if d.factor == 1.0 {
+            p.clone()
+        } else {
+            judge(&old_times, &side_times(&per, true, d.factor), solved, shift)
+        };
+        let change = match adjusted.lean {
             // OLD is A, NEW is B: OLD ahead is a regression.
             Lean::AMoreSolved | Lean::AFaster => Change::Regression,
             Lean::BMoreSolved | Lean::BFaster => Change::Improvement,
@@ -528,14 +718,17 @@ pub fn compare(old: &Side, new: &Side, shift: f64) -> Result<Diff, String> {
         let (status_changes, differing_answers) = changes.get(&key).copied().unwrap_or_default();
         d.configs.push(ConfigDiff {
             instances: per.len(),
-            old_solved,
-            new_solved,
+            old_solved: solved.0,
+            new_solved: solved.1,
             old_sgm: p.sgm_a,
             new_sgm: p.sgm_b,
             old_median: p.median_a,
             new_median: p.median_b,
             ratio: p.ratio,
             interval: p.interval,
+            time_ratio,
+            adjusted_ratio: adjusted.ratio,
+            adjusted_interval: adjusted.interval,
             change,
             status_changes,
             differing_answers,
@@ -552,10 +745,20 @@ impl Diff {
     }
 
     /// One line on a configuration's change: `zebra: binary on highs: 2.01× (95 % CI
-    /// 1.93–2.10), SGM 0.0123 s → 0.0247 s, solved 9 → 9 of 9`.
+    /// 1.93–2.10), SGM 0.0123 s → 0.0247 s, solved 9 → 9 of 9`; against a machine factor
+    /// other than 1, the adjusted ratio too: `4.62× (95 % CI 4.40–4.85), ÷ machine factor
+    /// 2.31: 2.00× (95 % CI 1.90–2.10), SGM …`.
     pub fn config_line(&self, c: &ConfigDiff) -> String {
+        let adjusted = if self.factor == 1.0 {
+            String::new()
+        } else {
+            format!(
+                ", ÷ machine factor {:.2}: {:.2}× (95 % CI {:.2}–{:.2})",
+                self.factor, c.adjusted_ratio, c.adjusted_interval.0, c.adjusted_interval.1
+            )
+        };
         format!(
-            "{}: {}: {:.2}× (95 % CI {:.2}–{:.2}), SGM {} s → {} s, solved {} → {} of {}",
+            "{}: {}: {:.2}× (95 % CI {:.2}–{:.2}){adjusted}, SGM {} s → {} s, solved {} → {} of {}",
             c.key.puzzle,
             c.key.label(),
             c.ratio,
@@ -579,7 +782,7 @@ impl Diff {
         out.push(if self.old.machine_keys == self.new.machine_keys {
             "The machines are the same.".into()
         } else {
-            "The machines differ: times compare the machines as much as the engines.".into()
+            "The machines differ.".into()
         });
         let engines: BTreeSet<&String> = self
             .old
@@ -625,6 +828,54 @@ impl Diff {
         out
     }
 
+    /// One line on the machine factor: what the configurations are judged against and the
+    /// estimate. `NEW's machine is 2.31× slower (95 % CI 2.18–2.45, median over 233
+    /// configurations' time ratios NEW/OLD); configurations judged against it.`
+    pub fn factor_line(&self) -> String {
+        let estimate = |m: &MachineFactor| {
+            format!(
+                "{:.2} ({}, over {} configurations)",
+                m.median,
+                m.interval_text(|x| x),
+                m.configurations
+            )
+        };
+        let none = format!(
+            "no configuration has an instance both sides solved in {} ms or more",
+            TOO_FAST * 1000.0
+        );
+        match (self.factor_from, &self.estimate) {
+            (FactorFrom::Estimated, Some(m)) => {
+                let (speed, scale): (&str, fn(f64) -> f64) = if m.median >= 1.0 {
+                    ("slower", |x| x)
+                } else {
+                    ("faster", |x| 1.0 / x)
+                };
+                format!(
+                    "NEW's machine is {:.2}× {speed} ({}, median over {} configurations' time ratios NEW/OLD); configurations judged against it.",
+                    scale(m.median),
+                    m.interval_text(scale),
+                    m.configurations
+                )
+            }
+            (FactorFrom::Given, m) => format!(
+                "Configurations judged against the machine factor {} of --machine-factor; the median time ratio NEW/OLD is {}.",
+                self.factor,
+                m.as_ref().map_or(none, estimate)
+            ),
+            (FactorFrom::SameMachines, Some(m)) => format!(
+                "The median time ratio NEW/OLD is {}; the machines are the same, so configurations are judged against 1.",
+                estimate(m)
+            ),
+            (FactorFrom::SameMachines, None) => format!(
+                "No median time ratio NEW/OLD: {none}; the machines are the same, so configurations are judged against 1."
+            ),
+            (FactorFrom::NoEstimate | FactorFrom::Estimated, _) => format!(
+                "The machines differ, but {none}: no machine factor, configurations judged against 1."
+            ),
+        }
+    }
+
     /// The counts in one paragraph.
     pub fn summary(&self) -> String {
         let n = |c| self.with(c).len();
@@ -663,10 +914,13 @@ impl Diff {
                 .collect(),
             vec![format!("A run both sides solved with a verified answer, and: both proved optimal (no MIP gap allowed) with objectives more than {OBJECTIVE_TOLERANCE} (relative) apart; or both settled a count with different numbers of solutions; or the answers' hashes differ on an instance whose answer is known to be unique (a settled count of one solution of the same instance and formulation in either file, or unique=yes among the instance's facts).")],
         ));
+        // Against a factor other than 1, the adjusted ratio and its interval follow the
+        // plain ones.
+        let adjusted = self.factor != 1.0;
         let config_rows = |cs: &[&ConfigDiff]| -> Vec<Vec<String>> {
             cs.iter()
                 .map(|c| {
-                    vec![
+                    let mut row = vec![
                         c.key.puzzle.clone(),
                         c.key.label(),
                         format!("{} → {} of {}", c.old_solved, c.new_solved, c.instances),
@@ -674,15 +928,25 @@ impl Diff {
                         secs(Some(c.new_sgm)),
                         format!("{:.2}", c.ratio),
                         format!("{:.2}–{:.2}", c.interval.0, c.interval.1),
+                    ];
+                    if adjusted {
+                        row.push(format!("{:.2}", c.adjusted_ratio));
+                        row.push(format!(
+                            "{:.2}–{:.2}",
+                            c.adjusted_interval.0, c.adjusted_interval.1
+                        ));
+                    }
+                    row.extend([
                         c.change.word().to_string(),
                         c.status_changes.to_string(),
                         c.differing_answers.to_string(),
-                    ]
+                    ]);
+                    row
                 })
                 .collect()
         };
         let shift = self.shift;
-        let columns: Vec<String> = [
+        let mut columns: Vec<String> = [
             "puzzle".to_string(),
             "configuration".into(),
             "solved OLD → NEW".into(),
@@ -690,17 +954,24 @@ impl Diff {
             format!("NEW SGM{shift} (s)"),
             "ratio NEW/OLD".into(),
             "95 % CI".into(),
-            "verdict".into(),
-            "status changes".into(),
-            "differing answers".into(),
         ]
         .to_vec();
+        if adjusted {
+            columns.push("ratio ÷ factor".into());
+            columns.push("95 % CI ÷ factor".into());
+        }
+        columns.extend(["verdict", "status changes", "differing answers"].map(String::from));
         let flagged: Vec<&ConfigDiff> = self
             .configs
             .iter()
             .filter(|c| matches!(c.change, Change::Regression | Change::Improvement))
             .collect();
         let verdict_note = format!("Per configuration, over the instances both sides ran: each instance's time is the median over its repeats, a failure counting at its limit; SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift}, in seconds; ratio: NEW's SGM over OLD's, 95 % CI by percentile bootstrap over instances and repeats. regression: NEW solved fewer instances, or the interval lies above 1; improvement: NEW solved more, or the interval lies below 1; within noise: the interval holds 1; no verdict: both medians under {} ms, or one instance run once on each side.", TOO_FAST * 1000.0);
+        let verdict_note = if adjusted {
+            format!("{verdict_note} Judged against the machine factor {:.2}: NEW's times of solved runs divided by it (failures stay at their limit) before the ratio ÷ factor, its interval and the verdict, so that a configuration is flagged when it moved differently from the rest.", self.factor)
+        } else {
+            verdict_note
+        };
         out.push(Table {
             stem: "changes".into(),
             title: "Regressions and improvements".into(),
@@ -759,6 +1030,11 @@ impl Diff {
                 c.change.word().to_string(),
                 c.status_changes.to_string(),
                 c.differing_answers.to_string(),
+                c.time_ratio.map(|r| r.to_string()).unwrap_or_default(),
+                self.factor.to_string(),
+                c.adjusted_ratio.to_string(),
+                c.adjusted_interval.0.to_string(),
+                c.adjusted_interval.1.to_string(),
             ])
             .map_err(|e| e.to_string())?;
         }
@@ -769,10 +1045,11 @@ impl Diff {
     /// `diff.md`.
     pub fn to_markdown(&self) -> String {
         let mut md = format!(
-            "# puzzlebench diff\n\nOLD: `{}`; NEW: `{}`.\n\n{}\n\n",
+            "# puzzlebench diff\n\nOLD: `{}`; NEW: `{}`.\n\n{}\n\n{}\n\n",
             self.old_path.display(),
             self.new_path.display(),
-            self.summary()
+            self.summary(),
+            self.factor_line()
         );
         for l in self.provenance_lines() {
             let _ = writeln!(md, "- {l}");
@@ -804,6 +1081,7 @@ impl Diff {
                     h1 { "puzzlebench diff" }
                     p { "OLD: " code { (self.old_path.display()) } "; NEW: " code { (self.new_path.display()) } "." }
                     p { (self.summary()) }
+                    p { (self.factor_line()) }
                     ul class="note" { @for l in self.provenance_lines() { li { (l) } } }
                     label class="note" {
                         input type="checkbox" id="only-flagged";
@@ -859,7 +1137,7 @@ fn runs_table(
 fn table_html(t: &Table) -> Markup {
     let verdict_at = t.columns.iter().position(|c| c == "verdict");
     let counts_at = t.columns.iter().position(|c| c == "status changes");
-    let interval_at = t.columns.iter().position(|c| c == "95 % CI");
+    let interval_at: Vec<bool> = t.columns.iter().map(|c| c.starts_with("95 % CI")).collect();
     html! {
         h2 id=(t.stem) { (t.title) }
         @if t.rows.is_empty() {
@@ -873,7 +1151,7 @@ fn table_html(t: &Table) -> Markup {
                         @let changed = counts_at.is_some_and(|i| r[i] != "0" || r[i + 1] != "0");
                         tr data-verdict=[verdict] data-changed=[changed.then_some("1")] class=[verdict.map(|v| format!("v-{}", v.replace(' ', "-")))] {
                             @for (i, c) in r.iter().enumerate() {
-                                td class=[(Some(i) == interval_at).then_some("interval")] { (c) }
+                                td class=[interval_at.get(i).is_some_and(|x| *x).then_some("interval")] { (c) }
                             }
                         }
                     }
@@ -1097,6 +1375,112 @@ mod tests {
         two.solutions = Some(2);
         let d = compare(&side(vec![counted]), &side(vec![two]), 0.01).unwrap();
         assert!(d.differing[0].what.contains("count"), "{:?}", d.differing);
+    }
+
+    #[test]
+    fn the_factors_interval_is_the_sign_tests_order_statistics() {
+        // n = 10: P(Bin(10, ½) ≤ 1) = 11/1024 ≤ 2.5 % < P(≤ 2) = 56/1024, so the 2nd
+        // smallest to the 2nd largest.
+        let ten: Vec<f64> = (1..=10).rev().map(f64::from).collect();
+        let m = MachineFactor::estimate(&ten).unwrap();
+        assert_eq!(
+            (m.median, m.interval, m.configurations),
+            (5.5, (2.0, 9.0), 10)
+        );
+        assert!((m.coverage - (1.0 - 22.0 / 1024.0)).abs() < 1e-12, "{m:?}");
+        // 233 values: the sign test's k = 102 (normal approximation 101.5); the terms of
+        // ½²³³ do not underflow.
+        let many: Vec<f64> = (1..=233).map(f64::from).collect();
+        let m = MachineFactor::estimate(&many).unwrap();
+        assert_eq!((m.median, m.interval), (117.0, (102.0, 132.0)));
+        assert!(m.coverage >= 0.95 && m.coverage < 0.96, "{m:?}");
+        // Under 6: the whole range, and what it covers; what is not a ratio is left out.
+        let m = MachineFactor::estimate(&[2.0, f64::NAN, 1.0, -1.0, 4.0, 3.0, 0.0]).unwrap();
+        assert_eq!(
+            (m.median, m.interval, m.configurations),
+            (2.5, (1.0, 4.0), 4)
+        );
+        assert_eq!(m.coverage, 1.0 - 2.0 / 16.0);
+        assert!(m.interval_text(|x| x).contains("coverage 88 %"));
+        assert_eq!(MachineFactor::estimate(&[f64::INFINITY]), None);
+        assert_eq!(MachineFactor::estimate(&[]), None);
+    }
+
+    /// Five configurations of `base()`'s twelve instances on machine `machine`, each
+    /// configuration's times times `scale(formulation)`.
+    fn machine_rows(machine: &str, scale: impl Fn(&str) -> f64) -> Vec<Record> {
+        let mut rows = Vec::new();
+        for f in ["a", "b", "c", "d", "e"] {
+            for r in base() {
+                rows.push(Record {
+                    run_id: format!("{}{f}", r.run_id),
+                    formulation: f.to_string(),
+                    seconds: r.seconds.map(|s| s * scale(f)),
+                    machine: machine.into(),
+                    ..r
+                });
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn across_machines_a_configuration_is_flagged_only_when_it_moved_apart_from_the_rest() {
+        let old = side(machine_rows("m1", |_| 1.0));
+        // Every time doubled on another machine: the factor is 2, nothing is flagged.
+        let d = compare(&old, &side(machine_rows("m2", |_| 2.0)), 0.01).unwrap();
+        let m = d.estimate.clone().unwrap();
+        assert_eq!(
+            (m.median, m.interval, m.configurations),
+            (2.0, (2.0, 2.0), 5)
+        );
+        assert_eq!((d.factor, d.factor_from), (2.0, FactorFrom::Estimated));
+        for c in &d.configs {
+            assert_eq!(c.change, Change::WithinNoise, "{c:?}");
+            assert_eq!((c.adjusted_ratio, c.time_ratio), (1.0, Some(2.0)));
+            // The plain ratio is the shifted one, below 2.
+            assert!(c.ratio > 1.8 && c.ratio < 2.0, "{c:?}");
+        }
+        assert!(
+            d.factor_line()
+                .starts_with("NEW's machine is 2.00× slower (range 2.00–2.00"),
+            "{}",
+            d.factor_line()
+        );
+        // One configuration 3× slower again: it alone is flagged.
+        let slow = |f: &str| if f == "c" { 6.0 } else { 2.0 };
+        let d = compare(&old, &side(machine_rows("m2", slow)), 0.01).unwrap();
+        assert_eq!(d.factor, 2.0);
+        let flagged: Vec<&str> = d
+            .with(Change::Regression)
+            .iter()
+            .map(|c| c.key.formulation.as_str())
+            .collect();
+        assert_eq!(flagged, ["c"]);
+        assert!(d.with(Change::Improvement).is_empty());
+        let c = d.with(Change::Regression)[0];
+        assert!(c.adjusted_interval.0 > 2.5, "{c:?}");
+        assert!(d.config_line(c).contains("÷ machine factor 2.00: "));
+        // A NEW machine twice as fast.
+        let d = compare(&old, &side(machine_rows("m2", |_| 0.5)), 0.01).unwrap();
+        assert_eq!(d.factor, 0.5);
+        assert!(d.with(Change::Improvement).is_empty());
+        assert!(d.factor_line().starts_with("NEW's machine is 2.00× faster"));
+        // --machine-factor 1: the plain ratios, every configuration a regression.
+        let d =
+            compare_with_factor(&old, &side(machine_rows("m2", |_| 2.0)), 0.01, Some(1.0)).unwrap();
+        assert_eq!(d.with(Change::Regression).len(), 5);
+        assert!(d.factor_line().contains("of --machine-factor"));
+        // On the same machine the factor is 1 and only printed.
+        let d = compare(&old, &side(machine_rows("m1", |_| 2.0)), 0.01).unwrap();
+        assert_eq!((d.factor, d.factor_from), (1.0, FactorFrom::SameMachines));
+        assert_eq!(d.with(Change::Regression).len(), 5);
+        assert!(
+            d.factor_line()
+                .starts_with("The median time ratio NEW/OLD is 2.00"),
+            "{}",
+            d.factor_line()
+        );
     }
 
     #[test]
