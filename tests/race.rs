@@ -339,7 +339,10 @@ fn a_race_stopped_by_its_cap_says_so() {
         .unwrap();
     assert!(o.status.success(), "{}", text(&o.stderr));
     let summary = text(&o.stdout);
-    assert!(summary.contains("ended: cut short by the time cap"), "{summary}");
+    assert!(
+        summary.contains("ended: cut short by the time cap"),
+        "{summary}"
+    );
     let log = events(&out.join("race.jsonl"));
     let end = log.last().unwrap();
     assert_eq!(end["reason"], "cut short by the time cap");

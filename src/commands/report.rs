@@ -31,7 +31,9 @@ pub fn write(
     // How each race ended, from the race logs beside the results (and in `out`).
     let mut race_ends = crate::report::race::endings(&out.join("race.jsonl"));
     for csv in csvs {
-        race_ends.extend(crate::report::race::endings(&csv.with_file_name("race.jsonl")));
+        race_ends.extend(crate::report::race::endings(
+            &csv.with_file_name("race.jsonl"),
+        ));
     }
     let written = crate::report::write_report(
         rows,

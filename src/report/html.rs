@@ -31,7 +31,8 @@ body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; 
 h1, h2, h3 { font-weight: 600; }
 nav a { margin-right: 0.8rem; display: inline-block; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; max-width: 100%; }
-table.wide { font-size: 0.8rem; }
+table.wide { font-size: 0.78rem; }
+table.wide th, table.wide td { padding: 0.2rem 0.25rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.45rem; text-align: left; overflow-wrap: anywhere; vertical-align: top; }
 th { background: #f3f3f3; }
 td.num { white-space: nowrap; text-align: right; }
@@ -204,14 +205,14 @@ window.addEventListener('load', function () {
     root.setAttribute('data-overflow-what', wide.slice(0, 5).join('; '));
     root.setAttribute('data-scroll-sideways', root.scrollWidth > root.clientWidth ? '1' : '0');
     // Words of the overview's answer table that wrap inside themselves (a word whose
-    // letters lie on two lines).
+    // letters lie on two lines; a break at a hyphen or dash is between two words).
     var split = [];
     var table = document.getElementById('answers');
     if (table) {
       var walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
       var node;
       while ((node = walker.nextNode())) {
-        var re = /\S+/g, m;
+        var re = /[^\s\-\u2013]+/g, m;
         while ((m = re.exec(node.data)) !== null) {
           var range = document.createRange();
           range.setStart(node, m.index);

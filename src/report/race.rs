@@ -263,7 +263,7 @@ pub fn elimination_table(puzzle: &str, races: &[RaceState], rows: &[Record]) -> 
         labels: 2,
         rows: out,
         notes: vec![format!(
-            "Candidates from best to worst: the best (the most net wins over the other survivors), then every other by its share of wins against the best on the instances separating the two (surviving or dropped), then those that refused. At a look (after every 12 planned instances) each survivor is compared with the best by the exact one-sided sign test over the instances separating the pair (times differ to the millisecond, the slower at 10 ms or more), Holm-adjusted over the look's comparisons at the look's level (α = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate is dropped when its test is rejected and at least 10 instances separate it from the best. p-value: the sign test's, with the Holm level it met. A refusal (a model over an engine's limit) takes a candidate out unranked. {NO_FIGURE}: no test made. docs/race.md has the method."
+            "Candidates from best to worst: the best (the most net wins over the other survivors), then every other by its share of wins against the best on the instances separating the two (surviving or dropped), then those that refused. At a look (after every 12 planned instances) each survivor is compared with the best by the exact one-sided sign test over the instances separating the pair (times differ to the millisecond, the slower at 10 ms or more), Holm-adjusted over the look's comparisons at the look's level (alpha = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate is dropped when its test is rejected and at least 10 instances separate it from the best. p-value: the sign test's, with the Holm level it met. A refusal (a model over an engine's limit) takes a candidate out unranked. {NO_FIGURE}: no test made. docs/race.md has the method."
         )],
     };
     t.note_marks();
@@ -339,7 +339,11 @@ mod tests {
         assert_eq!(a.best().config.to_string(), "f on a");
         assert_eq!(a.runner_up().unwrap().solved, 11);
         assert_eq!(a.verdict, answer::Verdict::RunnerUpSolvedMore);
-        assert!(a.sentence().contains("runner-up solved more"), "{}", a.sentence());
+        assert!(
+            a.sentence().contains("runner-up solved more"),
+            "{}",
+            a.sentence()
+        );
         assert!(!answer::verdict_word(&a).starts_with("ahead"));
     }
 }
