@@ -8,7 +8,7 @@
 //! with two or more survivors:
 //!
 //! 1. the **best** is the survivor with the most net wins over the other survivors: on each
-//!    instance that separates two survivors ([`separates`]), the faster gains one and the
+//!    instance that separates two survivors ([`super::sign::separates`]), the faster gains one and the
 //!    slower loses one ([`Race::best`]);
 //! 2. every ordered pair of survivors (`i` faster than `j`) is tested by the exact
 //!    one-sided **sign test** over the instances that separate the pair ([`sign_test_p`]),
@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sign::{holm, round_ms, separates, sign_test_p, smallest_p};
+use super::sign::{holm, sign_test_p, smallest_p, tally};
 
 /// When to test and at which overall level.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -214,20 +214,10 @@ impl Race {
         self.instances.len() >= planned || self.survivors().len() < 2
     }
 
-    /// Over the instances both ran, those that separate `a` from `b` ([`separates`]):
+    /// Over the instances both ran, those that separate `a` from `b` ([`super::sign::separates`]):
     /// (on how many `a` was faster, on how many `b` was).
     pub fn versus(&self, a: usize, b: usize) -> (usize, usize) {
-        let mut out = (0, 0);
-        for row in &self.instances {
-            if separates(row[a], row[b]) {
-                if round_ms(row[a]) < round_ms(row[b]) {
-                    out.0 += 1;
-                } else {
-                    out.1 += 1;
-                }
-            }
-        }
-        out
+        tally(self.instances.iter().map(|row| (row[a], row[b])))
     }
 
     /// The net wins of survivor `j` over the other survivors: Σ (faster − slower) over the

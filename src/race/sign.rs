@@ -38,6 +38,22 @@ pub fn separates(a: f64, b: f64) -> bool {
     !a.is_nan() && !b.is_nan() && a != b && a.max(b) >= MIN_COUNTED_SECONDS
 }
 
+/// Over pairs of times (`a`'s, `b`'s) of the instances two candidates both ran, those
+/// that separate them ([`separates`]): (on how many `a` was faster, on how many `b` was).
+pub fn tally(times: impl IntoIterator<Item = (f64, f64)>) -> (usize, usize) {
+    let mut out = (0, 0);
+    for (a, b) in times {
+        if separates(a, b) {
+            if round_ms(a) < round_ms(b) {
+                out.0 += 1;
+            } else {
+                out.1 += 1;
+            }
+        }
+    }
+    out
+}
+
 /// The exact one-sided sign test: the chance that a fair coin tossed `wins + losses` times
 /// shows at least `wins` heads, `P(X ≥ wins)` for X ~ Binomial(n, ½). 1 with no toss.
 pub fn sign_test_p(wins: usize, losses: usize) -> f64 {

@@ -5,7 +5,7 @@
 //! whole, and `race.jsonl` is a record of it, never the only one.
 
 use super::elimination::{Decision, Look, Race, RaceConfig};
-use super::sign::{round_ms, separates, sign_test_p};
+use super::sign::{sign_test_p, tally};
 use crate::record::Record;
 use crate::stats::{charged_seconds, median, succeeded};
 use serde::{Deserialize, Serialize};
@@ -124,26 +124,17 @@ impl RaceState {
     }
 
     /// Over the instances both ran, those that separate `a` from `b` (to the millisecond,
-    /// the slower at 10 ms or more: [`separates`]): (on how many `a` was faster, on how
+    /// the slower at 10 ms or more: [`super::sign::separates`]): (on how many `a` was faster, on how
     /// many `b` was). (0, 0) for a name not in the race.
     pub fn versus(&self, a: &str, b: &str) -> (usize, usize) {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return (0, 0);
         };
-        let mut out = (0, 0);
-        for r in &self.raced {
-            let (Some(x), Some(y)) = (r.times[i], r.times[j]) else {
-                continue;
-            };
-            if separates(x, y) {
-                if round_ms(x) < round_ms(y) {
-                    out.0 += 1;
-                } else {
-                    out.1 += 1;
-                }
-            }
-        }
-        out
+        tally(
+            self.raced
+                .iter()
+                .filter_map(|r| Some((r.times[i]?, r.times[j]?))),
+        )
     }
 
     /// The instances that separate `a` from `b` (of those both ran): what a test between
