@@ -339,7 +339,11 @@ mod tests {
         assert_eq!(a.best().config.to_string(), "f on a");
         assert_eq!(a.runner_up().unwrap().solved, 11);
         assert_eq!(a.verdict, answer::Verdict::RunnerUpSolvedMore);
-        assert!(a.sentence().contains("runner-up solved more"), "{}", a.sentence());
+        assert!(
+            a.sentence().contains("runner-up solved more"),
+            "{}",
+            a.sentence()
+        );
         assert!(!answer::verdict_word(&a).starts_with("ahead"));
     }
 }
