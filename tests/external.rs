@@ -732,12 +732,19 @@ fn a_sweep_forks_its_drivers_warm_into_each_runs_cgroup() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let sweep = |name: &str, file: &str, extra: &[&str], warm: &str| {
+    let sweep = |name: &str, file: &str, extra: &[&str], warm: &str, seconds: &str| {
         let out = dir.path().join(name);
         Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
             .current_dir(root())
             .env("PUZZLEBENCH_WARM", warm)
-            .args(["run", "--quiet", "--backend", "cpsat", "--time-limit", "2"])
+            .args([
+                "run",
+                "--quiet",
+                "--backend",
+                "cpsat",
+                "--time-limit",
+                seconds,
+            ])
             .args(["--puzzle", file.split('/').next().unwrap()])
             .arg("--instances")
             .arg(format!("instances/{file}"))
@@ -759,6 +766,7 @@ fn a_sweep_forks_its_drivers_warm_into_each_runs_cgroup() {
         "battleship/scaling/30x20.txt",
         &["--formulation", "cbm"],
         "1",
+        "2",
     );
     let measured = rows[0].measured_by.starts_with("cgroup");
     for r in &rows {
@@ -769,7 +777,7 @@ fn a_sweep_forks_its_drivers_warm_into_each_runs_cgroup() {
             // The solver's CPU time (one worker) is the run's: its driver is in the
             // run's cgroup. Outside it, the row would hold the worker's few hundredths.
             assert!(
-                cpu > 0.3 * seconds,
+                cpu > 0.2 * seconds,
                 "cpu {cpu} s for a solve of {seconds} s: {r:?}"
             );
         }
@@ -787,7 +795,8 @@ fn a_sweep_forks_its_drivers_warm_into_each_runs_cgroup() {
             "1",
         ),
     ] {
-        for r in sweep(name, small, extra, warm) {
+        // A cold start under the load of the other tests may take seconds.
+        for r in sweep(name, small, extra, warm, "60") {
             assert_eq!(r.status, "optimal", "{name}: {r:?}");
             assert!(
                 !r.solver_version.ends_with(external::WARM_MARK),

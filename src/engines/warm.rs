@@ -173,6 +173,8 @@ fn ensure(python: &Path, source: &str) -> Result<PathBuf, String> {
             Ok(socket)
         }
         Err(why) => {
+            // The folder goes too when no other server uses it (a later one makes another).
+            let _ = std::fs::remove_dir(&dir);
             let why = format!("the fork server did not start: {why}");
             registry.failed.insert(name, why.clone());
             Err(why)
@@ -197,9 +199,13 @@ fn start_server(python: &Path, source: &str, socket: &Path) -> Result<Child, Str
         .stderr(Stdio::null())
         // Its own process group: a Ctrl-C at the terminal does not reach it.
         .process_group(0);
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", python.display()))?;
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = std::fs::remove_file(socket);
+            return Err(format!("cannot start {}: {e}", python.display()));
+        }
+    };
     SERVERS_STARTED.fetch_add(1, Ordering::SeqCst);
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, rx) = std::sync::mpsc::channel();
@@ -468,6 +474,25 @@ mod tests {
         assert_ne!(a, socket_name(Path::new("/b/python"), "print(1)"));
         assert_ne!(a, socket_name(Path::new("/a/python"), "print(2)"));
         assert!(a.ends_with(".sock") && a.len() == 21, "{a}");
+    }
+
+    #[test]
+    fn a_server_that_cannot_start_leaves_no_socket_behind() {
+        let missing = Path::new("/nonexistent/puzzlebench/python");
+        let why = ensure(missing, "print(1)").unwrap_err();
+        assert!(why.contains("did not start"), "{why}");
+        let dir = REGISTRY
+            .lock()
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .dir
+            .clone()
+            .unwrap();
+        let socket = dir.join(socket_name(missing, "print(1)"));
+        assert!(!socket.exists(), "{}", socket.display());
+        // Not tried again.
+        assert_eq!(ensure(missing, "print(1)").unwrap_err(), why);
     }
 
     #[test]
