@@ -313,7 +313,16 @@ fn own_dir(mountinfo: &str, own: &str, fstype: &str, controller: &str) -> Option
         let f: Vec<&str> = left.split_whitespace().collect();
         Some((f.get(3)?.to_string(), f.get(4)?.to_string()))
     })?;
-    let path = own.lines().find_map(|l| {
+    let path = cgroup_path(own, fstype, controller)?;
+    let inside = path.strip_prefix(root.as_str()).unwrap_or(&path);
+    Some(Path::new(&mount).join(inside.trim_start_matches('/')))
+}
+
+/// The path of a process's cgroup in the hierarchy of file-system type `fstype`
+/// (`cgroup2`, or `cgroup` with the v1 controller `controller`), from its
+/// `/proc/<pid>/cgroup` text `own`.
+fn cgroup_path(own: &str, fstype: &str, controller: &str) -> Option<String> {
+    own.lines().find_map(|l| {
         let mut parts = l.splitn(3, ':');
         let _id = parts.next()?;
         let controllers = parts.next()?;
@@ -324,9 +333,40 @@ fn own_dir(mountinfo: &str, own: &str, fstype: &str, controller: &str) -> Option
             controllers.split(',').any(|c| c == controller)
         };
         matches.then(|| path.to_string())
-    })?;
-    let inside = path.strip_prefix(root.as_str()).unwrap_or(&path);
-    Some(Path::new(&mount).join(inside.trim_start_matches('/')))
+    })
+}
+
+/// The hierarchies a run is measured and limited in: the unified one, and cgroups v1's
+/// memory and cpuacct.
+const MEASURING: [(&str, &str); 3] = [("cgroup2", ""), ("cgroup", "memory"), ("cgroup", "cpuacct")];
+
+/// Moves the process `pid` into the calling process's cgroups, in each hierarchy that
+/// measures runs ([`MEASURING`]) where it is in another one, so that a process started
+/// for this one by another (a driver forked by a fork server, [`crate::engines::warm`]) is
+/// measured, limited and killed with the run, as a child of its own would be. Returns how
+/// many hierarchies it was moved in (0: it was already where this process is); the error
+/// says which move failed. Memory the process had charged elsewhere before the move stays
+/// charged there (the kernel does not move it).
+pub fn adopt(pid: libc::pid_t) -> Result<usize, String> {
+    let read = |p: &str| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"));
+    let mounts = read("/proc/self/mountinfo")?;
+    let own = read("/proc/self/cgroup")?;
+    let theirs = read(&format!("/proc/{pid}/cgroup"))?;
+    let mut moved = 0;
+    for (fstype, controller) in MEASURING {
+        let Some(mine) = cgroup_path(&own, fstype, controller) else {
+            continue;
+        };
+        if cgroup_path(&theirs, fstype, controller).as_deref() == Some(mine.as_str()) {
+            continue;
+        }
+        let dir = own_dir(&mounts, &own, fstype, controller).ok_or_else(|| {
+            format!("cannot find the {fstype} {controller} hierarchy of this process")
+        })?;
+        write(&dir.join("cgroup.procs"), &pid.to_string())?;
+        moved += 1;
+    }
+    Ok(moved)
 }
 
 /// Makes `dir/name`, first removing the `puzzlebench-<pid>` folders of dead processes.

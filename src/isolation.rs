@@ -6,7 +6,10 @@
 //! run and enforces the memory limit, enforces a hard wall-clock limit (SIGKILL to the
 //! whole cgroup and process group), and kills whatever the run left behind when it ends.
 //! Without cgroups, CPU time and peak memory come from `wait4` and the memory limit caps
-//! the worker's address space.
+//! the worker's address space. A run on an engine with a Python driver has the driver's
+//! fork server started here first, outside the run's cgroup ([`crate::engines::warm`]):
+//! the worker moves the driver it forks into its own cgroup; without a cgroup, drivers
+//! start cold, as the worker's own children.
 
 use crate::cgroups::Cgroups;
 use crate::engines::{Engine, SolveOptions};
@@ -174,6 +177,11 @@ pub fn run_command(
             eprintln!("warning: cannot make the run's cgroup ({e}); measuring with rusage");
             None
         });
+    if group.is_none() {
+        // Without a cgroup of its own, a driver forked by a fork server would be measured
+        // and limited with nothing: the worker's drivers start cold.
+        cmd.env(crate::engines::warm::WARM_VAR, "0");
+    }
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -331,6 +339,10 @@ pub fn run_isolated(
     let start = Instant::now();
     let mut cmd = Command::new(exe);
     cmd.arg("worker");
+    // The engine's fork server, started here (outside every run's cgroup) when the run
+    // has a cgroup to move the driver into; else its drivers start cold.
+    let warm = crate::engines::warm::worker_env(job.engine.driver(), placement.cgroups.is_some());
+    cmd.envs(warm);
     let job_json = serde_json::to_vec(job).expect("job serialises");
     let done = match run_command(cmd, job_json, limits, placement, stop) {
         Ok(d) => d,

@@ -602,3 +602,206 @@ fn counting_on_cpsat_and_scip_enumerates_in_one_search_and_agrees_with_sat() {
         assert_eq!((o.status, o.solutions), (Status::Optimal, Some(100)), "{e}");
     }
 }
+
+/// The Python engines whose solvers are here and that start warm in this process (not
+/// with `PUZZLEBENCH_WARM=0`).
+fn warm_engines() -> Vec<Engine> {
+    if !puzzlebench::engines::warm::enabled() {
+        eprintln!("skipped: warm starts are off (PUZZLEBENCH_WARM=0)");
+        return Vec::new();
+    }
+    python_engines()
+}
+
+/// Two runs on one engine fork their drivers from one fork server, started once; their
+/// versions say so. A server that has died is found so and started again.
+#[test]
+fn two_runs_on_one_engine_reuse_its_fork_server() {
+    use puzzlebench::engines::warm;
+    let m = knapsack_with_constant();
+    let python = external::python().unwrap_or_default();
+    for e in warm_engines() {
+        let driver = e.driver().expect("a Python engine has a driver");
+        let run = || {
+            let before = (external::driver_starts(), external::warm_starts());
+            let o = e.solve_model(&m, &limit(60.0));
+            assert_eq!(o.status, Status::Optimal, "{e}: {o:?}");
+            let version = o.version.clone().unwrap_or_default();
+            assert!(version.ends_with(external::WARM_MARK), "{e}: {version}");
+            let after = (external::driver_starts(), external::warm_starts());
+            assert_eq!(
+                (after.0 - before.0, after.1 - before.1),
+                (1, 1),
+                "{e}: one driver, started warm"
+            );
+            warm::server_pid(&python, driver).expect("its fork server runs")
+        };
+        let first = run();
+        let second = run();
+        assert_eq!(first, second, "{e}: the second run used the first's server");
+        // A server that died is replaced by a new one.
+        // SAFETY: a plain kill(2) of the fork server this process started.
+        unsafe { libc::kill(first as libc::pid_t, libc::SIGKILL) };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let third = run();
+        assert_ne!(first, third, "{e}: a dead server is started again");
+    }
+}
+
+/// A driver that sleeps through its solve: says hello, reads the request, sleeps.
+const SLEEPER: &str = "import json, sys, time
+print(json.dumps({'kind': 'hello', 'version': 'Sleeper 1'}), flush=True)
+sys.stdin.readline()
+time.sleep(60)
+";
+
+/// A warm driver that outlives the run's deadline is killed at the deadline plus the
+/// grace, as a cold one is, and is gone (no process left); it keeps its version.
+#[test]
+fn a_warm_driver_killed_at_its_deadline_is_gone() {
+    if warm_engines().is_empty() {
+        return;
+    }
+    let python = external::python().unwrap();
+    let mut session = external::Session::start(&python, SLEEPER).unwrap();
+    assert_eq!(session.cold_because(), None, "it started warm");
+    let pid = session.pid();
+    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+    assert!(proc_dir.exists(), "the driver runs");
+    let start = Instant::now();
+    let budget = Budget::new(Some(0.5));
+    let request = serde_json::json!({"op": "solve"});
+    let o = *session.solve(&request, &budget, |v| v).unwrap_err();
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(o.status, Status::TimeLimit, "{o:?}");
+    assert!(o.message.as_deref().unwrap().contains("killed"), "{o:?}");
+    assert_eq!(o.version.as_deref(), Some("Sleeper 1 [warm]"));
+    assert!(
+        took > 0.5 + external::GRACE - 0.1,
+        "killed at the grace: {took}"
+    );
+    assert!(took < 0.5 + external::GRACE + 2.0, "{took}");
+    assert!(!session.alive());
+    // Its fork server reaps it at once: no process, not even a zombie.
+    let gone = (0..50).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        !proc_dir.exists()
+    });
+    assert!(gone, "process {pid} is still there");
+}
+
+/// An interpreter on which no fork server starts (a stand-in that says hello instead of
+/// ready) gives cold drivers that work as before; the server is not tried again.
+#[test]
+fn drivers_start_cold_when_the_fork_server_cannot_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fake_python(
+        dir.path(),
+        "Fake CP-SAT 0.3",
+        "read line; echo '{\"kind\": \"answer\", \"status\": \"infeasible\", \"seconds\": 0.25}'",
+    );
+    for attempt in 0..2 {
+        let before = external::warm_starts();
+        let mut session = external::Session::start(&fake, "anything").unwrap();
+        let why = session.cold_because().expect("it started cold").to_string();
+        if puzzlebench::engines::warm::enabled() {
+            assert!(
+                why.contains("the fork server did not start"),
+                "{attempt}: {why}"
+            );
+        }
+        let (answer, _) = session
+            .solve(
+                &serde_json::json!({"op": "solve"}),
+                &Budget::unlimited(),
+                |v| v,
+            )
+            .unwrap();
+        assert_eq!(answer.status, "infeasible");
+        assert_eq!(answer.version, "Fake CP-SAT 0.3", "no warm mark");
+        assert_eq!(external::warm_starts(), before);
+    }
+}
+
+/// A sweep measured in cgroups forks its drivers warm and moves them into each run's
+/// cgroup: the solver's CPU time is in the row's. Its workers start their drivers cold
+/// with `PUZZLEBENCH_WARM=0` and without cgroups (`--no-cgroups`).
+#[test]
+fn a_sweep_forks_its_drivers_warm_into_each_runs_cgroup() {
+    if !python_engines().contains(&CPSAT) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = |name: &str, file: &str, extra: &[&str], warm: &str, seconds: &str| {
+        let out = dir.path().join(name);
+        Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+            .current_dir(root())
+            .env("PUZZLEBENCH_WARM", warm)
+            .args([
+                "run",
+                "--quiet",
+                "--backend",
+                "cpsat",
+                "--time-limit",
+                seconds,
+            ])
+            .args(["--puzzle", file.split('/').next().unwrap()])
+            .arg("--instances")
+            .arg(format!("instances/{file}"))
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .status()
+            .unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let rows: Vec<puzzlebench::record::Record> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .map(|r| r.unwrap())
+            .collect();
+        assert!(!rows.is_empty(), "{text}");
+        rows
+    };
+    let rows = sweep(
+        "warm.csv",
+        "battleship/scaling/30x20.txt",
+        &["--formulation", "cbm"],
+        "1",
+        "2",
+    );
+    let measured = rows[0].measured_by.starts_with("cgroup");
+    for r in &rows {
+        let warm = r.solver_version.ends_with(external::WARM_MARK);
+        assert_eq!(warm, measured, "warm where measured in cgroups: {r:?}");
+        let (seconds, cpu) = (r.seconds.unwrap(), r.cpu_seconds.unwrap());
+        if measured && seconds > 0.5 {
+            // The solver's CPU time (one worker) is the run's: its driver is in the
+            // run's cgroup. Outside it, the row would hold the worker's few hundredths.
+            assert!(
+                cpu > 0.2 * seconds,
+                "cpu {cpu} s for a solve of {seconds} s: {r:?}"
+            );
+        }
+    }
+    assert!(
+        !measured || rows.iter().any(|r| r.seconds.unwrap() > 0.5),
+        "a solve long enough to tell: {rows:?}"
+    );
+    let small = "sudoku/report_fig3_1.txt";
+    for (name, extra, warm) in [
+        ("off.csv", &["--formulation", "binary"][..], "0"),
+        (
+            "rusage.csv",
+            &["--formulation", "binary", "--no-cgroups"][..],
+            "1",
+        ),
+    ] {
+        // A cold start under the load of the other tests may take seconds.
+        for r in sweep(name, small, extra, warm, "60") {
+            assert_eq!(r.status, "optimal", "{name}: {r:?}");
+            assert!(
+                !r.solver_version.ends_with(external::WARM_MARK),
+                "{name}: cold: {r:?}"
+            );
+        }
+    }
+}

@@ -67,7 +67,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The driver's source, run as `python -I -c`.
+/// The driver's source, run as `python -I -c` or by its fork server ([`super::warm`]).
 const DRIVER: &str = include_str!("drivers/cpsat.py");
 
 impl EngineImpl for CpSat {
@@ -77,6 +77,10 @@ impl EngineImpl for CpSat {
 
     fn refuses(&self, model: &Model) -> Option<String> {
         convert(model).err()
+    }
+
+    fn driver(&self) -> Option<&'static str> {
+        Some(DRIVER)
     }
 
     fn version(&self) -> String {

@@ -52,6 +52,12 @@ impl Engine {
         self.0.version()
     }
 
+    /// The source of its Python driver, for an engine that runs its solver in one
+    /// (`cpsat`, `scip`, `gurobi`).
+    pub fn driver(self) -> Option<&'static str> {
+        self.0.driver()
+    }
+
     /// False for an engine whose solver is absent (an external one: its version says
     /// "not installed: …"); such an engine's runs end as `error` with that reason.
     pub fn installed(self) -> bool {

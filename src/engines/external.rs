@@ -15,13 +15,18 @@
 //!   row-generation run keeps one session through all its rounds (the model goes over
 //!   once, then only the added rows); [`driver_starts`] counts the processes started.
 //!   `glpsol` runs once per solve ([`run_watched`]), its model in a file.
+//! * **Warm or cold**: a driver process is forked, already past its solver's import, by
+//!   the driver's fork server where it can be ([`super::warm`]: a few milliseconds
+//!   instead of 0.1 to 0.5 s), else started cold as a fresh interpreter; the same pipes
+//!   and messages either way. [`warm_starts`] counts the warm ones, and a row's
+//!   `solver_version` ends in [`WARM_MARK`] for a driver started warm.
 //! * **Enumeration** (counting on CP-SAT and SCIP): the driver prints each solution it
 //!   finds as a line and waits for puzzlebench's [`Reply`] (go on, with a no-good row
 //!   for SCIP, or stop) before its search goes on ([`Session::enumerate`]).
 //! * **Two times**: the solver's own solve time (as it reports it) becomes `seconds`, and
-//!   the wall-clock time of the whole call (process start for a session's first solve,
-//!   sending the model, loading it, the solve, reading the answer) `call_seconds`, so
-//!   that start-up costs are never taken for solver speed.
+//!   the wall-clock time of the whole call (process start or fork for a session's first
+//!   solve, sending the model, loading it, the solve, reading the answer) `call_seconds`,
+//!   so that start-up costs are never taken for solver speed.
 //! * **The budget**: a driver gets the run's deadline as a Unix time and sets the solver's
 //!   limit to what is left when it starts solving, so its own start-up is charged to the
 //!   run; a child still at work [`GRACE`] seconds after the deadline is killed and the
@@ -32,13 +37,16 @@
 //! * **Versions**: each outcome carries the version the driver reported in that run
 //!   ([`Outcome::version`]), so a changed solver shows in the row.
 
+use super::warm::{self, WarmChild};
 use super::{Budget, Outcome, Status};
 use crate::model::Model;
 use serde::{Deserialize, Serialize};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use wait_timeout::ChildExt;
@@ -214,6 +222,7 @@ enum Message {
 
 thread_local! {
     static DRIVER_STARTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static WARM_STARTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How many driver processes [`Session::start`] has started on the calling thread so far.
@@ -223,6 +232,15 @@ thread_local! {
 pub fn driver_starts() -> u64 {
     DRIVER_STARTS.with(|c| c.get())
 }
+
+/// How many of the driver processes counted by [`driver_starts`] started warm (forked by
+/// a fork server, [`super::warm`]).
+pub fn warm_starts() -> u64 {
+    WARM_STARTS.with(|c| c.get())
+}
+
+/// What a row's `solver_version` adds to the driver's version for a driver started warm.
+pub const WARM_MARK: &str = " [warm]";
 
 /// A row as a driver reads it: columns, coefficients, lower and upper side (None: none).
 pub type ReplyRow = (Vec<usize>, Vec<f64>, Option<f64>, Option<f64>);
@@ -295,16 +313,19 @@ impl Reply {
 /// answers each solve on its standard output, with the incumbents and bounds it finds on
 /// the way.
 ///
-/// The child leads a process group of its own (killing it reaches whatever it started)
-/// and is killed when the thread that started it ends (`PR_SET_PDEATHSIG`); it stays in
-/// the run's process tree and cgroup. A reader thread stamps each line of its output as
-/// it arrives; [`Session::solve`] passes incumbents and bounds to the budget as they
-/// come, so a run killed later keeps them. A solve still running [`GRACE`] seconds after
-/// the budget's deadline has its child killed, which ends the session. Dropping the
-/// session kills the child.
+/// The process starts warm where it can (forked by the driver's fork server, already
+/// past the solver's import: [`super::warm`]), else cold (a fresh interpreter, this
+/// thread's child). Either way it leads a process group of its own (killing it reaches
+/// whatever it started) and is in the run's cgroup; a cold one is killed when the thread
+/// that started it ends (`PR_SET_PDEATHSIG`), a warm one when the session is dropped or
+/// the run's cgroup emptied. A reader thread stamps each line of its output as it
+/// arrives; [`Session::solve`] passes incumbents and bounds to the budget as they come,
+/// so a run killed later keeps them. A solve still running [`GRACE`] seconds after the
+/// budget's deadline has its process killed, which ends the session. Dropping the
+/// session kills the process.
 pub struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
+    child: Proc,
+    stdin: Option<File>,
     lines: Receiver<(Instant, String)>,
     stderr: Option<std::thread::JoinHandle<String>>,
     /// The version the driver reported (its hello, or an answer).
@@ -313,22 +334,47 @@ pub struct Session {
     alive: bool,
     /// When the session was asked for, charged to its first solve's call time.
     started: Option<Instant>,
+    /// Why the driver started cold (None: it started warm).
+    cold_because: Option<String>,
+}
+
+/// A driver process: this thread's child (cold) or forked by a fork server (warm).
+enum Proc {
+    Cold(Child),
+    Warm(WarmChild),
 }
 
 impl Session {
-    /// Starts `source` on the interpreter `python` (`python -I -c source`; -I ignores
-    /// PYTHONPATH and the user's site folder, so only the environment's pinned packages
-    /// are seen). A missing interpreter is an `error` outcome "not installed: …".
+    /// Starts `source` on the interpreter `python`: warm where it can, else as `python -I
+    /// -c source` (-I ignores PYTHONPATH and the user's site folder, so only the
+    /// environment's pinned packages are seen). A missing interpreter is an `error`
+    /// outcome "not installed: …".
     pub fn start(python: &Path, source: &str) -> Result<Session, Box<Outcome>> {
+        Session::start_with(python, source, &[])
+    }
+
+    /// [`Session::start`] with the arguments `args` (the driver's `sys.argv[1:]`).
+    pub fn start_with(python: &Path, source: &str, args: &[&str]) -> Result<Session, Box<Outcome>> {
         let started = Instant::now();
         let python = existing(python)
             .map_err(|e| Box::new(Outcome::error(format!("not installed: {e}"), 0.0)))?;
-        let mut command = Command::new(python);
-        command.arg("-I").arg("-c").arg(source);
-        let mut child = spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+        let (child, stdin, stdout, stderr, cold_because) = match warm::start(python, source, args) {
+            Ok(w) => (Proc::Warm(w.child), w.stdin, w.stdout, w.stderr, None),
+            Err(why) => {
+                let mut command = Command::new(python);
+                command.arg("-I").arg("-c").arg(source).args(args);
+                let mut child = spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+                let pipe = |p: Option<OwnedFd>| File::from(p.expect("a piped stream"));
+                let stdin = pipe(child.stdin.take().map(OwnedFd::from));
+                let stdout = pipe(child.stdout.take().map(OwnedFd::from));
+                let stderr = pipe(child.stderr.take().map(OwnedFd::from));
+                (Proc::Cold(child), stdin, stdout, stderr, Some(why))
+            }
+        };
         DRIVER_STARTS.with(|c| c.set(c.get() + 1));
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("piped stdout");
+        if cold_because.is_none() {
+            WARM_STARTS.with(|c| c.set(c.get() + 1));
+        }
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -342,7 +388,7 @@ impl Session {
                 }
             }
         });
-        let mut stderr = child.stderr.take().expect("piped stderr");
+        let mut stderr = stderr;
         let stderr = std::thread::spawn(move || {
             let mut buf = Vec::new();
             let _ = stderr.read_to_end(&mut buf);
@@ -350,13 +396,27 @@ impl Session {
         });
         Ok(Session {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             stderr: Some(stderr),
             version: None,
             alive: true,
             started: Some(started),
+            cold_because,
         })
+    }
+
+    /// Why the driver started cold (a fresh interpreter); None when it started warm.
+    pub fn cold_because(&self) -> Option<&str> {
+        self.cold_because.as_deref()
+    }
+
+    /// The driver's process id.
+    pub fn pid(&self) -> u32 {
+        match &self.child {
+            Proc::Cold(c) => c.id(),
+            Proc::Warm(w) => w.id(),
+        }
     }
 
     /// True while the child may still answer (not killed, its output not ended).
@@ -364,9 +424,18 @@ impl Session {
         self.alive
     }
 
-    /// The solver's name and version as the driver reported it in this session.
+    /// The solver's name and version as the driver reported it in this session, with
+    /// [`WARM_MARK`] when the driver started warm.
     pub fn version(&self) -> Option<String> {
-        self.version.clone()
+        self.version.as_deref().map(|v| self.marked(v))
+    }
+
+    /// `version` with [`WARM_MARK`] when the driver started warm.
+    fn marked(&self, version: &str) -> String {
+        match self.cold_because {
+            None => format!("{version}{WARM_MARK}"),
+            Some(_) => version.to_string(),
+        }
     }
 
     /// Sends `message` as one line of JSON. A child that has ended is no error here: the
@@ -420,17 +489,17 @@ impl Session {
         solution: &mut dyn FnMut(&[f64]) -> Reply,
     ) -> Result<(Answer, f64), Box<Outcome>> {
         let started = self.started.take().unwrap_or_else(Instant::now);
-        let fail = |o: Outcome, version: &Option<String>| {
+        let fail = |o: Outcome, version: Option<String>| {
             Box::new(Outcome {
                 call_seconds: Some(started.elapsed().as_secs_f64()),
-                version: version.clone(),
+                version,
                 ..o
             })
         };
         if !self.alive {
             return Err(fail(
                 Outcome::error("driver failed: its process has ended".to_string(), 0.0),
-                &self.version,
+                self.version(),
             ));
         }
         self.send(message);
@@ -463,9 +532,7 @@ impl Session {
                     Ok(Message::Answer(a)) => {
                         self.note_version(a.version.clone());
                         let mut a = a;
-                        if a.version.is_empty() {
-                            a.version = self.version.clone().unwrap_or_default();
-                        }
+                        a.version = self.version().unwrap_or_default();
                         return Ok((a, started.elapsed().as_secs_f64()));
                     }
                     // Anything else the solver printed is not the driver's.
@@ -481,7 +548,7 @@ impl Session {
                             )),
                             ..Outcome::time_limit(seconds)
                         },
-                        &self.version,
+                        self.version(),
                     ));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
@@ -495,7 +562,7 @@ impl Session {
                     let seconds = started.elapsed().as_secs_f64();
                     return Err(fail(
                         Outcome::error(format!("driver failed: {why}"), seconds),
-                        &self.version,
+                        self.version(),
                     ));
                 }
             }
@@ -510,12 +577,22 @@ impl Session {
 
     /// Kills the child's process group, reaps the child, and returns its standard error.
     fn kill(&mut self) -> String {
-        if self.alive && matches!(self.child.try_wait(), Ok(None)) {
-            // SAFETY: a plain kill(2) of the child's own process group, not yet reaped.
-            unsafe {
-                libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+        if self.alive {
+            match &mut self.child {
+                Proc::Cold(child) => {
+                    if matches!(child.try_wait(), Ok(None)) {
+                        // SAFETY: a plain kill(2) of the child's own process group, not
+                        // yet reaped.
+                        unsafe {
+                            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+                        }
+                        let _ = child.kill();
+                    }
+                }
+                Proc::Warm(child) => {
+                    child.kill();
+                }
             }
-            let _ = self.child.kill();
         }
         self.end()
     }
@@ -524,18 +601,29 @@ impl Session {
     fn end(&mut self) -> String {
         self.alive = false;
         self.stdin = None;
-        if matches!(self.child.try_wait(), Ok(None)) {
-            // Its output ended: it is exiting; one still there after a second is killed.
-            let exited = matches!(self.child.wait_timeout(Duration::from_secs(1)), Ok(Some(_)));
-            if !exited {
-                // SAFETY: as in `kill`.
-                unsafe {
-                    libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+        match &mut self.child {
+            Proc::Cold(child) => {
+                if matches!(child.try_wait(), Ok(None)) {
+                    // Its output ended: it is exiting; one still there after a second is
+                    // killed.
+                    let exited = matches!(child.wait_timeout(Duration::from_secs(1)), Ok(Some(_)));
+                    if !exited {
+                        // SAFETY: as in `kill`.
+                        unsafe {
+                            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+                        }
+                        let _ = child.kill();
+                    }
                 }
-                let _ = self.child.kill();
+                let _ = child.wait();
+            }
+            Proc::Warm(child) => {
+                // Its fork server reaps it; one still there after a second is killed.
+                if !child.wait_timeout(Duration::from_secs(1)) {
+                    child.kill();
+                }
             }
         }
-        let _ = self.child.wait();
         self.stderr
             .take()
             .and_then(|h| h.join().ok())
@@ -618,6 +706,32 @@ pub fn cached_version(
 ) -> String {
     cell.get_or_init(|| probe().unwrap_or_else(|e| format!("not installed: {e}")))
         .clone()
+}
+
+/// Runs the driver `source` with the arguments `args` on the drivers' interpreter (warm
+/// where it can, as a [`Session`] starts), nothing on its standard input, and returns its
+/// trimmed standard output, for version probes; none is an error with the last line of
+/// its standard error.
+pub fn driver_output(source: &str, args: &[&str]) -> Result<String, String> {
+    let python = python()?;
+    let mut session = Session::start_with(&python, source, args)
+        .map_err(|o| o.message.unwrap_or_else(|| "cannot start".to_string()))?;
+    session.stdin = None;
+    let mut out = String::new();
+    while let Ok((_, line)) = session.lines.recv() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let err = session.end();
+    if out.trim().is_empty() {
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("no output");
+        return Err(format!("{}: {last}; {PYTHON_HINT}", python.display()));
+    }
+    Ok(out.trim().to_string())
 }
 
 /// Runs `python -I -c code` and returns its trimmed standard output, for version probes.

@@ -69,7 +69,7 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The driver's source, run as `python -I -c`.
+/// The driver's source, run as `python -I -c` or by its fork server ([`super::warm`]).
 const DRIVER: &str = include_str!("drivers/gurobi.py");
 
 /// Columns and rows the size-limited licence takes.
@@ -147,11 +147,13 @@ impl EngineImpl for Gurobi {
         &DECLARATION
     }
 
+    fn driver(&self) -> Option<&'static str> {
+        Some(DRIVER)
+    }
+
     fn version(&self) -> String {
         static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        external::cached_version(&VERSION, || {
-            external::python_output(&format!("import sys\nsys.argv[1:] = ['probe']\n{DRIVER}"))
-        })
+        external::cached_version(&VERSION, || external::driver_output(DRIVER, &["probe"]))
     }
 
     fn refuses(&self, model: &Model) -> Option<String> {

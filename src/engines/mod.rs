@@ -45,6 +45,7 @@ pub mod sat;
 pub mod scip;
 #[cfg(test)]
 pub mod test_models;
+pub mod warm;
 
 pub use budget::Budget;
 pub use capabilities::{Capabilities, Clock, Declaration, Settings, SolveOptions};
@@ -123,6 +124,12 @@ pub trait EngineImpl: Sync {
     /// anything else.
     fn refuses(&self, model: &Model) -> Option<String> {
         let _ = model;
+        None
+    }
+    /// The source of the Python driver it runs its solver in (None, the default: it has
+    /// none), so that a sweep can start the driver's fork server before a run needs it
+    /// ([`warm`]).
+    fn driver(&self) -> Option<&'static str> {
         None
     }
     /// Solves one integer program (or LP) within `budget`.

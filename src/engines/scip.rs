@@ -59,12 +59,16 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The driver's source, run as `python -I -c`.
+/// The driver's source, run as `python -I -c` or by its fork server ([`super::warm`]).
 const DRIVER: &str = include_str!("drivers/scip.py");
 
 impl EngineImpl for Scip {
     fn declaration(&self) -> &'static Declaration {
         &DECLARATION
+    }
+
+    fn driver(&self) -> Option<&'static str> {
+        Some(DRIVER)
     }
 
     fn version(&self) -> String {

@@ -281,7 +281,10 @@ pub struct Record {
     /// beside the results file (`<results>.sweeps.jsonl`).
     #[serde(default)]
     pub machine: String,
-    /// The engine's name and version (for `bc`, with the LP solver underneath).
+    /// The engine's name and version (for `bc`, with the LP solver underneath); for a
+    /// solver in a Python driver, the version the driver reported, ending in ` [warm]`
+    /// when the driver was forked by its fork server rather than started cold (see
+    /// `engines::warm`).
     pub solver_version: String,
     /// Commit of puzzlebench that produced the row.
     pub git_commit: String,

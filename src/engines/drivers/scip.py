@@ -49,7 +49,8 @@ except ImportError as e:
           "message": f"not installed: pyscipopt ({e}); run scripts/setup-python.sh"})
     sys.exit(0)
 
-VERSION = f"SCIP {pyscipopt.Model().version()} (PySCIPOpt {pyscipopt.__version__})"
+# A Model without its SCIP instance: the version without loading every plugin.
+VERSION = f"SCIP {pyscipopt.Model(createscip=False).version()} (PySCIPOpt {pyscipopt.__version__})"
 
 # Seconds between two dual bounds printed (the best is printed with each incumbent).
 BOUND_EVERY = 0.02
