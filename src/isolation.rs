@@ -54,6 +54,9 @@ pub struct Job {
     /// ([`crate::record::race_run_id`]).
     #[serde(default)]
     pub race: Option<String>,
+    /// The race's adaptive cap on the run, seconds ([`crate::runner::RunSpec::cap`]).
+    #[serde(default)]
+    pub cap: Option<f64>,
 }
 
 /// A puzzle as its key in a [`Job`].

@@ -64,6 +64,11 @@ pub struct RunSpec {
     pub repeat: u32,
     /// The run id ([`run_id`]).
     pub run_id: String,
+    /// A race's adaptive cap, seconds ([`crate::race::capping`]): the solver's time limit
+    /// for this run when it is below the configuration's own. The row keeps the
+    /// configuration's `time_limit` (and so its run id), says the cap in `cap_seconds`,
+    /// and a run stopped by it says `capped`. `None`: no cap.
+    pub cap: Option<f64>,
 }
 
 /// What a sweep runs: a list of runs over loaded instances.
@@ -210,6 +215,7 @@ impl Plan {
                                 settings: settings.clone(),
                                 repeat,
                                 run_id: id,
+                                cap: None,
                             });
                         }
                     }
@@ -462,15 +468,48 @@ pub fn run_in_process(
             Err(e) => sink_error = Some(format!("timeline not kept: {e}")),
         }
     }
-    let result = instance.solve(&spec.formulation, spec.engine, &spec.options);
+    let result = instance.solve(&spec.formulation, spec.engine, &spec.solver_options());
     // A run refused before it started took no sink; the next run must not inherit it.
     drop(crate::timeline::take_sink());
     let mut r = to_record(puzzle, instance, spec, env, result);
+    spec.mark_capped(&mut r);
     r.cores = crate::cores::cpu_list(&crate::cores::allowed_cpus());
     if let Some(e) = sink_error {
         r.error = Some(r.error.map_or(e.clone(), |x| format!("{x}; {e}")));
     }
     r
+}
+
+impl RunSpec {
+    /// The cap that binds this run: [`RunSpec::cap`] when it is below the configuration's
+    /// time limit (or the configuration has none).
+    pub fn binding_cap(&self) -> Option<f64> {
+        self.cap
+            .filter(|&c| self.options.time_limit.is_none_or(|limit| c < limit))
+    }
+
+    /// The options the solver is given: the configuration's, with the binding cap as the
+    /// time limit.
+    pub fn solver_options(&self) -> SolveOptions {
+        let mut o = self.options.clone();
+        if let Some(c) = self.binding_cap() {
+            o.time_limit = Some(c);
+        }
+        o
+    }
+
+    /// Marks the row of a capped run: its cap in `cap_seconds`, and status `capped` where
+    /// it stopped at its limit (the cap). The row's `time_limit` stays the
+    /// configuration's.
+    pub fn mark_capped(&self, r: &mut Record) {
+        if let Some(c) = self.binding_cap() {
+            r.time_limit = self.options.time_limit;
+            r.cap_seconds = Some(c);
+            if r.status == Status::TimeLimit.key() {
+                r.status = crate::record::CAPPED.into();
+            }
+        }
+    }
 }
 
 /// How a sweep runs its runs.
@@ -587,9 +626,10 @@ pub fn run_isolated(
         run_id: spec.run_id.clone(),
         timelines: Some(timelines.to_path_buf()),
         race: plan.race.clone(),
+        cap: spec.cap,
     };
     let limits = Limits {
-        hard_seconds: hard_limit(&spec.options, config.grace_seconds),
+        hard_seconds: hard_limit(&spec.solver_options(), config.grace_seconds),
         memory_mb: config.memory_mb,
     };
     let placement = Placement {
@@ -623,6 +663,7 @@ pub fn run_isolated(
                 "killed at the hard limit of {:.1} s (the run overran its time limit by more than the grace)",
                 limits.hard_seconds.unwrap_or(0.0)
             ));
+            spec.mark_capped(&mut r);
             r
         }
         Ending::MemoryLimit => to_record(
@@ -848,5 +889,45 @@ mod tests {
         let mut sorted = a.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, (0..50).collect::<Vec<_>>(), "a permutation");
+    }
+
+    #[test]
+    fn a_capped_run_keeps_its_configurations_limit_and_says_capped() {
+        let plan = gated_plan();
+        let mut spec = plan.runs[0].clone();
+        let uncapped_id = spec.run_id.clone();
+        // A cap at or above the limit does not bind.
+        spec.cap = Some(10.0);
+        assert_eq!(spec.binding_cap(), None);
+        assert_eq!(spec.solver_options().time_limit, Some(10.0));
+        // One below it is the solver's limit; the row keeps the configuration's.
+        spec.cap = Some(1e-6);
+        assert_eq!(spec.solver_options().time_limit, Some(1e-6));
+        let inst = plan.instances[spec.instance].instance.as_ref();
+        let r = run_in_process("sudoku", inst, &spec, &RunEnv::default(), None);
+        assert_eq!(r.status, "capped", "{:?}", r.error);
+        assert!(r.is_capped() && !crate::stats::succeeded(&r));
+        assert_eq!(r.time_limit, Some(10.0));
+        assert_eq!(r.cap_seconds, Some(1e-6));
+        assert_eq!(r.run_id, uncapped_id);
+        // A run that finished under its cap keeps its status, and says its cap.
+        let mut done = Record {
+            status: "optimal".into(),
+            ..Record::default()
+        };
+        spec.cap = Some(5.0);
+        spec.mark_capped(&mut done);
+        assert_eq!(done.status, "optimal");
+        assert_eq!(done.cap_seconds, Some(5.0));
+        // Without a cap nothing changes.
+        spec.cap = None;
+        let mut failed = Record {
+            status: "time_limit".into(),
+            time_limit: Some(10.0),
+            ..Record::default()
+        };
+        spec.mark_capped(&mut failed);
+        assert_eq!(failed.status, "time_limit");
+        assert_eq!(failed.cap_seconds, None);
     }
 }

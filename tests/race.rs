@@ -176,6 +176,51 @@ fn a_race_writes_its_rows_and_decisions_and_goes_on_from_them_when_started_again
     for (k, e) in instances.iter().enumerate() {
         assert_eq!(e["name"], plan[k], "instance {k} is the plan's");
     }
+    // Adaptive capping: on each instance the best so far ran first, and the others' cap is
+    // twice its run-clock time there plus 0.1 s; a capped row keeps its configuration's
+    // time limit (and so its run id) and says its cap.
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut caps = 0;
+    for e in &instances {
+        let Some(cap) = e["cap_seconds"].as_f64() else {
+            continue;
+        };
+        caps += 1;
+        let first = e["ran_first"]
+            .as_str()
+            .expect("a cap comes from the run that ran first");
+        let row = recs
+            .iter()
+            .find(|r| {
+                r[col("instance")] == *e["name"].as_str().unwrap()
+                    && format!("{} on {}", &r[col("formulation")], &r[col("backend")]) == first
+            })
+            .expect("the row of the run that ran first");
+        let t: f64 = row[col("run_seconds")].parse().unwrap();
+        assert!(
+            (cap - (2.0 * t + 0.1)).abs() < 0.0011,
+            "cap {cap} after {t}"
+        );
+        for name in e["capped"].as_array().unwrap() {
+            assert_ne!(
+                name.as_str(),
+                Some(first),
+                "the run that ran first is never capped"
+            );
+        }
+    }
+    assert!(
+        caps > 0,
+        "sat solves every Sudoku: the instances after the first are capped"
+    );
+    for r in recs.iter().filter(|r| &r[col("status")] == "capped") {
+        let cap: f64 = r[col("cap_seconds")].parse().unwrap();
+        let limit: f64 = r[col("time_limit")].parse().unwrap();
+        assert!(
+            cap < limit,
+            "a cap binds below the limit: {cap} against {limit}"
+        );
+    }
     // Started again: nothing runs again, and the record is the same.
     let before = std::fs::read_to_string(out.join("race.jsonl")).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))

@@ -14,6 +14,7 @@
 use super::{bad_input, failed, own_executable, parse_engines, stop_flag, Failure};
 use crate::engines::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart};
+use crate::race::capping::cap_after;
 use crate::race::elimination::RaceConfig;
 use crate::race::ladder::{ladder_file, Ladder};
 use crate::race::state::{RaceState, CAPPED, ONE_LEFT, PLAN_RUN};
@@ -328,25 +329,38 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             labels[g],
             survivors.len()
         ));
-        let plan = round_plan(spec, &cands, &survivors, loaded)?;
-        let mut rows: Vec<Record> = plan
-            .runs
-            .iter()
-            .filter_map(|s| done.get(&s.run_id).cloned())
+        let mut plan = round_plan(spec, &cands, &survivors, loaded)?;
+        // Adaptive capping: the current best runs first, alone; the others then run with a
+        // cap from its time there.
+        let leader = state.best().filter(|b| survivors.contains(b));
+        let (first, rest): (Vec<RunSpec>, Vec<RunSpec>) = std::mem::take(&mut plan.runs)
+            .into_iter()
+            .partition(|s| Some(run_name(&s.formulation, s.engine, &s.options, s.kind)) == leader);
+        plan.runs = first;
+        let Some(mut rows) = run_round(&plan, &done, r)? else {
+            bar.finish_and_clear();
+            write_log(r.log, &spec.name, &events)?;
+            return Err(stopped());
+        };
+        let cap = rows.first().and_then(cap_after);
+        plan.runs = rest
+            .into_iter()
+            .map(|mut s| {
+                s.cap = cap;
+                s
+            })
             .collect();
-        if rows.len() < plan.runs.len() {
-            let outcome = runner::sweep(&plan, r.csv, r.env, r.config, r.stop, &|_: &Record| {})
-                .map_err(bad_input)?;
-            if outcome.stopped {
-                bar.finish_and_clear();
-                write_log(r.log, &spec.name, &events)?;
-                return Err(Failure::new(
-                    130,
-                    "stopped by a signal; run the same command again to go on (finished runs are kept)",
-                ));
-            }
-            rows.extend(outcome.rows);
-        }
+        let Some(more) = run_round(&plan, &done, r)? else {
+            bar.finish_and_clear();
+            write_log(r.log, &spec.name, &events)?;
+            return Err(stopped());
+        };
+        rows.extend(more);
+        let capped: Vec<String> = rows
+            .iter()
+            .filter(|row| row.is_capped())
+            .map(|row| row.config_name())
+            .collect();
         let name = plan.instances[0].instance.name().to_string();
         let refs: Vec<&Record> = rows.iter().collect();
         let before = state.refusals.len();
@@ -363,6 +377,7 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             "race": spec.name, "event": "instance", "instance": k, "name": name,
             "rung": labels[g], "survivors": state.survivors(),
             "best": best, "spent_seconds": round3(state.spent),
+            "ran_first": leader, "cap_seconds": cap.map(round3), "capped": capped,
         }));
         if rule.is_look(k) {
             if let Some(look) = state.looks().last().filter(|l| l.raced_instances == k) {
@@ -403,6 +418,37 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
         rungs,
         planned: total,
     })
+}
+
+/// The error of a race a signal stopped.
+fn stopped() -> Failure {
+    Failure::new(
+        130,
+        "stopped by a signal; run the same command again to go on (finished runs are kept)",
+    )
+}
+
+/// The rows of `plan`'s runs: those `done` already holds, and the others run now. `None`
+/// when a signal stopped the sweep.
+fn run_round(
+    plan: &Plan,
+    done: &HashMap<String, Record>,
+    r: &RaceRun,
+) -> Result<Option<Vec<Record>>, Failure> {
+    let mut rows: Vec<Record> = plan
+        .runs
+        .iter()
+        .filter_map(|s| done.get(&s.run_id).cloned())
+        .collect();
+    if rows.len() < plan.runs.len() {
+        let outcome = runner::sweep(plan, r.csv, r.env, r.config, r.stop, &|_: &Record| {})
+            .map_err(bad_input)?;
+        if outcome.stopped {
+            return Ok(None);
+        }
+        rows.extend(outcome.rows);
+    }
+    Ok(Some(rows))
 }
 
 fn round3(x: f64) -> f64 {

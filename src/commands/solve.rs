@@ -105,6 +105,7 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
                 &settings,
                 1,
             ),
+            cap: None,
         };
         let what = format!("{} with {} on {engine}", inst.name(), info.key);
         let result = with_progress(&what, c.options.time_limit, || {

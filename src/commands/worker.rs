@@ -55,6 +55,7 @@ pub fn serve(input: &str) -> Result<String, Failure> {
         settings,
         repeat: job.repeat,
         run_id,
+        cap: job.cap,
     };
     let rec = runner::run_in_process(
         p.key(),

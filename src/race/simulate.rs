@@ -7,7 +7,9 @@
 //! `z`, `z_i` standard normal draws from the project's seeded [`Rng`]. Times are compared
 //! as the race compares them (rounded to the millisecond, an instance separating a pair
 //! only when the slower took 10 ms or more), so fast worlds give many runs under 10 ms and
-//! ties at the rounding, and slow ones failures at the limit.
+//! ties at the rounding, and slow ones failures at the limit. Runs are capped as the races
+//! cap them ([`super::capping`]): the best so far sets the cap, and a run over it is charged
+//! the limit.
 //!
 //! `races_keep_their_level` runs [`RACES`] races per scenario and world and prints, per
 //! scenario: the chance of dropping a candidate as good as the best (asserted at most 5 %),
@@ -15,6 +17,7 @@
 //! contradict each other (one drops `a` against best `b`, the other `b` against best `a`).
 //! docs/race.md reports the figures.
 
+use super::capping::{CAP_FACTOR, CAP_MARGIN_SECONDS};
 use super::elimination::{Race, RaceConfig};
 use crate::rng::Rng;
 
@@ -106,10 +109,20 @@ fn run_race(factors: &[f64], world: World, seed: u64) -> Outcome {
         let d = world.median
             * world.rung_factor.powi(rung)
             * (world.instance_sd * normal(&mut rng)).exp();
-        let times: Vec<f64> = perm
+        let mut times: Vec<f64> = perm
             .iter()
             .map(|&c| (d * factors[c] * (world.run_sd * normal(&mut rng)).exp()).min(world.limit))
             .collect();
+        // Adaptive capping as the races do it: the best so far runs first, and the others'
+        // runs over its cap are charged the limit.
+        if let Some(b) = race.best().filter(|&b| times[b] < world.limit) {
+            let cap = CAP_FACTOR * times[b] + CAP_MARGIN_SECONDS;
+            for (j, t) in times.iter_mut().enumerate() {
+                if j != b && *t > cap {
+                    *t = world.limit;
+                }
+            }
+        }
         for decision in race.record(&times) {
             let j = perm[decision.candidate[1..].parse::<usize>().unwrap()];
             let b = perm[decision.best[1..].parse::<usize>().unwrap()];

@@ -7,7 +7,7 @@
 use super::elimination::{Decision, Look, Race, RaceConfig};
 use super::sign::{sign_test_p, tally};
 use crate::record::Record;
-use crate::stats::{charged_seconds, median, succeeded};
+use crate::stats::{median, succeeded};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +17,21 @@ pub const ONE_LEFT: &str = "one candidate left";
 pub const PLAN_RUN: &str = "plan run";
 /// Why a race ended: the safety cap in seconds stopped it short of its plan.
 pub const CAPPED: &str = "cut short by the time cap";
+
+/// The seconds a race charges a run, on the run clock (the clock of the time limit: model
+/// building, LP relaxation, solve and, for a solver in a child process, its start and the
+/// model's transfer; `run_seconds`): its run-clock time when it succeeded, else exactly its
+/// time limit, as a failure, and as a run its adaptive cap stopped
+/// ([`super::capping`]). The solve clock (`seconds`) stands in for rows without a run
+/// clock (a run killed at its hard limit, rows of older versions).
+pub fn race_seconds(r: &Record) -> f64 {
+    let t = r.run_seconds.or(r.seconds).unwrap_or(0.0);
+    if succeeded(r) {
+        t
+    } else {
+        r.time_limit.unwrap_or(t)
+    }
+}
 
 /// A candidate that refused an instance (a model over an engine's limit): it leaves the
 /// race unranked from that instance on; a refusal is not a failure.
@@ -35,9 +50,14 @@ pub struct Refusal {
 pub struct Raced {
     /// Its name, as the rows give it.
     pub name: String,
-    /// Per candidate (in [`RaceState::candidates`] order) the time charged (seconds,
-    /// median over its runs, a failure at its limit); `None` for one not in the race.
+    /// Per candidate (in [`RaceState::candidates`] order) the time charged (seconds on the
+    /// run clock, median over its runs, a failure or a capped run at its time limit:
+    /// [`race_seconds`]); `None` for one not in the race.
     pub times: Vec<Option<f64>>,
+    /// Per candidate, whether the race's adaptive cap stopped a run of it there
+    /// ([`super::capping`]); `false` for one not in the race.
+    #[serde(default)]
+    pub capped: Vec<bool>,
     /// Per candidate, whether it solved the instance (verified); `false` for one not in
     /// the race.
     pub solved: Vec<bool>,
@@ -238,6 +258,32 @@ impl RaceState {
             .collect()
     }
 
+    /// The instances both `a` and `b` ran and neither was capped on, in race order (names):
+    /// those on which both times are measured, where a raced verdict's ratio is taken.
+    pub fn measured_by_both(&self, a: &str, b: &str) -> Vec<String> {
+        let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
+            return Vec::new();
+        };
+        let capped = |r: &Raced, k: usize| r.capped.get(k).copied().unwrap_or(false);
+        self.raced
+            .iter()
+            .filter(|r| r.times[i].is_some() && r.times[j].is_some())
+            .filter(|r| !capped(r, i) && !capped(r, j))
+            .map(|r| r.name.clone())
+            .collect()
+    }
+
+    /// How many runs of `candidate` the race's adaptive cap stopped.
+    pub fn capped_runs(&self, candidate: &str) -> usize {
+        let Some(j) = self.index(candidate) else {
+            return 0;
+        };
+        self.raced
+            .iter()
+            .filter(|r| r.capped.get(j).copied().unwrap_or(false))
+            .count()
+    }
+
     /// Adds the instance `name` from its rows (every row of this race on it): each
     /// survivor's rows give its charged time, the median over its runs; a survivor that
     /// refused leaves the race. Returns the drops the test made, if a checkpoint was
@@ -255,6 +301,7 @@ impl RaceState {
         let n = self.candidates.len();
         let mut times = vec![None; n];
         let mut solved = vec![false; n];
+        let mut capped = vec![false; n];
         for &j in &alive {
             let rs = &by[&self.candidates[j]];
             if let Some(r) = rs.iter().find(|r| r.status == "refused") {
@@ -266,8 +313,9 @@ impl RaceState {
                 self.race.withdraw(j);
                 continue;
             }
-            let charged: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
+            let charged: Vec<f64> = rs.iter().map(|r| race_seconds(r)).collect();
             times[j] = median(&charged);
+            capped[j] = rs.iter().any(|r| r.is_capped());
             solved[j] = rs.iter().filter(|r| succeeded(r)).count() * 2 > rs.len();
         }
         for rs in by.values() {
@@ -282,6 +330,7 @@ impl RaceState {
             name: name.to_string(),
             times,
             solved,
+            capped,
         });
         Some(decisions)
     }
@@ -390,5 +439,53 @@ mod tests {
             "f on a"
         };
         assert_eq!(race.separation(other).dropped_at, None);
+    }
+
+    #[test]
+    fn a_capped_run_is_charged_its_limit_and_counts_only_where_its_direction_is_known() {
+        // "a" is the best (0.1 s); "b" ran 0.5 s on i00; "c" and "d" were capped on i00
+        // (charged their 10 s limit, as a failure), "d" failed at its limit on i01.
+        let mut rs = rows(
+            &[
+                ("a", vec![0.1]),
+                ("b", vec![0.5]),
+                ("c", vec![0.3]),
+                ("d", vec![0.3]),
+            ],
+            2,
+        );
+        for r in rs.iter_mut() {
+            // The run clock is what the race charges.
+            r.run_seconds = r.seconds.map(|s| s + 0.01);
+            if r.instance == "i00" && (r.backend == "c" || r.backend == "d") {
+                r.status = crate::record::CAPPED.into();
+                r.cap_seconds = Some(0.32);
+                r.verified = None;
+            }
+            if r.instance == "i01" && r.backend == "d" {
+                r.status = "time_limit".into();
+                r.verified = None;
+            }
+        }
+        let race = replay(&rs).remove(0);
+        assert_eq!(
+            race.raced[0].times[2],
+            Some(10.0),
+            "a capped run is charged its limit"
+        );
+        assert_eq!(race.raced[1].times[0], Some(0.11), "the run clock");
+        assert!(race.raced[0].capped[2] && !race.raced[1].capped[2]);
+        // On i00 the best beat both capped runs; "b" (finished) beat them too; "c" and "d"
+        // (both capped) tie. On i01 "c" (0.31 s) beat "d" (a failure).
+        assert_eq!(race.versus("f on a", "f on c"), (2, 0));
+        assert_eq!(race.versus("f on b", "f on c"), (1, 1));
+        assert_eq!(race.versus("f on c", "f on d"), (1, 0));
+        assert_eq!(race.capped_runs("f on c"), 1);
+        // A raced ratio is measured where neither was capped.
+        assert_eq!(race.measured_by_both("f on a", "f on c"), vec!["i01"]);
+        assert_eq!(
+            race.measured_by_both("f on a", "f on b"),
+            vec!["i00", "i01"]
+        );
     }
 }

@@ -131,6 +131,12 @@ pub struct Record {
     /// Time limit of the whole run in seconds (model building, LP relaxation and every
     /// solve draw on it), empty for none.
     pub time_limit: Option<f64>,
+    /// A race's adaptive cap on the run in seconds, below `time_limit`: the solver's limit
+    /// for this run alone, set from the race's best on the instance
+    /// ([`crate::race::capping`]); empty for an uncapped run. A run stopped by it has
+    /// status `capped`.
+    #[serde(default)]
+    pub cap_seconds: Option<f64>,
     /// Presolve as the engine applied it: on (true) or off (false), empty for an engine
     /// without presolve (CBC under its cut callback: always off).
     pub presolve: Option<bool>,
@@ -143,7 +149,9 @@ pub struct Record {
     /// Solutions asked for (`--count`; 2 proves uniqueness).
     #[serde(default = "one")]
     pub count: u32,
-    /// `optimal`, `feasible`, `infeasible`, `time_limit`, `refused` (the engine or the
+    /// `optimal`, `feasible`, `infeasible`, `time_limit`, `capped` (stopped by a race's
+    /// adaptive cap, `cap_seconds`: slower there than the race's best by the cap's margin,
+    /// neither a success nor a failure outside the race), `refused` (the engine or the
     /// formulation does not take the run: neither a success nor a failure) or `error`.
     pub status: String,
     /// Seconds of the solve, on the solve clock (wall-clock time around the engine's
@@ -409,7 +417,17 @@ impl Record {
     pub fn is_refused(&self) -> bool {
         self.status == "refused"
     }
+
+    /// True when a race's adaptive cap stopped the run (status `capped`): it was slower
+    /// there than the race's best by the cap's margin, which the race counts; outside the
+    /// race it is neither a success nor a failure and enters no statistic.
+    pub fn is_capped(&self) -> bool {
+        self.status == CAPPED
+    }
 }
+
+/// The status of a run a race's adaptive cap stopped ([`Record::is_capped`]).
+pub const CAPPED: &str = "capped";
 
 /// What is wrong with the times of `r` on the run clock, or None when they hold
 /// `first_solution_seconds` ≤ `best_solution_seconds` ≤ `run_seconds`: each known time is 0

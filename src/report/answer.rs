@@ -457,6 +457,13 @@ fn rank(
             .max_by_key(|set| (covering(set) * set.len(), covering(set), set.len()))?
     };
     let instances: Vec<InstanceKey> = best_set.iter().map(|k| (*k).clone()).collect();
+    // A race's comparison is judged on the race's clock, the run clock; the others on the
+    // solve clock.
+    let charge: fn(&Record) -> f64 = if exact {
+        crate::race::state::race_seconds
+    } else {
+        charged_seconds
+    };
     let limits: BTreeSet<Option<u64>> = instances.iter().map(|k| k.1).collect();
     let mut standings: Vec<Standing> = runs
         .iter()
@@ -464,7 +471,7 @@ fn rank(
         .map(|(c, per)| {
             let times: Vec<Vec<f64>> = instances
                 .iter()
-                .map(|k| per[k].iter().map(|r| charged_seconds(r)).collect())
+                .map(|k| per[k].iter().map(|r| charge(r)).collect())
                 .collect();
             let solved = instances
                 .iter()

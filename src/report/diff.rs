@@ -5,8 +5,8 @@
 //! ([`crate::record::last_attempts`]), and runs are matched by run id, which hashes the
 //! instance's content, the puzzle, formulation, engine, settings, time limit and repeat: a
 //! matched pair is the same run on the same instance, whatever the instance files were
-//! called. Runs refused on either side (status `refused`) enter no statistic and are listed
-//! apart.
+//! called. Runs refused on either side (status `refused`), or stopped by a race's adaptive
+//! cap (status `capped`), enter no statistic and are listed apart.
 //!
 //! **Per configuration** (puzzle, formulation, engine label with its settings), over the
 //! instances both sides ran: each instance's time on each side is the median over its
@@ -378,7 +378,8 @@ pub struct Diff {
     pub set_aside: (usize, usize),
     /// Run ids both sides hold.
     pub shared: usize,
-    /// Shared runs refused on either side: the run, OLD's and NEW's status and reason.
+    /// Shared runs refused on either side, or stopped by a race's adaptive cap (status
+    /// `capped`: no time measured): the run, OLD's and NEW's status and reason.
     pub refused: Vec<(RunName, String, String)>,
     /// The configurations, puzzle, formulation, engine and settings in order.
     pub configs: Vec<ConfigDiff>,
@@ -637,9 +638,10 @@ pub fn compare_with_factor(
     let mut grouped: BTreeMap<ConfigKey, BTreeMap<InstanceKey, Repeats>> = BTreeMap::new();
     let mut changes: HashMap<ConfigKey, (usize, usize)> = HashMap::new();
     for &(a, b) in &pairs {
-        if a.is_refused() || b.is_refused() {
-            let why = |r: &Record| match &r.error {
-                Some(e) if r.is_refused() => format!("refused: {e}"),
+        if a.is_refused() || b.is_refused() || a.is_capped() || b.is_capped() {
+            let why = |r: &Record| match (&r.error, r.cap_seconds) {
+                (Some(e), _) if r.is_refused() => format!("refused: {e}"),
+                (_, Some(c)) if r.is_capped() => format!("capped at {c:.3} s by its race"),
                 _ => r.status.clone(),
             };
             d.refused.push((run_name(a), why(a), why(b)));
@@ -880,7 +882,7 @@ impl Diff {
     pub fn summary(&self) -> String {
         let n = |c| self.with(c).len();
         format!(
-            "{} runs in OLD, {} in NEW ({} and {} earlier attempts set aside); {} matched by run id, {} of them refused on a side. {} configurations: {} regressions, {} improvements, {} within noise, {} without a verdict (both under {} ms, or a single run). {} differing answers ({} runs' optima compared, {} answers compared by hash where known to be unique), {} status changes.",
+            "{} runs in OLD, {} in NEW ({} and {} earlier attempts set aside); {} matched by run id, {} of them refused or capped on a side. {} configurations: {} regressions, {} improvements, {} within noise, {} without a verdict (both under {} ms, or a single run). {} differing answers ({} runs' optima compared, {} answers compared by hash where known to be unique), {} status changes.",
             self.runs.0,
             self.runs.1,
             self.set_aside.0,
@@ -1000,7 +1002,7 @@ impl Diff {
         });
         out.push(runs_table(
             "refused",
-            "Runs refused on a side (in no statistic)",
+            "Runs refused or capped on a side (in no statistic)",
             &["OLD", "NEW"],
             self.refused
                 .iter()

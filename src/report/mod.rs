@@ -37,6 +37,10 @@ pub struct SetAside {
     /// so they enter no time statistic, solved count or verdict; the pages show each such
     /// pair as "not run" with its reason.
     pub refused: Vec<Record>,
+    /// The runs a race's adaptive cap stopped (status `capped`): their race counts them
+    /// (slower than its best there), but they measured no time, so every other statistic
+    /// leaves them out.
+    pub capped: usize,
     /// Earlier attempts of run ids written more than once (a sweep run again, or resumed
     /// after it was cut short), left out so that each run counts once, its last attempt
     /// ([`crate::record::last_attempts`]).
@@ -50,10 +54,13 @@ impl SetAside {
         let (last, earlier_attempts) = crate::record::last_attempts(rows);
         let (refused, counted): (Vec<Record>, Vec<Record>) =
             last.into_iter().partition(Record::is_refused);
+        let (capped, counted): (Vec<Record>, Vec<Record>) =
+            counted.into_iter().partition(Record::is_capped);
         (
             counted,
             SetAside {
                 refused,
+                capped: capped.len(),
                 earlier_attempts,
             },
         )
@@ -66,6 +73,11 @@ impl SetAside {
             0 => {}
             1 => parts.push("1 refused run (nothing searched: an engine or formulation that does not take it; the reason is in the error column) is left out of every statistic".to_string()),
             n => parts.push(format!("{n} refused runs (nothing searched: an engine or formulation that does not take them; the reasons are in the error column) are left out of every statistic")),
+        }
+        match self.capped {
+            0 => {}
+            1 => parts.push("1 run stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; its race counts it, but it measured no time) is left out of every other statistic".to_string()),
+            n => parts.push(format!("{n} runs stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; their race counts them, but they measured no time) are left out of every other statistic")),
         }
         match self.earlier_attempts {
             0 => {}

@@ -30,7 +30,9 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
             names: BTreeSet::new(),
             how: String::new(),
         });
-        for name in race.instances_of(&runner) {
+        let best = race.best().unwrap_or_default();
+        let capped = race.instances_of(&runner).len() - race.measured_by_both(&best, &runner).len();
+        for name in race.measured_by_both(&best, &runner) {
             let limit = limits
                 .get(&(race.name.as_str(), name.as_str()))
                 .copied()
@@ -40,13 +42,16 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
         if !entry.how.is_empty() {
             entry.how.push(' ');
         }
-        let best = race.best().unwrap_or_default();
         entry.how.push_str(&format!(
-            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran.",
+            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran{}, on the run clock (the race's).",
             race.name,
             race.candidates.len(),
             race.raced.len(),
-            race.counted_between(&best, &runner)
+            race.counted_between(&best, &runner),
+            match capped {
+                0 => String::new(),
+                n => format!(", less the {n} on which the race's adaptive cap stopped the runner-up (slower there than twice the best's time plus 0.1 s: counted by the race, not measured)"),
+            }
         ));
     }
     let mut out: Vec<Chosen> = chosen

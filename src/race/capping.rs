@@ -1,0 +1,76 @@
+//! Adaptive capping: a race stops a run once it cannot rank ahead of the best on its
+//! instance, as irace (Pérez Cáceres, López-Ibáñez, Hoos and Stützle, LION 2017) and
+//! ParamILS (Hutter, Hoos, Leyton-Brown and Stützle, JAIR 2009, "aggressive capping" with a
+//! bound multiplier of 2) do for run-time races.
+//!
+//! On each instance the race first runs its current best alone. When the best succeeded,
+//! every other survivor runs with a cap ([`cap_after`]): [`CAP_FACTOR`] times the best's
+//! time on the run clock plus [`CAP_MARGIN_SECONDS`], on the clock of the time limit (the
+//! run clock: building, LP relaxation, solve and a child process's start). A run the cap
+//! stops has status `capped` ([`crate::record::CAPPED`]), its cap in `cap_seconds`, and
+//! the configuration's own `time_limit` (so its run id is the uncapped run's).
+//!
+//! What the race makes of it: a capped run is charged the configuration's time limit, as a
+//! failure is ([`crate::race::state::race_seconds`]). On that instance it is then slower
+//! than the best (which took less than half its cap: true of the uncapped run too), and
+//! slower than any candidate that finished under the cap (true too); against another capped
+//! run or a failure it ties, and separates nothing. Every comparison it enters is thus one
+//! the uncapped run would have given the same way, or none: capping never makes a test
+//! count an instance the wrong way, it only leaves out some instances between two slow
+//! candidates. Outside the race a capped run is neither a success nor a failure: reports
+//! set it aside, and a raced verdict is measured on the instances neither of its two
+//! configurations was capped on.
+
+use crate::record::Record;
+use crate::stats::succeeded;
+
+/// The cap's multiple of the best's time (ParamILS's bound multiplier).
+pub const CAP_FACTOR: f64 = 2.0;
+
+/// The cap's margin over [`CAP_FACTOR`] times the best's time, seconds: room for a run's
+/// start and the coarseness of solvers' own time checks, so that runs as fast as the
+/// best's are never capped.
+pub const CAP_MARGIN_SECONDS: f64 = 0.1;
+
+/// The cap of the other survivors' runs on an instance after the best's run `best` there:
+/// [`CAP_FACTOR`] × its run-clock time + [`CAP_MARGIN_SECONDS`] when it succeeded; none when
+/// it failed (the others then run to the time limit) or its run clock is unknown.
+pub fn cap_after(best: &Record) -> Option<f64> {
+    if !succeeded(best) {
+        return None;
+    }
+    let t = best.run_seconds.or(best.seconds)?;
+    Some(CAP_FACTOR * t + CAP_MARGIN_SECONDS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(status: &str, verified: Option<bool>, run: Option<f64>) -> Record {
+        Record {
+            status: status.into(),
+            verified,
+            seconds: Some(0.2),
+            run_seconds: run,
+            time_limit: Some(10.0),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn the_cap_is_twice_the_best_run_plus_the_margin() {
+        let c = cap_after(&row("optimal", Some(true), Some(0.3))).unwrap();
+        assert!((c - 0.7).abs() < 1e-12, "{c}");
+        // Without a run clock, the solve clock.
+        let c = cap_after(&row("optimal", Some(true), None)).unwrap();
+        assert!((c - 0.5).abs() < 1e-12, "{c}");
+    }
+
+    #[test]
+    fn no_cap_after_a_best_that_failed_or_was_wrong() {
+        assert_eq!(cap_after(&row("time_limit", None, Some(10.0))), None);
+        assert_eq!(cap_after(&row("optimal", Some(false), Some(0.3))), None);
+        assert_eq!(cap_after(&row("error", None, Some(0.3))), None);
+    }
+}
