@@ -542,7 +542,7 @@ pub fn judge(standings: &[Standing], shift: f64) -> (Option<f64>, Option<(f64, f
         None => (None, None, Verdict::Alone),
         Some(r) => {
             let b = &standings[0];
-            let ratio = r.sgm / b.sgm.max(f64::MIN_POSITIVE);
+            let ratio = crate::stats::shifted_ratio(b.sgm, r.sgm, shift);
             let interval = sgm_ratio_interval(&b.times, &r.times, shift);
             let verdict = if b.solved > r.solved {
                 Verdict::MoreSolved
@@ -611,7 +611,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         notes: vec![
             format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran, and those two lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best, whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
             "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, alpha = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
-            format!("ratio: the runner-up's SGM over the best's; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
+            format!("ratio: the runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s) with the SGMs' shift s, so that differences well under s count little; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };
     table.note_marks();

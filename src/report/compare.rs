@@ -473,11 +473,18 @@ mod tests {
         assert_eq!(t.rows[0][6], "1.73; 3.46");
         assert_eq!(t.rows[0][7], "2.00");
         assert_eq!(t.rows[0][9], "binary faster (×2.00)");
-        // With the shift, the ratio is that of the shifted means, the answer's ratio.
+        // With the shift, the ratio is that of the geometric means of the shifted times
+        // (the answer's ratio): (SGM + s) / (SGM + s), not the ratio of the SGMs.
         let c = &comparisons(&rows, 1.0)[0];
-        let sgm =
-            |ts: [f64; 2]| ((ts[0] + 1.0f64).ln() / 2.0 + (ts[1] + 1.0f64).ln() / 2.0).exp() - 1.0;
-        assert!((c.ratio - sgm([2.0, 6.0]) / sgm([1.0, 3.0])).abs() < 1e-9);
+        let shifted_gm =
+            |ts: [f64; 2]| ((ts[0] + 1.0f64).ln() / 2.0 + (ts[1] + 1.0f64).ln() / 2.0).exp();
+        let want = shifted_gm([2.0, 6.0]) / shifted_gm([1.0, 3.0]);
+        assert!((c.ratio - want).abs() < 1e-9, "{} against {want}", c.ratio);
+        assert!(
+            c.ratio < 2.0 - 0.2,
+            "the shift pulls the ratio toward 1: {}",
+            c.ratio
+        );
         // The other way round, B is named.
         let mut rows = runs("binary", "highs", &[&[4.0, 4.04, 3.96], &[4.0, 4.1, 3.9]]);
         rows.extend(runs(
@@ -503,8 +510,8 @@ mod tests {
         );
         // Sorted: cbc is A, highs is B.
         assert_eq!(c.a_name(), "cbc");
-        // The SGM of one time is that time.
-        assert!((c.ratio - 0.1).abs() < 1e-12, "{}", c.ratio);
+        // The SGM of one time is that time; the ratio is shifted: 1.01 / 10.01.
+        assert!((c.ratio - 1.01 / 10.01).abs() < 1e-12, "{}", c.ratio);
         assert_eq!(c.verdict, Verdict::NoVerdict);
         // Repeated, the same factor is a verdict.
         let mut rows = runs("binary", "highs", &[&[1.0, 1.02, 0.98]]);

@@ -365,7 +365,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "PAR-2 (s)" }
             dd { "The mean over the runs of the time, a failed run counting twice its time limit (the penalised average runtime of the SAT competitions)." }
             dt { "ratio, 95 % CI" }
-            dd { "The runner-up's SGM over the best's, and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed)." }
+            dd { "The runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s), with the SGMs' shift s (" (shift) " s), so that 1 ms against 2 ms reads as about 1.09×, not 2×; and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed)." }
             dt { "verdict" }
             dd {
                 b { "ahead" } ": on a raced puzzle, a test of the race separated the best from the runner-up (below); on another, the interval lies above 1. "
@@ -624,7 +624,7 @@ fn heatmap(a: &Answer) -> Markup {
                         @for e in &engines {
                             @match cell.get(&(*f, *e)) {
                                 Some(st) => {
-                                    @let ratio = st.sgm / best.sgm.max(1e-12);
+                                    @let ratio = crate::stats::shifted_ratio(best.sgm, st.sgm, a.shift);
                                     @let is_best = st.config == best.config;
                                     @let tip = format!("{}: {}/{n} solved; SGM {} s, {ratio:.2}× the best's; PAR-2 {} s", st.config, st.solved, s(st.sgm), s(st.par2));
                                     @if st.solved == 0 {
@@ -648,7 +648,7 @@ fn heatmap(a: &Answer) -> Markup {
             }
         }
         (colour_bar())
-        p class="note" { "Each cell: comparison instances solved / " (n) ", then SGM" (a.shift) " (s). Colour: the cell's SGM over the best's, from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none (its SGM is its time limit); ★ and the frame: the best; –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
+        p class="note" { "Each cell: comparison instances solved / " (n) ", then SGM" (a.shift) " (s). Colour: the cell's SGM over the best's (shifted, as the ratio), from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none (its SGM is its time limit); ★ and the frame: the best; –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
     }
 }
 
@@ -679,7 +679,7 @@ fn virtual_best(a: &Answer) -> Markup {
     shares.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
     html! {
         p {
-            "The virtual best (the fastest configuration on each instance) has an SGM" (a.shift) " of " (seconds(vb_sgm)) "; the best single configuration, " (a.best().config.to_string()) ", " (seconds(a.best().sgm)) " (" (format!("{:.2}", a.best().sgm / vb_sgm.max(1e-12))) "× the virtual best)."
+            "The virtual best (the fastest configuration on each instance) has an SGM" (a.shift) " of " (seconds(vb_sgm)) "; the best single configuration, " (a.best().config.to_string()) ", " (seconds(a.best().sgm)) " (" (format!("{:.2}", crate::stats::shifted_ratio(vb_sgm, a.best().sgm, a.shift))) "× the virtual best)."
         }
         table class="sortable" {
             thead { tr { th { "configuration" } th class="num" { "fastest on" } th { "share" } } }

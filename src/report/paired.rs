@@ -84,7 +84,7 @@ pub fn judge(a: &[Vec<f64>], b: &[Vec<f64>], solved: (usize, usize), shift: f64)
         sgm_b,
         median_a,
         median_b,
-        ratio: sgm_b / sgm_a.max(f64::MIN_POSITIVE),
+        ratio: crate::stats::shifted_ratio(sgm_a, sgm_b, shift),
         interval,
         lean,
     }
