@@ -20,6 +20,7 @@ FILES = [
     ("grid4_ladder.txt", (4, 2, 2), 8, 4),
     ("latin4_ladder.txt", (4, 1, 4), 8, 14),
     ("grid6_ladder.txt", (6, 2, 3), 9, 6),
+    ("latin5_ladder.txt", (5, 1, 5), 14, 15),
 ]
 
 
