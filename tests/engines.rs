@@ -309,6 +309,31 @@ fn cbc_keeps_a_limit_below_a_second() {
     assert!(wall < 0.8, "{wall} s for a 0.4 s limit");
 }
 
+/// CBC stopped by a short limit at its root may flag a puzzle that has a solution
+/// infeasible (seen under a race's adaptive cap of about 0.1 s on Battleship `cbm` and the
+/// nonogram `dfa`): such a run is a time limit, never a proof of infeasibility.
+#[test]
+fn cbc_stopped_by_a_short_limit_never_calls_a_solvable_puzzle_infeasible() {
+    let _turn = serial();
+    // Limits from 10 ms to 200 ms in steps of 10 ms: before the fix, several of them gave
+    // `infeasible` on these 25×25 nonograms (each has a solution).
+    let p = puzzles::puzzle("nonogram").unwrap();
+    let file = root().join("instances/nonogram/ladder/pattern_25x25_ladder.txt");
+    for inst in p.load(&file).unwrap() {
+        for step in 1..=20 {
+            let limit_s = 0.01 * step as f64;
+            let r = inst.solve("dfa", CBC, &limit(limit_s)).unwrap();
+            assert_ne!(
+                r.outcome.status,
+                Status::Infeasible,
+                "{} dfa on cbc at {limit_s} s: {:?}",
+                inst.name(),
+                r.outcome.message
+            );
+        }
+    }
+}
+
 /// max Σ p_i x_i subject to Σ w_i x_i ≤ C over 40 binaries: the weights and profits are
 /// close, so the LP bound is near the optimum but proving it takes a search.
 fn knapsack() -> (Model, f64) {

@@ -593,7 +593,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             .map(|(s, _)| format!("{} {} s", s.name, s.time_limit))
             .collect();
         preamble.push_str(&format!(
-            "\nThe races (each puzzle's engine comparison, docs/race.md) planned {} instances each, a look after every {}, with a safety cap of {} s of runs per race, and ran {} runs at once (one per physical core); each run's time limit: {}. A verdict holds for its ladder's instances, not beyond them, and the ratio's interval is computed on the same data that chose the best, so it is optimistic for the best.\n",
+            "\nThe races (each puzzle's engine comparison, docs/race.md) planned {} instances each, a look after every {}, with a safety cap of {} s of runs per race, and ran {} runs at once (one per physical core); each run's time limit: {}. On each instance the race's best so far ran first and the others under an adaptive cap of twice its time plus 0.1 s (a capped run counts as slower than the best; outside the race it is set aside). Races compare the run clock (building, solve and a child-process solver's start: the clock of the time limit). A verdict holds for its ladder's instances, not beyond them, and the ratio's interval is computed on the same data that chose the best, so it is optimistic for the best.\n",
             c.race_instances,
             crate::race::elimination::LOOK_EVERY,
             c.race_budget.unwrap_or(RACE_BUDGET),

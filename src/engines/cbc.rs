@@ -378,6 +378,7 @@ fn solve_with(
     unsafe { sys::Cbc_solve(m.0) };
     let seconds = start.elapsed().as_secs_f64();
     let lp_stopped = lp_deadline.is_some_and(|d| Instant::now() >= d);
+    let past_deadline = budget.deadline().is_some_and(|d| Instant::now() >= d);
     // SAFETY: live model; the solution arrays have one entry per column.
     let (optimal, infeasible, time_limit, abandoned, obj_value, bound, nodes, values, n_inf) = unsafe {
         let n = model.vars.len();
@@ -420,6 +421,18 @@ fn solve_with(
     }
     let status = if optimal {
         Status::Optimal
+    } else if infeasible && (time_limit || past_deadline) {
+        // Stopped by its time limit early (in preprocessing or at the root), CBC may flag
+        // a feasible problem infeasible (seen at limits of about 0.1 s on Battleship `cbm`
+        // and nonogram `dfa`, puzzles with solutions): no proof is taken from a run its
+        // limit ended.
+        return Outcome {
+            message: Some(
+                "CBC flagged the problem infeasible as its time limit stopped it; not taken as a proof"
+                    .into(),
+            ),
+            ..Outcome::time_limit(seconds)
+        };
     } else if infeasible {
         Status::Infeasible
     } else if time_limit {
