@@ -356,10 +356,13 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             return Err(stopped());
         };
         rows.extend(more);
+        // By name: the rows come in the order the runs ended.
         let capped: Vec<String> = rows
             .iter()
             .filter(|row| row.is_capped())
             .map(|row| row.config_name())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
             .collect();
         let name = plan.instances[0].instance.name().to_string();
         let refs: Vec<&Record> = rows.iter().collect();

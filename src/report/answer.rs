@@ -489,13 +489,26 @@ fn rank(
                 solved,
                 sgm: shifted_geometric_mean(&per_instance, shift).unwrap_or(0.0),
                 median: median(&per_instance).unwrap_or(0.0),
-                par2: par2(
-                    &instances
+                par2: {
+                    let rs: Vec<&Record> = instances
                         .iter()
                         .flat_map(|k| per[k].iter().copied())
-                        .collect::<Vec<_>>(),
-                )
-                .unwrap_or(0.0),
+                        .collect();
+                    if exact {
+                        // On the race's clock, as the SGM: a success its run-clock time, a
+                        // failure twice its limit.
+                        let total: f64 = rs
+                            .iter()
+                            .map(|r| match r.time_limit.filter(|_| !succeeded(r)) {
+                                Some(limit) => 2.0 * limit,
+                                None => crate::race::state::race_seconds(r),
+                            })
+                            .sum();
+                        total / rs.len().max(1) as f64
+                    } else {
+                        par2(&rs).unwrap_or(0.0)
+                    }
+                },
                 times,
             }
         })
@@ -609,7 +622,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         labels: 1,
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran, and those two lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best, whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
+            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran and neither was capped on, its times (SGM, PAR-2, ratio) are on the run clock (the race's: building, solve and a child-process solver's start; elsewhere the solve clock), and its best and runner-up lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best, whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
             "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, alpha = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
             format!("ratio: the runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s) with the SGMs' shift s, so that differences well under s count little; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
