@@ -76,7 +76,7 @@ pub struct Comparison {
     pub sgm_a: f64,
     /// B's shifted geometric mean, as `sgm_a`.
     pub sgm_b: f64,
-    /// B's SGM over A's (below 1: B faster).
+    /// B's SGM over A's, shifted: (SGM_B + s) / (SGM_A + s) (below 1: B faster).
     pub ratio: f64,
     /// The 95 % percentile bootstrap interval of `ratio`.
     pub interval: (f64, f64),
@@ -175,7 +175,7 @@ type Config = (String, String);
 ///
 /// Each instance's time on a side is the median over its repeats of
 /// [`charged_seconds`] (a failed run at exactly its time limit, so that an instance both
-/// sides failed is a tie); the ratio is B's SGM over A's, its interval and the verdict
+/// sides failed is a tie); the ratio is B's SGM over A's (shifted), its interval and the verdict
 /// are [`verdict`]'s. Counting runs (`count` above 1) and refused runs are left out, as
 /// in the answer.
 pub fn comparisons(rows: &[Record], shift: f64) -> Vec<Comparison> {
@@ -392,7 +392,7 @@ pub fn comparisons_table(all: &[Comparison], shift: f64) -> Table {
         notes: vec![
             count_note,
             "Pairs of configurations of a puzzle that differ in exactly one of formulation and backend (with its settings), over the instances both ran at the same time limit (instances); pairs that differ in both, or share no instance, are left out, as are counting and refused runs. solved A; B: instances each solved (more than half of its repeats succeeded).".into(),
-            format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift} over the instances of each side's median time over repeats, a failed run (time limit, error, answer the verifier refused) counting at its time limit; the same shift as every other table and the overview. B/A: B's SGM over A's (below 1: B faster); 95 % CI: percentile bootstrap over instances and, within each, over repeats (2000 resamples, fixed seed)."),
+            format!("SGM{shift}: shifted geometric mean exp(mean(ln(t + {shift}))) − {shift} over the instances of each side's median time over repeats, a failed run (time limit, error, answer the verifier refused) counting at its time limit; the same shift as every other table and the overview. B/A: B's SGM over A's, shifted: (SGM of B + {shift}) / (SGM of A + {shift}), so that differences well under the shift count little (below 1: B faster); 95 % CI: percentile bootstrap over instances and, within each, over repeats (2000 resamples, fixed seed)."),
             format!("verdict: the side that solved more instances is ahead whatever the times; else the faster side with its factor when the interval lies above or below 1, within noise when it holds 1; no verdict when both medians are under {} ms or the pair rests on one instance run once on each side.", TOO_FAST * 1000.0),
         ],
     }

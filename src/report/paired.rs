@@ -38,7 +38,7 @@ pub struct Paired {
     pub median_a: f64,
     /// B's median, as `median_a`.
     pub median_b: f64,
-    /// B's SGM over A's.
+    /// B's SGM over A's, shifted: (SGM_B + s) / (SGM_A + s) ([`crate::stats::shifted_ratio`]).
     pub ratio: f64,
     /// The 95 % percentile bootstrap interval of `ratio`.
     pub interval: (f64, f64),
