@@ -337,25 +337,24 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             .into_iter()
             .partition(|s| Some(run_name(&s.formulation, s.engine, &s.options, s.kind)) == leader);
         plan.runs = first;
-        let Some(mut rows) = run_round(&plan, &done, r)? else {
+        let mut rows = run_round(&plan, &done, r)?;
+        let cap = rows.as_ref().and_then(|rs| rs.first()).and_then(cap_after);
+        if rows.is_some() {
+            plan.runs = rest
+                .into_iter()
+                .map(|mut s| {
+                    s.cap = cap;
+                    s
+                })
+                .collect();
+            rows =
+                run_round(&plan, &done, r)?.map(|more| [rows.unwrap_or_default(), more].concat());
+        }
+        let Some(rows) = rows else {
             bar.finish_and_clear();
             write_log(r.log, &spec.name, &events)?;
             return Err(stopped());
         };
-        let cap = rows.first().and_then(cap_after);
-        plan.runs = rest
-            .into_iter()
-            .map(|mut s| {
-                s.cap = cap;
-                s
-            })
-            .collect();
-        let Some(more) = run_round(&plan, &done, r)? else {
-            bar.finish_and_clear();
-            write_log(r.log, &spec.name, &events)?;
-            return Err(stopped());
-        };
-        rows.extend(more);
         // By name: the rows come in the order the runs ended.
         let capped: Vec<String> = rows
             .iter()

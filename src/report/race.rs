@@ -31,8 +31,9 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
             how: String::new(),
         });
         let best = race.best().unwrap_or_default();
-        let capped = race.instances_of(&runner).len() - race.measured_by_both(&best, &runner).len();
-        for name in race.measured_by_both(&best, &runner) {
+        let measured = race.measured_by_both(&best, &runner);
+        let capped = race.instances_of(&runner).len() - measured.len();
+        for name in measured {
             let limit = limits
                 .get(&(race.name.as_str(), name.as_str()))
                 .copied()
