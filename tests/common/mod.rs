@@ -51,10 +51,10 @@ pub fn pb() -> std::process::Command {
     c
 }
 
-/// Every row of a results CSV.
+/// Every row of a results CSV (or of its gzip-compressed copy, as the example report may
+/// store it: [`puzzlebench::gz`]).
 pub fn rows(path: &Path) -> Vec<puzzlebench::record::Record> {
-    csv::Reader::from_path(path)
-        .unwrap()
+    csv::Reader::from_reader(puzzlebench::gz::open(path).unwrap().1)
         .deserialize()
         .map(|r| r.unwrap())
         .collect()
