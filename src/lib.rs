@@ -25,6 +25,7 @@ pub mod cores;
 pub mod cp_model;
 pub mod engines;
 pub mod generate;
+pub mod gz;
 pub mod isolation;
 pub mod lazy;
 pub mod machine;

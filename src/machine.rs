@@ -306,8 +306,9 @@ impl SweepRecord {
 }
 
 /// The sweep file of a results file: beside it, `<file stem>.sweeps.jsonl`
-/// (`out/results.csv` → `out/results.sweeps.jsonl`).
+/// (`out/results.csv` → `out/results.sweeps.jsonl`; the same for `out/results.csv.gz`).
 pub fn sweeps_path(results_csv: &Path) -> PathBuf {
+    let results_csv = crate::gz::plain(results_csv);
     let stem = results_csv
         .file_stem()
         .map_or("results".into(), |s| s.to_string_lossy().to_string());

@@ -260,24 +260,27 @@ struct Line {
     end: Option<bool>,
 }
 
-/// The timelines file beside a results file: `<results>.timelines.jsonl`.
+/// The timelines file beside a results file: `<results>.timelines.jsonl` (for
+/// `results.csv.gz`, `results.csv.timelines.jsonl`, which [`read`] reads from its `.gz`).
 pub fn path_beside(results: &Path) -> PathBuf {
-    let mut name = results.as_os_str().to_owned();
+    let mut name = crate::gz::plain(results).into_os_string();
     name.push(".timelines.jsonl");
     PathBuf::from(name)
 }
 
-/// Reads a timelines file: each run's trace, from its last attempt. A missing file reads
-/// as none; a line that is not a timeline event (a torn last line of a killed sweep) is
-/// skipped, since a timeline only adds to the rows.
+/// Reads a timelines file (or, where it is missing, its gzip-compressed copy `.gz`:
+/// [`crate::gz`]): each run's trace, from its last attempt. A missing file reads as none; a
+/// line that is not a timeline event (a torn last line of a killed sweep) is skipped, since
+/// a timeline only adds to the rows.
 pub fn read(path: &Path) -> Result<HashMap<String, Trace>, String> {
-    let file = match std::fs::File::open(path) {
+    let (path, reader) = match crate::gz::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    let path = path.as_path();
     let mut runs: HashMap<String, (u64, Trace)> = HashMap::new();
-    for line in std::io::BufReader::new(file).lines() {
+    for line in reader.lines() {
         let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
         let Ok(l) = serde_json::from_str::<Line>(&line) else {
             continue;

@@ -381,7 +381,7 @@ fn files_that_are_not_results_or_share_no_run_are_refused_with_exit_2() {
         "{e}"
     );
     // A damaged row is named by its line.
-    let text = std::fs::read_to_string(&base).unwrap();
+    let text = puzzlebench::gz::read_to_string(&base).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     lines[5] = "x,y";
     let damaged = dir.path().join("damaged.csv");

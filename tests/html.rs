@@ -14,10 +14,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `href` and `src` targets in a dumped DOM.
+/// The `href`, `src` and `data` (an `<object>`'s file) targets in a dumped DOM.
 fn targets(dom: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for attr in ["href=\"", "src=\""] {
+    for attr in [" href=\"", " src=\"", " data=\""] {
         let mut rest = dom;
         while let Some(i) = rest.find(attr) {
             rest = &rest[i + attr.len()..];
@@ -85,13 +85,22 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
     for page in &pages {
         let dom = dump_dom(&chromium, page, &profile);
         let name = page.file_name().unwrap().to_string_lossy();
+        // A page refers to its figures' files and holds no copy of one.
+        assert!(!dom.contains("<svg"), "{name} inlines an SVG");
         if name == "circuit.html" {
-            // Its time against size is inline, each point with the text hovering shows.
-            let marks = dom.matches("data-series=").count();
-            assert!(marks > 20, "circuit.html: {marks} hover marks");
+            // Its time against size is a document of its own, whose points each have the
+            // text that hovering shows.
+            let figure = "plots/circuit_time_vs_size.svg";
             assert!(
-                dom.contains("<title>c10x10_1 (size"),
-                "circuit.html: no hover text"
+                dom.contains(&format!("<object data=\"{figure}\"")),
+                "circuit.html: no interactive time against size"
+            );
+            let svg = std::fs::read_to_string(out.join(figure)).unwrap();
+            let marks = svg.matches("<title>").count();
+            assert!(marks > 20, "{figure}: {marks} hover marks");
+            assert!(
+                svg.contains("<title>c10x10_1 (size"),
+                "{figure}: no hover text"
             );
         }
         assert_eq!(
@@ -125,19 +134,21 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
         }
     }
     assert!(images > 0, "no page shows a figure");
-    // Clicking a legend line of an inline figure hides its series, a second click shows it
-    // (the page checks this itself when opened with #toggle-test).
-    let page = out.join("circuit.html");
-    let dom = dump_dom(
-        &chromium,
-        Path::new(&format!("{}#toggle-test", page.display())),
-        &profile,
-    );
-    assert_eq!(
-        root_attribute(&dom, "data-toggle"),
-        Some("ok"),
-        "series toggles"
-    );
+    // Clicking a legend line of an interactive figure hides its series, a second click
+    // shows it (the SVG file's own script checks this when opened with #toggle-test).
+    for figure in ["circuit_time_vs_size", "hashi_comparison_cactus"] {
+        let file = out.join(format!("plots/{figure}.svg"));
+        let dom = dump_dom(
+            &chromium,
+            Path::new(&format!("{}#toggle-test", file.display())),
+            &profile,
+        );
+        assert_eq!(
+            svg_root_attribute(&dom, "data-toggle"),
+            Some("ok"),
+            "{figure}: series toggles"
+        );
+    }
     // The overview answers first: its first table names a best configuration per puzzle.
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     for p in ["sudoku", "circuit", "hashi", "nonogram"] {
@@ -170,6 +181,14 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
             "glossary: {term}"
         );
     }
+}
+
+/// The value of attribute `name` on the root element of a dumped SVG document.
+fn svg_root_attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
+    let start = dom.find("<svg")?;
+    let tag = &dom[start..start + dom[start..].find('>')?];
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(&tag[at..at + tag[at..].find('"')?])
 }
 
 /// A root attribute's value as a number.

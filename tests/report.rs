@@ -646,3 +646,79 @@ fn the_example_report_holds_the_clock_order_on_every_row() {
         problems[..problems.len().min(5)].join("\n")
     );
 }
+
+/// The size of every file under `dir`, in bytes.
+fn bytes_under(dir: &std::path::Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                bytes_under(&p)
+            } else {
+                e.metadata().map_or(0, |m| m.len())
+            }
+        })
+        .sum()
+}
+
+/// Issue 63: the example report at most 5 MB, none of it repeated. The report of the
+/// example's rows (as the example holds it: SVG figures, no PDF) is written again, and
+/// counted with what the example keeps besides (its rows, timelines and race log, stored
+/// gzip-compressed; its sweep record; the pictures). A page refers to the plot files and
+/// holds no copy of one (each was a third of its page), and no page grows past 300 kB.
+#[test]
+fn the_example_report_stays_under_5_mb_and_its_pages_hold_no_plot() {
+    use std::io::Write;
+    let example = root().join("docs/example-report");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .current_dir(root())
+        .args([
+            "report",
+            "docs/example-report/results.csv",
+            "--figures",
+            "svg",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut pages = 0;
+    for e in std::fs::read_dir(&out).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "html") {
+            pages += 1;
+            let text = std::fs::read_to_string(&p).unwrap();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            assert!(!text.contains("<svg"), "{name} inlines an SVG");
+            assert!(text.len() <= 300_000, "{name}: {} bytes", text.len());
+        }
+    }
+    assert!(pages >= 12, "{pages} pages");
+    let written = bytes_under(&out);
+    // The example's data, at its size as the example keeps it: gzip-compressed (a file
+    // still held plain is counted compressed, as it is to be committed).
+    let mut data = 0;
+    for name in ["results.csv", "results.csv.timelines.jsonl", "race.jsonl"] {
+        let plain = example.join(name);
+        let gz = puzzlebench::gz::with_gz(&plain);
+        data += if gz.exists() {
+            std::fs::metadata(&gz).unwrap().len()
+        } else {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            e.write_all(&std::fs::read(&plain).unwrap()).unwrap();
+            e.finish().unwrap().len() as u64
+        };
+    }
+    let kept = std::fs::metadata(example.join("results.sweeps.jsonl")).map_or(0, |m| m.len())
+        + bytes_under(&example.join("pictures"));
+    let total = written + data + kept;
+    eprintln!("report {written} bytes, data {data}, sweeps and pictures {kept}: {total}");
+    assert!(total <= 5_000_000, "the example would be {total} bytes");
+}

@@ -236,9 +236,13 @@ fn as_today(mut r: Record) -> Record {
     r
 }
 
-/// Reads every row of a results CSV (in today's terms, as [`ResultsFile::open`] does).
+/// Reads every row of a results CSV (in today's terms, as [`ResultsFile::open`] does),
+/// stored plain or gzip-compressed (`results.csv.gz`, read also for a missing
+/// `results.csv`: [`crate::gz`]).
 pub fn read_results(path: &Path) -> Result<Vec<Record>, String> {
-    let mut rd = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (path, reader) = crate::gz::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = path.as_path();
+    let mut rd = csv::Reader::from_reader(reader);
     let first = rd
         .headers()
         .map_err(|e| format!("{}:1: {e}", path.display()))?

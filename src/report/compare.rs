@@ -326,17 +326,26 @@ pub fn write_csv(all: &[Comparison], path: &std::path::Path) -> Result<(), Strin
             c.runs_b.1.to_string(),
             c.solved_a.to_string(),
             c.solved_b.to_string(),
-            c.sgm_a.to_string(),
-            c.sgm_b.to_string(),
-            c.ratio.to_string(),
-            c.interval.0.to_string(),
-            c.interval.1.to_string(),
-            c.slower_median.to_string(),
+            six_digits(c.sgm_a),
+            six_digits(c.sgm_b),
+            six_digits(c.ratio),
+            six_digits(c.interval.0),
+            six_digits(c.interval.1),
+            six_digits(c.slower_median),
             c.verdict_text(),
         ])
         .map_err(err)?;
     }
     w.flush().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A statistic of `comparisons.csv` to six significant digits (a millionth of itself,
+/// far below the noise of any time it is made of), not the sixteen of its float.
+fn six_digits(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return x.to_string();
+    }
+    format!("{x:.5e}").parse::<f64>().unwrap_or(x).to_string()
 }
 
 /// The comparisons table (stem `comparisons`): the pairs of [`shown`] out of `all`, one

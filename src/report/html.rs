@@ -6,12 +6,16 @@
 //! fastest configuration per instance) and each configuration's share of it; the runs that
 //! were refused (not run, with the reason); how far each configuration reaches on the
 //! instances it ran; the puzzle's figures; its tables (sortable; the long ones folded);
-//! and every run in a table that filters by configuration and status. The pages are
-//! self-contained and work offline from the file system: styles and the one small script
-//! (sorting and filtering tables, hiding series of the inline figures, and marking the
-//! page ready, the error that stopped it, and how many images failed to load) are inline,
-//! figures are local files beside them. They read without horizontal scrolling from a
-//! window 800 px wide.
+//! and every run in a table that filters by configuration and status (its rows written by
+//! the script from the runs the page holds once, compactly). The pages work offline from
+//! the file system: the styles and the one small script (writing the run table, sorting
+//! and filtering tables, and marking the page ready, the error that stopped it, and how
+//! many images failed to load) are the files `report.css` and `report.js` beside them, and
+//! the figures the files in `plots/`, which the pages refer to and never copy: images, and
+//! the interactive ones
+//! ([`super::plots::interactive`]) documents of their own (`<object>`), whose own script
+//! hides and shows series. They read without horizontal scrolling from a window 800 px
+//! wide.
 //!
 //! Written with the `maud` templating crate: HTML as Rust expressions, every text escaped
 //! unless marked otherwise, checked when the project compiles.
@@ -35,7 +39,7 @@ table.wide { font-size: 0.78rem; }
 table.wide th, table.wide td { padding: 0.2rem 0.25rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.45rem; text-align: left; overflow-wrap: anywhere; vertical-align: top; }
 th { background: #f3f3f3; }
-td.num { white-space: nowrap; text-align: right; }
+td.num, td.n { white-space: nowrap; text-align: right; }
 th.num { text-align: right; }
 table.sortable th { cursor: pointer; }
 table.sortable th::after { content: " ⇅"; color: #999; font-size: 0.8em; }
@@ -46,7 +50,8 @@ table.sortable th::after { content: " ⇅"; color: #999; font-size: 0.8em; }
 .bar { display: inline-block; height: 0.7rem; background: #4a7fc1; vertical-align: middle; }
 .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 33rem), 1fr)); gap: 1rem; }
 figure { margin: 0; min-width: 0; }
-figure img, figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #ddd; }
+figure img { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #ddd; }
+figure object { display: block; box-sizing: border-box; width: 100%; max-width: 800px; aspect-ratio: 800 / 520; border: 1px solid #ddd; }
 details { margin: 0.5rem 0 1rem; }
 details > summary { cursor: pointer; font-weight: 600; }
 .heatmap td.cell { text-align: center; white-space: nowrap; }
@@ -72,12 +77,61 @@ dl.glossary dd { margin-left: 1.5rem; }
 }
 "#;
 
-/// The script of every page: sortable tables, the run table's filters, the inline figures'
-/// legends; `data-ready` on the root element once it ran, `data-error` with the message
+/// The script of every page: sortable tables, the run table's filters (the interactive
+/// figures carry their own script, [`crate::report::plots::interactive`]); `data-ready` on the root element once it ran, `data-error` with the message
 /// when a script error stopped it (what the browser test reads).
 const SCRIPT: &str = r#"
 window.addEventListener('error', function (e) {
   document.documentElement.setAttribute('data-error', String(e.message));
+});
+// The long tables: their rows, written from the data the page holds (each column's
+// distinct cells once, each row their indices); a cell that reads as a number is
+// right-aligned, and its parts written "a \u00b7 b" go on lines of their own.
+document.querySelectorAll('script.table-data').forEach(function (s) {
+  var data = JSON.parse(s.textContent);
+  var rows = document.createDocumentFragment();
+  data.rows.forEach(function (r) {
+    var tr = document.createElement('tr');
+    r.forEach(function (k, j) {
+      var text = data.values[j][k];
+      var td = document.createElement('td');
+      if (/^[0-9.\-\u2013+e\u00d7%\/ ]+$/.test(text.trim())) { td.className = 'n'; }
+      text.split(' \u00b7 ').forEach(function (part, p) {
+        if (p > 0) { td.appendChild(document.createElement('br')); }
+        td.appendChild(document.createTextNode(part));
+      });
+      tr.appendChild(td);
+    });
+    rows.appendChild(tr);
+  });
+  s.parentNode.querySelector('tbody').appendChild(rows);
+});
+// The run table: its rows, written from the runs the page holds (one array each: indices
+// into the lists of instances, configurations, statuses and reasons, and the numbers).
+document.querySelectorAll('div.runs').forEach(function (box) {
+  var data = JSON.parse(box.querySelector('script.runs-data').textContent);
+  var classes = ['', 'failed', 'wrong', 'refused'];
+  function fixed(x, d) { return x == null ? '\u2013' : x.toFixed(d); }
+  var rows = document.createDocumentFragment();
+  data.rows.forEach(function (r) {
+    var tr = document.createElement('tr');
+    var config = data.configs[r[1]], status = data.statuses[r[3]];
+    if (r[10] > 0) { tr.className = classes[r[10]]; }
+    tr.setAttribute('data-config', config);
+    tr.setAttribute('data-status', status);
+    [data.instances[r[0]], config, String(r[2]), status + (r[10] === 2 ? ' (wrong answer)' : ''),
+     fixed(r[4], 4), fixed(r[5], 3), fixed(r[6], 3), fixed(r[7], 1),
+     r[8] == null ? '\u2013' : String(r[8]),
+     r[9] == null ? '\u2013' : (r[9] ? 'yes' : 'no')].forEach(function (text, k) {
+      var td = document.createElement('td');
+      td.textContent = text;
+      if (k === 2 || (k >= 4 && k <= 8)) { td.className = 'num'; }
+      if (k === 3 && r[11] != null) { td.title = data.errors[r[11]]; }
+      tr.appendChild(td);
+    });
+    rows.appendChild(tr);
+  });
+  box.querySelector('tbody').appendChild(rows);
 });
 function cellValue(td) {
   var t = td.getAttribute('data-sort') || td.textContent.trim();
@@ -119,40 +173,6 @@ document.querySelectorAll('div.runs').forEach(function (box) {
   selects.forEach(function (s) { s.addEventListener('change', apply); });
   apply();
 });
-// Inline figures: clicking a legend line hides or shows its series (and the series'
-// hover marks).
-function toggleSeries(svg, entry) {
-  var i = entry.getAttribute('data-series');
-  var off = entry.getAttribute('data-off') !== '1';
-  entry.setAttribute('data-off', off ? '1' : '0');
-  entry.style.opacity = off ? 0.3 : 1;
-  svg.querySelectorAll('g.series[data-series="' + i + '"], g.hover rect[data-series="' + i + '"]').forEach(function (el) {
-    el.style.display = off ? 'none' : '';
-  });
-}
-document.querySelectorAll('figure svg').forEach(function (svg) {
-  svg.querySelectorAll('g.legend-entry').forEach(function (entry) {
-    entry.style.cursor = 'pointer';
-    entry.addEventListener('click', function () { toggleSeries(svg, entry); });
-  });
-});
-// With #toggle-test in the address, the page checks its own toggles (the browser test):
-// data-toggle says ok when a click on the first legend line hid its series and a second
-// click showed it again.
-if (location.hash === '#toggle-test') {
-  var svg = document.querySelector('figure svg');
-  var entry = svg && svg.querySelector('g.legend-entry');
-  var result = 'no legend';
-  if (entry) {
-    var series = svg.querySelector('g.series[data-series="' + entry.getAttribute('data-series') + '"]');
-    entry.dispatchEvent(new MouseEvent('click'));
-    var hidden = series && getComputedStyle(series).display === 'none';
-    entry.dispatchEvent(new MouseEvent('click'));
-    var shown = series && getComputedStyle(series).display !== 'none';
-    result = hidden && shown ? 'ok' : 'failed';
-  }
-  document.documentElement.setAttribute('data-toggle', result);
-}
 // With #filter-test, the page checks the run table's filters: choosing the first
 // configuration shows only its rows.
 if (location.hash === '#filter-test') {
@@ -231,6 +251,12 @@ window.addEventListener('load', function () {
 });
 "#;
 
+/// The file of [`STYLE`] beside the pages, which each page links to (once for every page,
+/// not a copy in each).
+pub const STYLE_FILE: &str = "report.css";
+/// The file of [`SCRIPT`] beside the pages, which each page runs at its end.
+pub const SCRIPT_FILE: &str = "report.js";
+
 /// One page: its title, the navigation to every page, and the body.
 fn page(title: &str, puzzles: &[String], body: Markup) -> String {
     html! {
@@ -240,7 +266,7 @@ fn page(title: &str, puzzles: &[String], body: Markup) -> String {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) }
-                style { (PreEscaped(STYLE)) }
+                link rel="stylesheet" href=(STYLE_FILE);
             }
             body {
                 nav {
@@ -250,7 +276,7 @@ fn page(title: &str, puzzles: &[String], body: Markup) -> String {
                     }
                 }
                 (body)
-                script { (PreEscaped(SCRIPT)) }
+                script src=(SCRIPT_FILE) {}
             }
         }
     }
@@ -280,9 +306,47 @@ fn numeric(c: &str) -> bool {
             .all(|ch| ch.is_ascii_digit() || ".-–+e×%/ ".contains(ch))
 }
 
+/// A table's rows as HTML, compactly: the end tags of cells and rows left out (HTML ends
+/// them where the next begins) and a number's cell marked `class=n` (right-aligned, never
+/// broken); the long tables were most of a page.
+fn rows_markup(rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        out.push_str("<tr>");
+        for c in r {
+            out.push_str(if numeric(c) { "<td class=n>" } else { "<td>" });
+            out.push_str(&cell_markup(c).into_string());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A long table's rows as the page holds them: JSON, each column's distinct cells once
+/// (`values`) and each row the indices of its cells there (`rows`), which the page's script
+/// writes into the table (a long table's cells repeat: its instances, configurations,
+/// statuses).
+fn table_data(t: &Table) -> String {
+    let mut values: Vec<Vec<String>> = vec![Vec::new(); t.columns.len()];
+    let rows: Vec<Vec<usize>> = t
+        .rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .zip(values.iter_mut())
+                .map(|(c, v)| index_of(v, c))
+                .collect()
+        })
+        .collect();
+    serde_json::json!({ "values": values, "rows": rows })
+        .to_string()
+        .replace("</", "<\\/")
+}
+
 /// A table as HTML (sortable when asked), its notes under it; a long table (more than
 /// [`FOLD_ROWS`] rows, the full tables a reader looks up rather than reads) folded into a
-/// section that opens on a click.
+/// section that opens on a click, its rows held as data ([`table_data`]) that the page's
+/// script writes into it.
 fn table_markup(t: &Table, sortable: bool) -> Markup {
     let class = match (sortable, t.columns.len() > 7) {
         (true, true) => Some("sortable wide"),
@@ -290,20 +354,25 @@ fn table_markup(t: &Table, sortable: bool) -> Markup {
         (false, true) => Some("wide"),
         (false, false) => None,
     };
+    let folded = t.rows.len() > FOLD_ROWS;
     let body = html! {
         table class=[class] {
             thead { tr { @for c in &t.columns { th { (c) } } } }
-            tbody {
-                @for r in &t.rows {
-                    tr { @for c in r { td class=[numeric(c).then_some("num")] { (cell_markup(c)) } } }
-                }
+            @if folded {
+                tbody {}
+            } @else {
+                tbody { (PreEscaped(rows_markup(&t.rows))) }
             }
+        }
+        @if folded {
+            script type="application/json" class="table-data" { (PreEscaped(table_data(t))) }
+            noscript { p class="note" { "The rows of this table are written by the page's script, which is off: the table is in tables/" (t.stem) ".md." } }
         }
         @for n in &t.notes {
             p class="note" { (n) }
         }
     };
-    if t.rows.len() > FOLD_ROWS {
+    if folded {
         html! {
             details id=(t.stem) {
                 summary { (t.title) " (" (t.rows.len()) " rows: click to open)" }
@@ -789,11 +858,6 @@ fn not_run(refused: &[&Record]) -> Markup {
     }
 }
 
-/// A number with `decimals` decimals, "–" when unknown.
-fn fixed(x: Option<f64>, decimals: usize) -> String {
-    x.map_or("–".into(), |v| format!("{v:.decimals$}"))
-}
-
 /// The status of a run as the run table shows it: its status, and whether its answer was
 /// refused by the verifier (a wrong answer).
 fn run_class(r: &Record) -> Option<&'static str> {
@@ -808,10 +872,101 @@ fn run_class(r: &Record) -> Option<&'static str> {
     }
 }
 
+/// A number rounded to `decimals` decimals, as the run table shows it (JSON null when
+/// unknown).
+fn rounded(x: Option<f64>, decimals: i32) -> serde_json::Value {
+    let scale = 10f64.powi(decimals);
+    x.filter(|v| v.is_finite())
+        .map_or(serde_json::Value::Null, |v| {
+            serde_json::json!((v * scale).round() / scale)
+        })
+}
+
+/// An objective as the run table's data holds it: a whole number without its `.0`.
+fn objective(o: Option<f64>) -> serde_json::Value {
+    match o.filter(|o| o.is_finite()) {
+        Some(o) if o.fract() == 0.0 && o.abs() < 1e15 => serde_json::json!(o as i64),
+        Some(o) => serde_json::json!(o),
+        None => serde_json::Value::Null,
+    }
+}
+
+/// The index of `item` in `list`, which it is added to when missing.
+fn index_of(list: &mut Vec<String>, item: &str) -> usize {
+    match list.iter().position(|x| x == item) {
+        Some(i) => i,
+        None => {
+            list.push(item.to_string());
+            list.len() - 1
+        }
+    }
+}
+
+/// The rows of the run table as the page holds them: JSON, each run one array of numbers
+/// (instance, configuration, status and reason as indices into lists of their names, so
+/// that no name is repeated; times and memory rounded to what the table shows; the
+/// verifier's answer 1 or 0; unknowns at its end left out), which the page's script
+/// writes into the table.
+fn runs_data(rows: &[&Record]) -> String {
+    let (mut instances, mut configs, mut statuses, mut errors) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let runs: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let class = match run_class(r) {
+                None => 0,
+                Some("failed") => 1,
+                Some("wrong") => 2,
+                Some(_) => 3,
+            };
+            let error = r
+                .error
+                .as_deref()
+                .filter(|e| !e.is_empty())
+                .map(|e| index_of(&mut errors, e));
+            serde_json::json!([
+                index_of(&mut instances, &r.instance),
+                index_of(&mut configs, &config_name(r)),
+                r.repeat,
+                index_of(&mut statuses, &r.status),
+                rounded(r.seconds, 4),
+                rounded(r.wall_seconds, 3),
+                rounded(r.cpu_seconds, 3),
+                rounded(r.peak_memory_mb, 1),
+                objective(r.objective),
+                r.verified.map(u8::from),
+                class,
+                error,
+            ])
+        })
+        .map(|mut run: serde_json::Value| {
+            // Unknowns at the end of a run are left out (the script reads them as null).
+            if let Some(a) = run.as_array_mut() {
+                while a.last().is_some_and(serde_json::Value::is_null) {
+                    a.pop();
+                }
+            }
+            run
+        })
+        .collect();
+    let data = serde_json::json!({
+        "instances": instances,
+        "configs": configs,
+        "statuses": statuses,
+        "errors": errors,
+        "rows": runs,
+    });
+    // Inside a script element, `</` could end it: written `<\/`, which JSON reads the same.
+    data.to_string().replace("</", "<\\/")
+}
+
 /// Every run of a puzzle, as BenchExec's table shows them: instance, configuration,
 /// repeat, status, wall and CPU seconds and peak memory of the worker, objective and the
 /// verifier's answer; failed runs and wrong answers marked; filtered by configuration and
-/// status. Folded: it is looked up, not read.
+/// status. Folded: it is looked up, not read. The page holds the runs once, compactly
+/// ([`runs_data`]), and its script writes the table's rows from them when it loads (a
+/// table of every run as HTML was up to half a page's size); without scripts the page says
+/// where the runs are.
 fn runs_table(rows: &[&Record]) -> Markup {
     let configs: BTreeSet<String> = rows.iter().map(|r| config_name(r)).collect();
     let statuses: BTreeSet<&str> = rows.iter().map(|r| r.status.as_str()).collect();
@@ -838,32 +993,19 @@ fn runs_table(rows: &[&Record]) -> Markup {
                             th class="num" { "memory (MiB)" } th class="num" { "objective" } th { "verified" }
                         }
                     }
-                    tbody {
-                        @for r in rows {
-                            tr class=[run_class(r)] data-config=(config_name(r)) data-status=(r.status) {
-                                td { (r.instance) }
-                                td { (config_name(r)) }
-                                td class="num" { (r.repeat) }
-                                td title=[r.error.as_deref()] { (r.status) @if run_class(r) == Some("wrong") { " (wrong answer)" } }
-                                td class="num" { (fixed(r.seconds, 4)) }
-                                td class="num" { (fixed(r.wall_seconds, 3)) }
-                                td class="num" { (fixed(r.cpu_seconds, 3)) }
-                                td class="num" { (fixed(r.peak_memory_mb, 1)) }
-                                td class="num" { (r.objective.map_or("–".into(), |o| format!("{o}"))) }
-                                td { (match r.verified { Some(true) => "yes", Some(false) => "no", None => "–" }) }
-                            }
-                        }
-                    }
+                    tbody {}
                 }
+                noscript { p class="note" { "The rows of this table are written by the page's script, which is off: every run is a row of the results file (results.csv) the report was made from." } }
+                script type="application/json" class="runs-data" { (PreEscaped(runs_data(rows))) }
                 p class="note" { "solve: the engine's own solve time; wall and CPU: the worker process as the runner measured it (CPU of every process of the run), memory its peak; objective: of the best solution found; verified: the independent verifier's answer (– where there was no solution to check). Rows marked: orange, a failed run (time limit, error); red, a wrong answer (the verifier refused it); grey, refused (not run). Hover a status for the reason." }
             }
         }
     }
 }
 
-/// One figure: its file, title, and the SVG to inline (time against size and the cactus
-/// plot, whose legends hide and show series).
-type Figure = (String, String, Option<String>);
+/// One figure: its file, title, and whether it is interactive (shown as a document of its
+/// own, `<object>`, whose script and hover marks work; the others are images).
+type Figure = (String, String, bool);
 
 /// The page of one puzzle.
 fn puzzle_page(
@@ -930,10 +1072,12 @@ fn puzzle_page(
         @if !plots.is_empty() {
             h2 id="figures" { "Figures" }
             div class="figures" {
-                @for (file, title, inline) in plots {
+                @for (file, title, interactive) in plots {
                     figure {
-                        @if let Some(svg) = inline {
-                            (PreEscaped(svg))
+                        @if *interactive {
+                            object data=(file) type="image/svg+xml" aria-label=(title) {
+                                a href=(file) { (title) }
+                            }
                             figcaption class="note" { (title) " (click a legend line to hide or show its series; hover a point for what it is; " a href=(file) { "SVG file" } ")" }
                         } @else {
                             img src=(file) alt=(title);
@@ -987,6 +1131,10 @@ pub fn write_html(
         earlier_attempts,
         refused: refused.len(),
     };
+    for (name, text) in [(STYLE_FILE, STYLE), (SCRIPT_FILE, SCRIPT)] {
+        let p = dir.join(name);
+        std::fs::write(&p, text.trim_start()).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
     let all: Vec<Record> = rows.iter().chain(refused).cloned().collect();
     write(
         "index.html".into(),
@@ -999,29 +1147,23 @@ pub fn write_html(
             .iter()
             .filter(|t| &t.stem == p || t.stem.starts_with(&prefix))
             .collect();
-        // The time against size and the cactus plot are inlined, so that clicking a
-        // legend line hides or shows its series and hovering a point of the time against
-        // size shows what it is; the other figures are images.
+        // The time against size and the cactus plot are documents of their own
+        // (`<object>`), so that clicking a legend line hides or shows its series and
+        // hovering a point of the time against size shows what it is; the other figures are
+        // images. Either way the page refers to the file in plots/ and holds no copy.
         let own_plots: Vec<Figure> = plots
             .iter()
             .filter(|f| f.stem.starts_with(&prefix))
             .filter_map(|f| {
                 let svg = f.file(super::plots::FigureFormat::Svg)?;
                 let rel = svg.strip_prefix(dir).ok()?;
-                let inline = if f.stem.ends_with("_time_vs_size") || f.stem.ends_with("_cactus") {
-                    let text =
-                        std::fs::read_to_string(svg).map_err(|e| format!("{}: {e}", svg.display()));
-                    Some(text.map(|t| match t.find("<svg") {
-                        Some(i) => t[i..].to_string(),
-                        None => t,
-                    }))
-                } else {
-                    None
-                };
-                Some((rel.display().to_string(), f.title.clone(), inline))
+                Some((
+                    rel.display().to_string(),
+                    f.title.clone(),
+                    super::plots::interactive(&f.stem),
+                ))
             })
-            .map(|(file, title, inline)| Ok((file, title, inline.transpose()?)))
-            .collect::<Result<_, String>>()?;
+            .collect();
         let own_answers: Vec<&Answer> = answers.iter().filter(|a| &a.puzzle == p).collect();
         write(
             format!("{p}.html"),

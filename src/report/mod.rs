@@ -88,6 +88,10 @@ impl SetAside {
     }
 }
 
+/// The most rows of a table that the index (`README.md`) shows; a longer table is named
+/// there with a link to its file in `tables/`.
+pub const INDEX_ROWS: usize = 25;
+
 /// Where a report went.
 #[derive(Debug, Default)]
 pub struct Written {
@@ -292,7 +296,20 @@ pub fn write_report(
     // One machine: the index names it once, above, and its tables without the note that
     // each table file carries; rows of several machines keep each table's own note.
     let index_tables = if one_machine { &plain_tables } else { &tables };
+    // The index shows the tables a reader reads through; a longer one (more than
+    // INDEX_ROWS rows, looked up rather than read) is named with its size and a link to its
+    // file, which holds it once.
     for t in index_tables {
+        if t.rows.len() > INDEX_ROWS {
+            let _ = writeln!(
+                md,
+                "### {}\n\n{} rows: [tables/{2}.md](tables/{2}.md) (LaTeX: [tables/{2}.tex](tables/{2}.tex))\n",
+                t.title,
+                t.rows.len(),
+                t.stem
+            );
+            continue;
+        }
         md.push_str(&t.to_markdown());
         let _ = writeln!(md, "\n(LaTeX: [tables/{0}.tex](tables/{0}.tex))\n", t.stem);
     }

@@ -84,11 +84,11 @@ pub fn answer_rows(rows: &[Record]) -> Vec<Record> {
         .collect()
 }
 
-/// How each race ended, by name, from a race log (`race.jsonl`): (reason, instances
-/// planned). Lines that are not an `end` event are passed over; a log that cannot be read
-/// gives none.
+/// How each race ended, by name, from a race log (`race.jsonl`, or where it is missing its
+/// gzip-compressed copy `race.jsonl.gz`: [`crate::gz`]): (reason, instances planned). Lines
+/// that are not an `end` event are passed over; a log that cannot be read gives none.
 pub fn endings(log: &std::path::Path) -> BTreeMap<String, (String, usize)> {
-    let Ok(text) = std::fs::read_to_string(log) else {
+    let Ok(text) = crate::gz::read_to_string(log) else {
         return BTreeMap::new();
     };
     text.lines()

@@ -51,10 +51,10 @@ pub fn pb() -> std::process::Command {
     c
 }
 
-/// Every row of a results CSV.
+/// Every row of a results CSV (or of its gzip-compressed copy, as the example report may
+/// store it: [`puzzlebench::gz`]).
 pub fn rows(path: &Path) -> Vec<puzzlebench::record::Record> {
-    csv::Reader::from_path(path)
-        .unwrap()
+    csv::Reader::from_reader(puzzlebench::gz::open(path).unwrap().1)
         .deserialize()
         .map(|r| r.unwrap())
         .collect()
@@ -208,13 +208,14 @@ pub fn legend_lines(svg: &str) -> Vec<LegendLine> {
                 let fill = attribute(&attrs, "fill").unwrap_or("none");
                 let stroke = attribute(&attrs, "stroke").unwrap_or("none");
                 match tag {
-                    // A sample of the series' line (a dashed one is drawn in pieces), whose
-                    // colour counts where there is no marker.
-                    "polyline" | "line" if points <= 2 && line.marker == "none" => {
+                    // A sample of the series' line (a dashed one is drawn in pieces, which
+                    // the SVG file joins into one path), whose colour counts where there
+                    // is no marker.
+                    "polyline" | "line" | "path" if points <= 2 && line.marker == "none" => {
                         line.color = stroke.to_string();
                     }
-                    "polyline" | "line" if points <= 2 => {}
-                    "circle" | "rect" | "polygon" | "polyline" | "path" => {
+                    "polyline" | "line" | "path" if points <= 2 => {}
+                    "circle" | "rect" | "polygon" | "polyline" => {
                         let filled = fill != "none";
                         line.color = if filled { fill } else { stroke }.to_string();
                         line.marker =

@@ -42,6 +42,7 @@
 //! SVG into PDF and `pgf` writes a chart as PGFPlots.
 
 mod cactus;
+mod compact;
 mod lp_ratio;
 mod pdf;
 mod pgf;
@@ -208,11 +209,17 @@ pub fn write_plots_with(
             )?;
             render::group_series(&mut svg);
         }
-        // The PDF is made from the plain drawing; the SVG file also carries the hover marks
-        // and scales down to the width of the page it is inlined in.
+        // The PDF is made from the plain drawing; the SVG file also carries the hover marks,
+        // scales down to the width of the page that shows it, and, where the page shows it
+        // as a document of its own ([`interactive`]), carries the script of its legend; it
+        // is written compactly ([`compact`]).
         let plain_svg = svg.clone();
         render::add_hover_marks(&mut svg, &marks);
         render::make_scalable(&mut svg);
+        if interactive(&chart.stem) {
+            render::add_legend_script(&mut svg);
+        }
+        let svg = compact::compact(&svg);
         let mut files = Vec::new();
         for &format in &formats {
             let file = path(format);
@@ -243,6 +250,14 @@ pub fn write_plots_with(
         });
     }
     Ok(written)
+}
+
+/// Whether a figure is interactive: the time against size and the cactus plots, whose SVG
+/// files carry a script (clicking a legend line hides or shows its series) and hover marks
+/// (the time against size: what each point is), and which the HTML pages show as documents
+/// of their own (`<object>`) so that both work; the other figures are images.
+pub fn interactive(stem: &str) -> bool {
+    stem.ends_with("_time_vs_size") || stem.ends_with("_cactus")
 }
 
 /// Times below this are drawn at this value (log axes cannot show zero).

@@ -110,8 +110,11 @@ pub(super) struct Mark {
 }
 
 /// Appends to an SVG drawn by [`render`] a transparent square over each of `marks` whose
-/// `<title>` a browser shows on hover (class `hover`, `data-series` its series), so that
-/// the SVG inlined in a page tells the instance, configuration and value of every point.
+/// `<title>` a browser shows on hover (in the group of class `hover`, the squares of each
+/// series in a group whose `data-series` is the series), so that the SVG, opened or shown
+/// as a document, tells the instance, configuration and value of every point. (The squares
+/// are filled, black by default, at no opacity, which the group sets once: a pointer over
+/// them still finds them.)
 pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
     if marks.is_empty() {
         return;
@@ -119,21 +122,75 @@ pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
     let Some(end) = svg.rfind("</svg>") else {
         return;
     };
-    let mut g = String::from("<g class=\"hover\">\n");
+    let mut g = String::from("<g class=\"hover\" fill-opacity=\"0\">\n");
+    let mut series = None;
     for m in marks {
+        if series != Some(m.series) {
+            if series.is_some() {
+                g.push_str("</g>\n");
+            }
+            g.push_str(&format!("<g data-series=\"{}\">\n", m.series));
+            series = Some(m.series);
+        }
         g.push_str(&format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"#000\" fill-opacity=\"0\" data-series=\"{}\"><title>{}</title></rect>\n",
+            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\"><title>{}</title></rect>\n",
             m.x - 6,
             m.y - 6,
-            m.series,
             crate::puzzles::xml_escape(&m.tip)
         ));
     }
-    g.push_str("</g>\n");
+    g.push_str("</g>\n</g>\n");
     svg.insert_str(end, &g);
 }
 
-/// What the root element of an SVG file carries so that, inlined in a page, it shrinks to
+/// The script of an interactive SVG file ([`super::interactive`]), run where the file is
+/// a document (opened, or in a page's `<object>`; an `<img>` runs none): clicking a legend
+/// line hides or shows its series and the series' hover marks. Opened with `#toggle-test`
+/// in its address, the file checks this itself (the browser test): `data-toggle` on its
+/// root says `ok` when a click on the first legend line hid its series and a second click
+/// showed it again.
+const LEGEND_SCRIPT: &str = r#"<script><![CDATA[
+(function () {
+  var svg = document.documentElement;
+  function toggle(entry) {
+    var i = entry.getAttribute('data-series');
+    var off = entry.getAttribute('data-off') !== '1';
+    entry.setAttribute('data-off', off ? '1' : '0');
+    entry.style.opacity = off ? 0.3 : 1;
+    svg.querySelectorAll('g.series[data-series="' + i + '"], g.hover > g[data-series="' + i + '"]').forEach(function (el) {
+      el.style.display = off ? 'none' : '';
+    });
+  }
+  var entries = svg.querySelectorAll('g.legend-entry');
+  entries.forEach(function (entry) {
+    entry.style.cursor = 'pointer';
+    entry.addEventListener('click', function () { toggle(entry); });
+  });
+  if (location.hash === '#toggle-test') {
+    var result = 'no legend';
+    if (entries.length > 0) {
+      var entry = entries[0];
+      var series = svg.querySelector('g.series[data-series="' + entry.getAttribute('data-series') + '"]');
+      entry.dispatchEvent(new MouseEvent('click'));
+      var hidden = series !== null && getComputedStyle(series).display === 'none';
+      entry.dispatchEvent(new MouseEvent('click'));
+      var shown = series !== null && getComputedStyle(series).display !== 'none';
+      result = hidden && shown ? 'ok' : 'failed';
+    }
+    svg.setAttribute('data-toggle', result);
+  }
+})();
+]]></script>
+"#;
+
+/// Appends [`LEGEND_SCRIPT`] to an SVG drawn by [`render`], as its last element.
+pub(super) fn add_legend_script(svg: &mut String) {
+    if let Some(end) = svg.rfind("</svg>") {
+        svg.insert_str(end, LEGEND_SCRIPT);
+    }
+}
+
+/// What the root element of an SVG file carries so that, shown in a page, it shrinks to
 /// the width of its container and keeps its proportions (its `viewBox` gives them); a
 /// page's own CSS still overrides it. Standalone, the SVG keeps its size.
 pub(super) const SCALABLE: &str = r#"style="max-width: 100%; height: auto""#;
