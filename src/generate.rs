@@ -157,6 +157,14 @@ pub fn write(
     if count == 0 {
         return Err(GenerateError::Input("--count must be at least 1".into()));
     }
+    if let Some(dir) = out
+        .and_then(Path::parent)
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            GenerateError::Input(format!("{}: cannot create folder: {e}", dir.display()))
+        })?;
+    }
     let mut sink: Box<dyn std::io::Write> = match out {
         Some(path) => Box::new(
             std::fs::OpenOptions::new()

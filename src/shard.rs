@@ -180,7 +180,7 @@ impl Costs {
                 );
                 if let Some(times) = self.by_combination.get(&key) {
                     // A time cut short by a lower limit than this run's tells nothing
-                    // about this run (the Circuit Board's cm2: 5 s in the quick suite,
+                    // about this run (the Circuit Board's cm2: 2 s in the quick suite,
                     // 1800 s in the full one): then the time limit is the estimate.
                     let cut_short = times.iter().any(|t| {
                         t.stopped_at

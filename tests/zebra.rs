@@ -429,8 +429,12 @@ fn the_generator_is_deterministic_and_its_puzzles_unique_and_minimal() {
             assert_eq!(generate::solutions(&fewer, 2), 2, "clue {i} is redundant");
         }
     }
-    assert!(generate::generate(11, 5, 0).is_err());
-    assert!(generate::generate(5, 9, 0).is_err());
+    let too_many_houses = generate::MAX_HOUSES + 1;
+    assert!(generate::generate(too_many_houses, 5, 0)
+        .unwrap_err()
+        .contains(&too_many_houses.to_string()));
+    assert!(generate::generate(5, generate::NAMES.len() + 1, 0).is_err());
+    assert!(generate::generate(1, 5, 0).is_err());
 }
 
 #[test]

@@ -63,7 +63,7 @@ fn puzzle_command(key: &'static str, g: &'static Generator) -> Command {
             .long("out")
             .value_name("FILE")
             .value_parser(clap::value_parser!(PathBuf))
-            .help("Write to this file (it must not exist yet) instead of standard output"),
+            .help("Write to this file (it must not exist yet; its folder is made when missing) instead of standard output"),
     )
 }
 

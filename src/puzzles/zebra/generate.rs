@@ -12,8 +12,9 @@
 //!
 //! The clues keep the order in which they were drawn, which is the order heuristics
 //! `none` sees. Everything follows from the seed (SplitMix64), so a seed always gives the
-//! same puzzle. Value names come from eight built-in attributes of ten values each, so
-//! H ≤ 10 and A ≤ 8.
+//! same puzzle. Value names come from twelve built-in attributes of ten values each;
+//! past the tenth house a value is named after its attribute and house number
+//! (`colour_11`), so H ≤ 30 and A ≤ 12 (the ladder's top rungs use H > 10).
 
 use super::{cp, Attribute, Clue, Prop, Relation, Zebra};
 use crate::engines::{propagate, Budget, Heuristics};
@@ -24,8 +25,8 @@ use crate::rng::Rng;
 pub static GENERATOR: Generator = Generator {
     about: "Zebra: a random puzzle with a unique solution and no redundant clue.",
     params: &[
-        Param::value("houses", "H", "Houses (2 to 10)"),
-        Param::value("attributes", "A", "Attributes (1 to 8)"),
+        Param::value("houses", "H", "Houses (2 to 30)"),
+        Param::value("attributes", "A", "Attributes (1 to 12)"),
     ],
     make,
     separator: crate::generate::concatenated,
@@ -43,8 +44,12 @@ fn make(params: &Params, seed: u64) -> Result<String, String> {
     ))
 }
 
-/// The built-in attributes and their values (the first H of each are used).
-pub const NAMES: [(&str, [&str; 10]); 8] = [
+/// The most houses a generated puzzle has.
+pub const MAX_HOUSES: usize = 30;
+
+/// The built-in attributes and their first ten values (the first H of each are used;
+/// see [`value_name`] past ten).
+pub const NAMES: [(&str, [&str; 10]); 12] = [
     (
         "colour",
         [
@@ -113,7 +118,44 @@ pub const NAMES: [(&str, [&str; 10]); 8] = [
             "Teacher",
         ],
     ),
+    (
+        "flower",
+        [
+            "Rose", "Tulip", "Lily", "Daisy", "Orchid", "Iris", "Poppy", "Violet", "Lotus", "Aster",
+        ],
+    ),
+    (
+        "fruit",
+        [
+            "Apple", "Pear", "Plum", "Cherry", "Mango", "Lemon", "Grape", "Melon", "Peach", "Kiwi",
+        ],
+    ),
+    (
+        "instrument",
+        [
+            "Piano", "Violin", "Flute", "Harp", "Cello", "Drums", "Oboe", "Banjo", "Trumpet",
+            "Guitar",
+        ],
+    ),
+    (
+        "hobby",
+        [
+            "Painting", "Fishing", "Knitting", "Hiking", "Dancing", "Reading", "Pottery",
+            "Birding", "Baking", "Juggling",
+        ],
+    ),
 ];
+
+/// The name of value `k` (from 0) of built-in attribute `a`: its built-in name for the
+/// first ten, else the attribute's name and the value's number from 1 (`colour_11`),
+/// which no built-in value uses.
+pub fn value_name(a: usize, k: usize) -> String {
+    let (attribute, values) = &NAMES[a];
+    match values.get(k) {
+        Some(v) => v.to_string(),
+        None => format!("{attribute}_{}", k + 1),
+    }
+}
 
 /// True when `z` has exactly one solution (the `cp` formulation on `propagate`).
 pub fn is_unique(z: &Zebra) -> bool {
@@ -127,14 +169,17 @@ pub fn solutions(z: &Zebra, limit: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// A random puzzle with `houses` houses (2..=10) and `attributes` attributes (1..=8),
-/// unique and without redundant clues, named `zebra_HxA_sSEED`.
+/// A random puzzle with `houses` houses (2..=[`MAX_HOUSES`]) and `attributes` attributes
+/// (1..=12), unique and without redundant clues, named `zebra_HxA_sSEED`.
 pub fn generate(houses: usize, attributes: usize, seed: u64) -> Result<Zebra, String> {
-    if !(2..=10).contains(&houses) {
-        return Err(format!("--houses must be 2 to 10, not {houses}"));
+    if !(2..=MAX_HOUSES).contains(&houses) {
+        return Err(format!("--houses must be 2 to {MAX_HOUSES}, not {houses}"));
     }
-    if !(1..=8).contains(&attributes) {
-        return Err(format!("--attributes must be 1 to 8, not {attributes}"));
+    if !(1..=NAMES.len()).contains(&attributes) {
+        return Err(format!(
+            "--attributes must be 1 to {}, not {attributes}",
+            NAMES.len()
+        ));
     }
     let mut rng = Rng::new(seed);
     // at[a][h]: the value of attribute a in house h.
@@ -150,9 +195,10 @@ pub fn generate(houses: usize, attributes: usize, seed: u64) -> Result<Zebra, St
         houses,
         attributes: NAMES[..attributes]
             .iter()
-            .map(|(name, values)| Attribute {
+            .enumerate()
+            .map(|(a, (name, _))| Attribute {
                 name: name.to_string(),
-                values: values[..houses].iter().map(|v| v.to_string()).collect(),
+                values: (0..houses).map(|k| value_name(a, k)).collect(),
             })
             .collect(),
         clues: Vec::new(),
@@ -342,5 +388,24 @@ mod tests {
             assert_eq!(sol.verified(), Some(true));
         }
         assert_ne!(generate(4, 3, 0).unwrap(), generate(4, 3, 1).unwrap());
+    }
+
+    #[test]
+    fn every_value_name_of_the_largest_puzzle_is_one_word_of_one_attribute() {
+        let mut seen = std::collections::HashSet::new();
+        for a in 0..NAMES.len() {
+            for k in 0..MAX_HOUSES {
+                let v = value_name(a, k);
+                assert!(seen.insert(v.clone()), "{v} names two values");
+                assert!(v.chars().all(|c| c.is_alphanumeric() || c == '_'), "{v}");
+            }
+        }
+        // A puzzle past ten houses and eight attributes parses back to itself.
+        let z = generate(12, 10, 1).unwrap();
+        let back = super::super::parse::parse_str(&z.to_text()).unwrap();
+        assert_eq!(back.attributes, z.attributes);
+        assert_eq!(back.clues, z.clues);
+        assert!(generate(MAX_HOUSES + 1, 3, 1).is_err());
+        assert!(generate(5, NAMES.len() + 1, 1).is_err());
     }
 }
