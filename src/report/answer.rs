@@ -64,6 +64,10 @@ pub struct Standing {
     /// Per comparison instance (in the order of [`Answer::instances`]), the charged seconds
     /// of each repeat.
     pub times: Vec<Vec<f64>>,
+    /// For an answer judged on the run clock (a raced puzzle's), its SGM on the solve clock
+    /// (`seconds`: without building, a child-process solver's start and the model's
+    /// transfer), to show where the two clocks disagree ([`Answer::solve_clock_reverses`]).
+    pub solve_sgm: Option<f64>,
 }
 
 /// What the comparison says.
@@ -260,7 +264,29 @@ impl Answer {
             Verdict::RunnerUpFaster => "not separated by the race's test, and the runner-up is faster by the SGM (the interval lies below 1)".to_string(),
             Verdict::Alone => unreachable!("a runner-up exists"),
         };
-        format!("{head}; {margin}: {verdict}.")
+        let other = self.solve_clock_reverses().map_or(String::new(), |x| {
+            format!(
+                " On the solve clock (without building, process start and model transfer) the ratio is {x:.2}: the order reverses."
+            )
+        });
+        format!("{head}; {margin}: {verdict}.{other}")
+    }
+
+    /// The solve clock's ratio when it lies on the other side of 1 than the run clock's
+    /// (the clock the answer is judged on): the order of best and runner-up reverses there.
+    pub fn solve_clock_reverses(&self) -> Option<f64> {
+        let (b, r) = (self.best().solve_sgm?, self.runner_up()?.solve_sgm?);
+        let (run, solve) = (self.ratio?, crate::stats::shifted_ratio(b, r, self.shift));
+        ((run - 1.0) * (solve - 1.0) < 0.0).then_some(solve)
+    }
+
+    /// The ratio as a table cell: two decimals, and the solve clock's where it reverses.
+    pub fn ratio_cell(&self) -> String {
+        match (self.ratio, self.solve_clock_reverses()) {
+            (None, _) => NO_FIGURE.into(),
+            (Some(x), None) => format!("{x:.2}"),
+            (Some(x), Some(solve)) => format!("{x:.2} (solve clock {solve:.2})"),
+        }
     }
 }
 
@@ -509,6 +535,16 @@ fn rank(
                         par2(&rs).unwrap_or(0.0)
                     }
                 },
+                solve_sgm: exact.then(|| {
+                    let per_instance: Vec<f64> = instances
+                        .iter()
+                        .map(|k| {
+                            let t: Vec<f64> = per[k].iter().map(|r| charged_seconds(r)).collect();
+                            median(&t).unwrap_or(0.0)
+                        })
+                        .collect();
+                    shifted_geometric_mean(&per_instance, shift).unwrap_or(0.0)
+                }),
                 times,
             }
         })
@@ -591,7 +627,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
                 cell_seconds(b.par2),
                 r.map_or(NO_FIGURE.into(), |r| r.config.to_string()),
                 r.map_or(NO_FIGURE.into(), |r| format!("{}/{n}", r.solved)),
-                a.ratio.map_or(NO_FIGURE.into(), |x| format!("{x:.2}")),
+                a.ratio_cell(),
                 a.interval
                     .map_or(NO_FIGURE.into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
                 verdict_word(a).to_string(),
@@ -624,7 +660,7 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         notes: vec![
             format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran and neither was capped on, its times (SGM, PAR-2, ratio) are on the run clock (the race's: building, solve and a child-process solver's start; elsewhere the solve clock), and its best and runner-up lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best, whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
             "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, alpha = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
-            format!("ratio: the runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s) with the SGMs' shift s, so that differences well under s count little; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
+            format!("ratio: the runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s) with the SGMs' shift s, so that differences well under s count little; where a raced answer's order reverses on the solve clock (times without building, a child-process solver's start and the model's transfer), the cell gives that clock's ratio too; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };
     table.note_marks();
@@ -706,6 +742,53 @@ mod tests {
             "{}",
             a.sentence()
         );
+    }
+
+    /// A raced comparison (suite `race`) of `child`, whose solves are short but whose runs
+    /// pay a child process's start, against `inproc`, slower to solve but started in process.
+    fn clocks_apart() -> Vec<Answer> {
+        let mut rows = Vec::new();
+        for i in 0..8 {
+            let mut r = row(&format!("i{i}"), "a", "child", 1, 0.020, true);
+            r.run_seconds = Some(0.300);
+            rows.push(r);
+            let mut r = row(&format!("i{i}"), "a", "inproc", 1, 0.050, true);
+            r.run_seconds = Some(0.060);
+            rows.push(r);
+        }
+        let chosen = Chosen {
+            puzzle: "p".into(),
+            suite: "race".into(),
+            names: (0..8)
+                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
+                .collect(),
+            how: "raced".into(),
+        };
+        answers(&rows, &[chosen], 0.01)
+    }
+
+    #[test]
+    fn a_raced_answer_whose_order_reverses_on_the_solve_clock_says_so() {
+        let a = &clocks_apart()[0];
+        // Judged on the run clock: in process wins.
+        assert_eq!(a.best().config.engine, "inproc");
+        let solve = a
+            .solve_clock_reverses()
+            .expect("the solve clock reverses the order");
+        assert!(solve < 1.0, "{solve}");
+        assert!(a.ratio.unwrap() > 1.0);
+        assert!(a.ratio_cell().contains("solve clock"), "{}", a.ratio_cell());
+        assert!(
+            a.sentence().contains("the order reverses"),
+            "{}",
+            a.sentence()
+        );
+        let table = answers_table(std::slice::from_ref(a)).unwrap();
+        assert!(table.rows[0].iter().any(|c| c.contains("solve clock")));
+        // An unraced answer is on the solve clock alone and says nothing of the other.
+        let plain = &answers(&rows(2.0), &[], 0.01)[0];
+        assert_eq!(plain.solve_clock_reverses(), None);
+        assert!(!plain.ratio_cell().contains("solve clock"));
     }
 
     #[test]

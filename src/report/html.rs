@@ -434,7 +434,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "PAR-2 (s)" }
             dd { "The mean over the runs of the time, a failed run counting twice its time limit (the penalised average runtime of the SAT competitions)." }
             dt { "ratio, 95 % CI" }
-            dd { "The runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s), with the SGMs' shift s (" (shift) " s), so that 1 ms against 2 ms reads as about 1.09×, not 2×; and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed)." }
+            dd { "The runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s), with the SGMs' shift s (" (shift) " s), so that 1 ms against 2 ms reads as about 1.09×, not 2×; and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed). Where a raced answer's order reverses on the solve clock, the ratio cell gives that clock's ratio too: " i { "1.15 (solve clock 0.92)" } " means the best is ahead on the run clock and the runner-up on the solver's own time." }
             dt { "verdict" }
             dd {
                 b { "ahead" } ": on a raced puzzle, a test of the race separated the best from the runner-up (below); on another, the interval lies above 1. "
@@ -513,7 +513,7 @@ fn overview(
                             td class="num" { (s(a.best().par2)) }
                             td { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
                             td class="num" { (a.runner_up().map_or("–".to_string(), |r| format!("{}/{}", r.solved, a.instances.len()))) }
-                            td class="num" { (a.ratio.map_or("–".into(), |x| format!("{x:.2}"))) }
+                            td class="num" { (a.ratio_cell()) }
                             td class="num" { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
                             td class=(verdict_class(a)) { (verdict_word(a)) }
                             td class="num" { (a.instances.len()) " × " (a.repeats) }
