@@ -124,6 +124,8 @@ pub struct Finished {
     pub stderr: String,
     /// True when it exited with status 0.
     pub success: bool,
+    /// Its exit status, when it exited (none when a signal ended it).
+    pub code: Option<i32>,
     /// True when it was killed for outliving the deadline.
     pub killed: bool,
     /// Wall-clock seconds from the start of the call (before the model was written) to
@@ -833,6 +835,7 @@ pub fn run_watched(
             lines,
             stderr,
             success: status.success(),
+            code: status.code(),
             killed,
             seconds: started.elapsed().as_secs_f64(),
         })

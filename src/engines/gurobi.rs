@@ -123,7 +123,7 @@ pub fn size_refusal(vars: usize, rows: usize) -> Option<String> {
 }
 
 /// `n` with a comma between thousands.
-fn thousands(n: usize) -> String {
+pub(crate) fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

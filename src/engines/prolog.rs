@@ -676,6 +676,7 @@ mod tests {
             lines: vec![],
             stderr: "ERROR: something broke\n".into(),
             success: false,
+            code: Some(1),
             killed: false,
             seconds: 0.5,
         };
