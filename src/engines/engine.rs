@@ -1,18 +1,19 @@
-//! The [`Engine`] handle: an engine of [`ENGINES`] looked up by key, asked what it takes,
+//! The [`Engine`] handle: an engine of [`ENGINES`] or of an engine definition
+//! ([`super::registry`]) looked up by key, asked what it takes,
 //! refusing what it cannot take with the reason, and dispatching a [`Problem`] to its
 //! implementation with the bound and gap made honest.
 
 use super::budget::Budget;
 use super::capabilities::{Capabilities, Settings, SolveOptions};
 use super::problem::{gap, Kind, Outcome, Problem, Status};
-use super::{EngineImpl, ENGINES};
+use super::{registry, EngineImpl, ENGINES};
 use crate::model::{Model, VarKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// An engine of [`ENGINES`]: a copyable handle, compared, hashed, ordered, parsed and
-/// serialised by its key.
+/// An engine, built in ([`ENGINES`]) or defined ([`super::definition`]): a copyable
+/// handle, compared, hashed, ordered, parsed and serialised by its key.
 #[derive(Clone, Copy)]
 pub struct Engine(&'static dyn EngineImpl);
 
@@ -22,14 +23,14 @@ impl Engine {
         Engine(solver)
     }
 
-    /// Looks an engine up by key; the error lists the valid keys.
+    /// Looks an engine up by key, built in or defined; the error lists the valid keys.
     pub fn by_key(key: &str) -> Result<Engine, String> {
-        ENGINES
+        registry::all()
             .iter()
             .copied()
             .find(|e| e.key() == key)
             .ok_or_else(|| {
-                let keys: Vec<&str> = ENGINES.iter().map(|e| e.key()).collect();
+                let keys: Vec<&str> = registry::all().iter().map(|e| e.key()).collect();
                 format!(
                     "unknown backend '{key}'; valid backends: {}",
                     keys.join(", ")
@@ -64,7 +65,9 @@ impl Engine {
         !self.version().starts_with("not installed")
     }
 
-    /// The engines of [`ENGINES`] that are installed.
+    /// The built-in engines ([`ENGINES`]) that are installed: the default of `race` and of
+    /// `reproduce`'s engine comparison (an engine definition joins them when `--backend`
+    /// names it).
     pub fn installed_engines() -> Vec<Engine> {
         ENGINES.iter().copied().filter(|e| e.installed()).collect()
     }
@@ -92,7 +95,7 @@ impl Engine {
         if self.takes(kind) {
             return None;
         }
-        let able: Vec<&str> = ENGINES
+        let able: Vec<&str> = registry::all()
             .iter()
             .filter(|e| e.takes(kind))
             .map(|e| e.key())
@@ -269,9 +272,9 @@ impl PartialOrd for Engine {
 }
 
 impl Ord for Engine {
-    /// In the order of [`ENGINES`].
+    /// In the order of [`registry::all`]: the built-in engines, then the definitions.
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        let pos = |e: &Engine| ENGINES.iter().position(|x| x == e);
+        let pos = |e: &Engine| registry::all().iter().position(|x| x == e);
         pos(self).cmp(&pos(other))
     }
 }

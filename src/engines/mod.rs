@@ -13,7 +13,9 @@
 //! ([`Engine::settings`]), empty where it has no such setting.
 //!
 //! Every engine draws on the run's one [`Budget`]. Adding an engine is a file in this
-//! folder that implements [`EngineImpl`] and one line in [`ENGINES`].
+//! folder that implements [`EngineImpl`] and one line in [`ENGINES`], or, for a
+//! command-line solver, a definition file (`engines/<key>.toml`, [`definition`]) that
+//! [`registry`] adds beside the built-in engines at run time.
 //!
 //! This file holds the list and the trait only; the problem an engine is handed and its
 //! outcome are in [`problem`], what it declares and the settings it applies in
@@ -27,6 +29,7 @@ pub mod capabilities;
 pub mod cbc;
 pub mod cnf;
 pub mod cpsat;
+pub mod definition;
 pub mod engine;
 pub mod external;
 pub mod glpk;
@@ -40,6 +43,7 @@ pub mod problem;
 pub mod prolog;
 pub mod propagate;
 pub mod pumpkin;
+pub mod registry;
 pub mod row_generation;
 pub mod sat;
 pub mod scip;
@@ -57,8 +61,8 @@ use crate::cp_model::CpModel;
 use crate::lazy::{Cut, SearchHints, Separator};
 use crate::model::Model;
 
-/// Every engine, in the order `list` shows them. Adding an engine: a file in this folder
-/// and a line here.
+/// Every built-in engine, in the order `list` shows them. Adding an engine: a file in
+/// this folder and a line here (or a definition file: [`registry::all`] holds both).
 pub static ENGINES: &[Engine] = &[
     highs::HIGHS,
     cbc::CBC,
@@ -76,9 +80,14 @@ pub static ENGINES: &[Engine] = &[
     pumpkin::PUMPKIN,
 ];
 
-/// The engines that take problems of `kind`, in the order of [`ENGINES`].
+/// The engines that take problems of `kind`, built-in and defined, in the order of
+/// [`registry::all`].
 pub fn engines_for(kind: Kind) -> Vec<Engine> {
-    ENGINES.iter().copied().filter(|e| e.takes(kind)).collect()
+    registry::all()
+        .iter()
+        .copied()
+        .filter(|e| e.takes(kind))
+        .collect()
 }
 
 /// The general engines in this process that take problems of `kind` (those of

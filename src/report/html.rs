@@ -21,7 +21,7 @@
 //! unless marked otherwise, checked when the project compiles.
 
 use super::answer::{seconds, verdict_word, Answer, Standing, TOO_FAST};
-use crate::engines::ENGINES;
+use crate::engines::registry;
 use crate::record::Record;
 use crate::stats::{shifted_geometric_mean, succeeded, RESAMPLES};
 use crate::table::{secs, Table};
@@ -459,7 +459,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "engines" }
             dd {
                 dl {
-                    @for e in ENGINES.iter().filter(|e| used.contains(e.key())) {
+                    @for e in registry::all().iter().filter(|e| used.contains(e.key())) {
                         dt { code { (e.key()) } }
                         dd { (e.description()) }
                     }
