@@ -15,6 +15,11 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "puzzlebench", version, about, long_about = None)]
 struct Cli {
+    /// A folder of engine definitions (`*.toml`, docs/engines.md "Adding an engine without
+    /// Rust"), read beside the project's `engines/` and the folders of PUZZLEBENCH_ENGINES;
+    /// may be given more than once.
+    #[arg(long, global = true, value_name = "DIR")]
+    engines: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -107,9 +112,34 @@ enum Command {
     /// then a job that merges and reports. `puzzlebench slurm --help` for its options.
     #[command(disable_help_flag = true)]
     Slurm(SlurmArgs),
+    /// Engine definitions: `engine check FILE` runs a definition on the tiny instance of
+    /// every formulation it takes, verifies each answer and compares it with the usual
+    /// engine's, and tries a 1 s limit on a hard instance.
+    Engine(EngineArgs),
     /// Internal: run one job read as JSON from stdin and print its record as JSON.
     #[command(hide = true)]
     Worker,
+}
+
+#[derive(Args)]
+struct EngineArgs {
+    #[command(subcommand)]
+    command: EngineCommand,
+}
+
+#[derive(Subcommand)]
+enum EngineCommand {
+    /// Check the engine definition FILE: its version and capabilities, a solve of the tiny
+    /// instance of every formulation it takes (verified, and compared with the
+    /// formulation's usual engine), and a 1 s limit on a hard instance. Exit status 1 when
+    /// a check fails.
+    Check {
+        /// The definition file (TOML).
+        file: PathBuf,
+        /// Folder holding the instance folders.
+        #[arg(long, default_value = "instances", hide = true)]
+        instances_dir: PathBuf,
+    },
 }
 
 #[derive(Args, Clone)]
@@ -612,7 +642,15 @@ fn main() -> ExitCode {
     let result = match matches.subcommand() {
         Some(("generate", m)) => commands::generate::generate(m),
         _ => match Cli::from_arg_matches(&matches) {
-            Ok(cli) => dispatch(cli.command),
+            Ok(cli) => match puzzlebench::engines::registry::init(&cli.engines) {
+                Ok(()) => dispatch(cli.command),
+                // `engine check` reports the definition it checks itself.
+                Err(e) if matches!(cli.command, Command::Engine(_)) => {
+                    eprintln!("warning: {e}");
+                    dispatch(cli.command)
+                }
+                Err(e) => Err(commands::bad_input(e)),
+            },
             Err(e) => e.exit(),
         },
     };
@@ -720,6 +758,12 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             machine_factor: a.machine_factor,
         }),
         Command::Slurm(a) => slurm(&a.args),
+        Command::Engine(a) => match a.command {
+            EngineCommand::Check {
+                file,
+                instances_dir,
+            } => commands::engine_check::check(&file, &instances_dir),
+        },
         Command::Worker => commands::worker::worker(),
     }
 }

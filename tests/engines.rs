@@ -31,25 +31,13 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A tiny instance of `puzzle` that formulation `f` can take (cm3 needs S and T, cm1-full
-/// at most 16 points). A new puzzle must add one here: the test fails until it does.
+/// The tiny instance of `puzzle` that formulation `f` can take (the library's table,
+/// `src/puzzles/tiny.rs`, which `engine check` uses too). A new puzzle must add one
+/// there: the test fails until it does.
 fn tiny(puzzle: &str, f: &str) -> Box<dyn Instance> {
-    match (puzzle, f) {
-        ("sudoku", _) => first(puzzle, "sudoku/solo_2x2.txt"),
-        ("battleship", _) => first(puzzle, "battleship/table_4_2/6x6.txt"),
-        ("circuit", "cm3") => first(puzzle, "circuit/cm3/6x6.txt"),
-        ("circuit", _) => first(puzzle, "circuit/table_a_1/4x4.txt"),
-        ("hashi", _) => first(puzzle, "hashi/tatham/t_07x07_m3.txt"),
-        ("zebra", _) => first(puzzle, "zebra/generated/zebra_5x5_s1.txt"),
-        ("kenken", _) => first(puzzle, "kenken/tatham/keen_4de.txt"),
-        ("nonogram", _) => first(puzzle, "nonogram/tatham/pattern_5x5.txt"),
-        ("starbattle", _) => first(puzzle, "starbattle/generated/sb_05x05_m1_s1.txt"),
-        ("queens", "least-walls") => first(puzzle, "queens/least/q09_8x8.txt"),
-        ("queens", _) => first(puzzle, "queens/boards/b08_w2_a.txt"),
-        ("minclue", _) => first(puzzle, "minclue/small/grid4_a.txt"),
-        ("nonogram-givens", _) => first(puzzle, "nonogram-givens/tiny/switches_5x5.txt"),
-        _ => panic!("no tiny instance of {puzzle} in tests/engines.rs: add one"),
-    }
+    let p = puzzles::puzzle(puzzle).unwrap();
+    puzzles::tiny::tiny_instance(p, f, &root().join("instances"))
+        .unwrap_or_else(|e| panic!("{e}: add one to src/puzzles/tiny.rs"))
 }
 
 fn limit(seconds: f64) -> SolveOptions {

@@ -1,8 +1,19 @@
 //! `puzzlebench list`: puzzles, their formulations (with the kind of problem each hands
-//! an engine) and input formats, and the engines with what they take.
+//! an engine) and input formats, the built-in engines with what they take, and apart
+//! from them the engines that definitions add, each with the file it came from.
 
-use crate::engines::ENGINES;
+use crate::engines::{registry, Engine, ENGINES};
 use crate::puzzles::PUZZLES;
+
+fn engine_lines(s: &mut String, e: Engine) {
+    s.push_str(&format!(
+        "  {:<12} {} [{}]\n      {}\n",
+        e.key(),
+        e.description(),
+        e.version(),
+        e.capabilities().summary()
+    ));
+}
 
 /// The listing, as printed.
 pub fn text() -> String {
@@ -26,14 +37,28 @@ pub fn text() -> String {
         }
     }
     s.push_str("Engines (--backend):\n");
-    for e in ENGINES {
-        s.push_str(&format!(
-            "  {:<12} {} [{}]\n      {}\n",
-            e.key(),
-            e.description(),
-            e.version(),
-            e.capabilities().summary()
-        ));
+    for &e in ENGINES {
+        engine_lines(&mut s, e);
+    }
+    let defined = registry::defined();
+    let folders: Vec<String> = registry::folders()
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect();
+    s.push_str(&format!(
+        "Engine definitions (--backend; from {}):\n",
+        if folders.is_empty() {
+            "no definition folder".to_string()
+        } else {
+            folders.join(", ")
+        }
+    ));
+    if defined.is_empty() {
+        s.push_str("  none\n");
+    }
+    for d in defined {
+        engine_lines(&mut s, d.engine);
+        s.push_str(&format!("      defined in {}\n", d.file.display()));
     }
     s
 }

@@ -4,6 +4,7 @@
 //! generators, is in the library.
 
 pub mod diff;
+pub mod engine_check;
 pub mod export;
 pub mod generate;
 pub mod list;

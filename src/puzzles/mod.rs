@@ -25,6 +25,7 @@ pub mod queens;
 pub mod starbattle;
 pub mod sudoku;
 pub mod tatham;
+pub mod tiny;
 pub mod zebra;
 
 pub use formulation::{Answer, Run, RunResult};
