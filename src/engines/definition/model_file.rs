@@ -84,7 +84,9 @@ fn minimisation(model: &Model) -> Vec<f64> {
     model.vars.iter().map(|v| sign * v.objective).collect()
 }
 
-/// Free MPS of `model` as a minimisation, columns and rows named by position.
+/// Free MPS of `model` as a minimisation, columns and rows named by position, its `NAME`
+/// line ending in `FREE`: CBC's reader (CoinMpsIO) guesses fixed columns otherwise, and
+/// misreads short lines such as `    C0 R0 1`.
 pub fn mps(model: &Model) -> String {
     let mut m = model.clone();
     for (v, c) in m.vars.iter_mut().zip(minimisation(model)) {
@@ -92,7 +94,11 @@ pub fn mps(model: &Model) -> String {
     }
     m.sense = Sense::Minimize;
     m.objective_offset = 0.0;
-    m.to_mps_plain()
+    let text = m.to_mps_plain();
+    match text.split_once('\n') {
+        Some((name, rest)) => format!("{name} FREE\n{rest}"),
+        None => text,
+    }
 }
 
 /// CPLEX LP of `model` as a minimisation, columns `C0`, ... and rows `R0`, ...
