@@ -14,8 +14,9 @@
 //!   process of its own group ([`external::run_watched`]), killed [`Definition::grace`]
 //!   seconds after the run's deadline (the run is then `time_limit`, without a solution),
 //!   and the answer is read from the solution file or standard output. Its values are
-//!   checked against the model's bounds, integrality and rows (to 1e-6) before they count
-//!   as a solution; integer columns are rounded. `seconds` is the whole call (the
+//!   checked against the model's bounds and integrality (to 1e-6) and its rows (to 1e-5
+//!   of the size of their terms) before they count as a solution; integer columns are
+//!   rounded. `seconds` is the whole call (the
 //!   definition gives no solver time of its own), as is `call_seconds`.
 //! * **Status**: killed at the deadline: `time_limit`; else the first of the log
 //!   patterns that matches (`error`, `infeasible`, `time_limit`, `optimal`, `feasible`),
@@ -66,7 +67,7 @@ pub const NO_LIMIT: &str = "1000000000";
 
 /// The default [`Definition::grace`], seconds: a run at a 1 s limit whose program is
 /// killed ends within 1.5 s.
-pub const DEFAULT_GRACE: f64 = 0.4;
+pub const DEFAULT_GRACE: f64 = 0.3;
 
 /// A definition as written in its file (every key but these is an error).
 #[derive(Deserialize)]
@@ -111,6 +112,7 @@ struct WrittenLog {
     infeasible: Option<String>,
     time_limit: Option<String>,
     error: Option<String>,
+    objective: Option<String>,
     bound: Option<String>,
     nodes: Option<String>,
 }
@@ -133,6 +135,10 @@ pub struct Limits {
 pub struct LogPatterns {
     /// Statuses, in the order they are tried: the first that matches gives the status.
     pub statuses: Vec<(Status, Regex)>,
+    /// The objective of the answer (one group; the last match counts), in the model
+    /// file's objective: for a solver that prints its values with fewer digits than its
+    /// objective (lp_solve), else the objective is costed from the values.
+    pub objective: Option<Regex>,
     /// The best bound (one group; the last match counts), in the model file's objective.
     pub bound: Option<Regex>,
     /// Search nodes (one group; the last match counts).
@@ -293,17 +299,14 @@ impl Definition {
             for p in placeholders(word) {
                 if !PLACEHOLDERS.contains(&p) {
                     return Err(format!(
-                        "{}:{}: {}",
+                        "{}:{}: unknown placeholder {{{p}}} (placeholders: {})",
                         file.display(),
                         line_of(text, &format!("{{{p}}}")),
-                        format!(
-                            "unknown placeholder {{{p}}} (placeholders: {})",
-                            PLACEHOLDERS
-                                .iter()
-                                .map(|p| format!("{{{p}}}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        PLACEHOLDERS
+                            .iter()
+                            .map(|p| format!("{{{p}}}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 }
             }
@@ -399,6 +402,12 @@ impl Definition {
         }
         let log = LogPatterns {
             statuses,
+            objective: w
+                .log
+                .objective
+                .as_deref()
+                .map(|p| pattern("objective", p, true))
+                .transpose()?,
             bound: w
                 .log
                 .bound
@@ -515,6 +524,8 @@ struct Call {
     message: Option<String>,
     /// The values the answer gave, by name.
     values: Option<Vec<(String, f64)>>,
+    /// The objective its log gave (the model file's objective).
+    objective: Option<f64>,
     /// The bound its log gave (the model file's objective).
     bound: Option<f64>,
     /// Nodes its log gave.
@@ -594,15 +605,16 @@ impl DefinedEngine {
         n: usize,
         settings: &Settings,
         budget: &Budget,
-    ) -> Result<Call, Outcome> {
+    ) -> Result<Call, Box<Outcome>> {
         let d = &self.definition;
         let started = Instant::now();
         if budget.left().is_some_and(|l| l <= 0.0) {
-            return Err(Outcome::time_limit(0.0));
+            return Err(Box::new(Outcome::time_limit(0.0)));
         }
-        let model =
-            external::temp_file(text, d.input.suffix()).map_err(|e| Outcome::error(e, 0.0))?;
-        let solution = external::temp_file("", ".sol").map_err(|e| Outcome::error(e, 0.0))?;
+        let model = external::temp_file(text, d.input.suffix())
+            .map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+        let solution =
+            external::temp_file("", ".sol").map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
         let words = self.words(&model, &solution, settings, budget);
         let mut cmd = Command::new(&words[0]);
         cmd.args(&words[1..]);
@@ -614,7 +626,7 @@ impl DefinedEngine {
             d.grace,
             &|_: Instant, _: &str| {},
         )
-        .map_err(|e| Outcome::error(format!("{}: {e}", d.key), 0.0))?;
+        .map_err(|e| Box::new(Outcome::error(format!("{}: {e}", d.key), 0.0)))?;
         let seconds = started.elapsed().as_secs_f64();
         let program = &words[0];
         if finished.killed {
@@ -625,6 +637,7 @@ impl DefinedEngine {
                     d.grace
                 )),
                 values: None,
+                objective: None,
                 bound: None,
                 nodes: None,
                 seconds,
@@ -644,17 +657,19 @@ impl DefinedEngine {
         let reading = d
             .reader
             .read(&answer, &|name: &str| self.column(name, n).is_some())
-            .map_err(|e| Outcome {
-                call_seconds: Some(seconds),
-                version: Some(self.version()),
-                ..Outcome::error(
-                    format!(
-                        "{}: the {} reader cannot read {place}, {e}",
-                        d.key,
-                        d.reader.key()
-                    ),
-                    seconds,
-                )
+            .map_err(|e| {
+                Box::new(Outcome {
+                    call_seconds: Some(seconds),
+                    version: Some(self.version()),
+                    ..Outcome::error(
+                        format!(
+                            "{}: the {} reader cannot read {place}, {e}",
+                            d.key,
+                            d.reader.key()
+                        ),
+                        seconds,
+                    )
+                })
             })?;
         let last = |r: &Regex| -> Option<String> {
             r.captures_iter(&log)
@@ -726,6 +741,12 @@ impl DefinedEngine {
             status,
             message,
             values: reading.values,
+            objective: d
+                .log
+                .objective
+                .as_ref()
+                .and_then(last)
+                .and_then(|b| b.parse().ok()),
             bound: d
                 .log
                 .bound
@@ -790,9 +811,12 @@ impl DefinedEngine {
             }
             out.push(value);
         }
+        // Rows to 1e-5 of the size of their terms: an answer printed with six digits
+        // (lp_solve's) is off by up to 5e-6 of each value.
         for (i, r) in model.rows.iter().enumerate() {
             let a: f64 = r.terms.iter().map(|&(v, c)| c * out[v.0]).sum();
-            let slack = tol * (1.0 + a.abs());
+            let size: f64 = r.terms.iter().map(|&(v, c)| (c * out[v.0]).abs()).sum();
+            let slack = 10.0 * tol * (1.0 + size);
             if a < r.lower - slack || a > r.upper + slack {
                 return Err(format!(
                     "the answer breaks row R{i} ({}): its activity is {a}",
@@ -842,7 +866,7 @@ impl DefinedEngine {
     ) -> Outcome {
         let call = match self.call(text, model.vars.len(), settings, budget) {
             Ok(c) => c,
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let constant = model.vars.iter().all(|v| v.objective == 0.0);
         let mut message = call.message;
@@ -893,8 +917,14 @@ impl DefinedEngine {
             1.0
         };
         let values = values.filter(|_| status != Status::Error);
+        let logged = call
+            .objective
+            .filter(|z| z.is_finite())
+            .map(|z| sign * z + model.objective_offset);
         Outcome {
-            objective: values.as_deref().map(|v| model.objective_value(v)),
+            objective: values
+                .as_deref()
+                .map(|v| logged.unwrap_or_else(|| model.objective_value(v))),
             best_bound: call
                 .bound
                 .filter(|b| b.is_finite())
@@ -959,7 +989,7 @@ impl DefinedEngine {
                 Err(o) => {
                     return Outcome {
                         rounds: Some(calls),
-                        ..o
+                        ..*o
                     }
                 }
             };
