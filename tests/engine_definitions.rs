@@ -1,0 +1,409 @@
+//! Engine definitions (`engines/*.toml`, docs/engines.md "Adding an engine without
+//! Rust"): a definition of at most 20 lines adds a command-line MPS solver that passes
+//! `engine check`, runs in a sweep and a race and writes its version into its rows;
+//! every shipped definition whose program is installed solves and verifies the tiny
+//! instances of every formulation it takes and stops near a 1 s limit (its wall time
+//! printed, not asserted); bad definitions fail with clear errors (a missing program, an
+//! unknown placeholder or reader, an answer that does not parse, a solver that ignores
+//! its limit, a key that clashes).
+
+use puzzlebench::commands::engine_check;
+use puzzlebench::engines::definition::Definition;
+use puzzlebench::engines::{registry, Engine, SolveOptions, Status};
+use puzzlebench::puzzles::{self, tiny};
+use puzzlebench::record::file::read_results;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run puzzlebench")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+/// A fresh scratch folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pb-defs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// True when `program` runs; else says why the test is skipped.
+fn installed(program: &str, test: &str) -> bool {
+    let ok = Command::new(program).arg("--help").output().is_ok();
+    if !ok {
+        eprintln!("skipped {test}: {program} is not installed (scripts/setup-deps.sh installs it)");
+    }
+    ok
+}
+
+/// A command-line MPS solver in 20 lines or fewer: CBC's `cbc` program, under a key of
+/// its own.
+const SMALL: &str = r#"# CBC's program on MPS, as small as a definition gets.
+key = "my-cbc"
+description = "CBC's cbc program on the model as MPS"
+version = { command = ["cbc", "-quit"], pattern = "Version: (\\S+)" }
+input = "mps"
+command = ["cbc", "{model}", "sec", "{time_limit}", "solve", "solution", "{solution}"]
+reader = "cbc"
+[log]
+infeasible = "Problem proven infeasible|Problem is infeasible"
+"#;
+
+#[test]
+fn a_short_definition_of_an_mps_solver_passes_its_check_and_runs_in_a_sweep_and_a_race() {
+    if !installed("cbc", "the short definition") {
+        return;
+    }
+    assert!(SMALL.lines().count() <= 20);
+    let dir = scratch("small");
+    let defs = dir.join("defs");
+    std::fs::create_dir_all(&defs).unwrap();
+    let file = defs.join("my-cbc.toml");
+    std::fs::write(&file, SMALL).unwrap();
+    let defs_arg = defs.display().to_string();
+
+    // `engine check`: every tiny instance solved, verified and as HiGHS, the 1 s limit kept.
+    let o = pb(&["engine", "check", &file.display().to_string()]);
+    let out = text(&o.stdout);
+    eprintln!("{out}");
+    assert!(o.status.success(), "{out}\n{}", text(&o.stderr));
+    assert!(out.contains("my-cbc"), "{out}");
+    assert!(out.contains("  ok      sudoku binary: optimal"), "{out}");
+    assert!(out.contains(", 0 failed"), "{out}");
+    assert!(
+        out.contains("circuit circuit/table_a_1/10x10.txt cm2"),
+        "{out}"
+    );
+
+    // `list` shows it apart, with its file.
+    let o = pb(&["--engines", &defs_arg, "list"]);
+    let listing = text(&o.stdout);
+    let apart = listing.split("Engine definitions").nth(1).unwrap_or("");
+    assert!(
+        apart.contains("my-cbc") && apart.contains("my-cbc.toml"),
+        "{listing}"
+    );
+
+    // A sweep: its rows carry its key and version.
+    let csv = dir.join("sweep.csv");
+    let o = pb(&[
+        "--engines",
+        &defs_arg,
+        "run",
+        "--puzzle",
+        "sudoku",
+        "--formulation",
+        "binary",
+        "--backend",
+        "my-cbc,highs",
+        "--instances",
+        "instances/sudoku/solo_2x2.txt",
+        "--time-limit",
+        "30",
+        "--out",
+        &csv.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = read_results(&csv).unwrap();
+    let mine: Vec<_> = rows.iter().filter(|r| r.backend == "my-cbc").collect();
+    assert!(!mine.is_empty());
+    for r in &mine {
+        assert_eq!(r.status, "optimal", "{:?}", r.error);
+        assert_eq!(r.verified, Some(true));
+        assert!(
+            r.solver_version.starts_with("my-cbc 2."),
+            "{}",
+            r.solver_version
+        );
+    }
+
+    // A race between it and HiGHS on two 9×9 puzzles.
+    let inst = dir.join("instances/sudoku");
+    std::fs::create_dir_all(&inst).unwrap();
+    std::fs::copy(
+        root().join("instances/sudoku/solo_3x3_basic.txt"),
+        inst.join("solo_3x3_basic.txt"),
+    )
+    .unwrap();
+    std::fs::write(
+        inst.join("ladder.txt"),
+        "rung 9x9: sudoku/solo_3x3_basic.txt\n",
+    )
+    .unwrap();
+    let race = dir.join("race");
+    let o = pb(&[
+        "--engines",
+        &defs_arg,
+        "race",
+        "--puzzle",
+        "sudoku",
+        "--backend",
+        "my-cbc,highs",
+        "--formulation",
+        "binary",
+        "--instances",
+        "2",
+        "--time-limit",
+        "30",
+        "--quiet",
+        "--out",
+        &race.display().to_string(),
+        "--instances-dir",
+        &dir.join("instances").display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = read_results(&race.join("results.csv")).unwrap();
+    let raced: Vec<_> = rows.iter().filter(|r| r.backend == "my-cbc").collect();
+    assert_eq!(raced.len(), 2, "{rows:?}");
+    assert!(raced.iter().all(|r| r.status == "optimal"
+        && r.verified == Some(true)
+        && r.solver_version.starts_with("my-cbc ")));
+}
+
+/// The hard run's wall time of each shipped definition, printed for the closing note.
+#[test]
+fn every_installed_shipped_definition_solves_its_tiny_instances_and_stops_near_its_limit() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("engines"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    let keys: Vec<String> = files
+        .iter()
+        .map(|f| Definition::load(f).unwrap().key)
+        .collect();
+    for k in [
+        "cbc-cli",
+        "lpsolve",
+        "clasp",
+        "sat4j",
+        "minisat",
+        "cadical-cli",
+    ] {
+        assert!(keys.iter().any(|x| x == k), "engines/{k}.toml is missing");
+    }
+    let mut ran = 0;
+    for file in &files {
+        let engine = registry::engine_of_file(file).unwrap();
+        if !engine.installed() {
+            eprintln!(
+                "skipped {}: {} (scripts/setup-deps.sh installs it)",
+                engine.key(),
+                engine.version()
+            );
+            continue;
+        }
+        let mut log = String::new();
+        let c = engine_check::check_with(file, &root().join("instances"), &mut |l| {
+            log.push_str(l);
+            log.push('\n');
+        })
+        .unwrap();
+        eprintln!("{log}");
+        assert_eq!(c.failed, 0, "{log}");
+        assert!(c.solved >= 1, "{log}");
+        eprintln!(
+            "FIGURES {}: {} tiny instances solved and verified, {} refused; wall time at a 1 s limit: {}",
+            engine.key(),
+            c.solved,
+            c.refused,
+            c.hard_seconds.map_or("none".into(), |s| format!("{s:.3} s"))
+        );
+        ran += 1;
+    }
+    eprintln!("{ran} shipped definitions checked");
+}
+
+/// A definition in `dir` with `command` (TOML array items) and `extra` lines.
+fn define(dir: &Path, key: &str, command: &str, extra: &str) -> PathBuf {
+    let file = dir.join(format!("{key}.toml"));
+    std::fs::write(
+        &file,
+        format!(
+            "key = \"{key}\"\ndescription = \"a test\"\nversion = {{ command = [\"sh\", \"-c\", \"echo v1.0\"], pattern = \"v(\\\\S+)\" }}\ninput = \"mps\"\ncommand = [{command}]\nreader = \"name-value\"\n{extra}"
+        ),
+    )
+    .unwrap();
+    file
+}
+
+fn sudoku() -> Box<dyn puzzlebench::puzzles::Instance> {
+    tiny::tiny_instance(
+        puzzles::puzzle("sudoku").unwrap(),
+        "binary",
+        &root().join("instances"),
+    )
+    .unwrap()
+}
+
+fn engine(file: &Path) -> Engine {
+    registry::engine_of_file(file).unwrap()
+}
+
+#[test]
+fn a_missing_program_is_not_installed() {
+    let dir = scratch("missing");
+    let file = define(
+        &dir,
+        "t-missing",
+        "\"no-such-solver-here\", \"{model}\", \"{solution}\"",
+        "",
+    );
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text = text.replace(
+        "[\"sh\", \"-c\", \"echo v1.0\"]",
+        "[\"no-such-solver-here\", \"--version\"]",
+    );
+    std::fs::write(&file, text).unwrap();
+    let e = engine(&file);
+    assert!(!e.installed());
+    assert!(
+        e.version().starts_with("not installed: "),
+        "{}",
+        e.version()
+    );
+    let r = sudoku()
+        .solve("binary", e, &SolveOptions::default())
+        .unwrap();
+    assert_eq!(r.outcome.status, Status::Error);
+    let m = r.outcome.message.unwrap();
+    assert!(
+        m.contains("not installed") && m.contains("no-such-solver-here"),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_unknown_placeholder_or_reader_names_the_file_and_line() {
+    let dir = scratch("unknown");
+    let file = define(&dir, "t-place", "\"sh\", \"{model}\", \"{soluton}\"", "");
+    let e = Definition::load(&file).unwrap_err();
+    let at = format!("{}:5:", file.display());
+    assert!(
+        e.starts_with(&at) && e.contains("{soluton}") && e.contains("{solution}"),
+        "{e}"
+    );
+    let file = define(&dir, "t-reader", "\"sh\", \"{model}\", \"{solution}\"", "");
+    let t = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("name-value", "cplex-xml");
+    std::fs::write(&file, t).unwrap();
+    let e = Definition::load(&file).unwrap_err();
+    let at = format!("{}:6:", file.display());
+    assert!(
+        e.starts_with(&at) && e.contains("cplex-xml") && e.contains("sat-competition"),
+        "{e}"
+    );
+    // A key the file does not know is an error with its line too.
+    let file = define(
+        &dir,
+        "t-key",
+        "\"sh\", \"{model}\", \"{solution}\"",
+        "threads = 4\n",
+    );
+    let e = Definition::load(&file).unwrap_err();
+    assert!(
+        e.starts_with(&format!("{}:7:", file.display())) && e.contains("threads"),
+        "{e}"
+    );
+    // Through the command line: `engine check` says so, with exit status 2.
+    let o = pb(&["engine", "check", &file.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("t-key.toml:7:"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn an_answer_that_does_not_parse_is_an_error_with_its_line() {
+    let dir = scratch("parse");
+    let file = define(
+        &dir,
+        "t-parse",
+        "\"sh\", \"-c\", \"printf 'C0 1\\\\nC1 one\\\\n' > \\\"$1\\\"\", \"{model}\", \"{solution}\"",
+        "",
+    );
+    let r = sudoku()
+        .solve("binary", engine(&file), &SolveOptions::default())
+        .unwrap();
+    assert_eq!(r.outcome.status, Status::Error, "{:?}", r.outcome.message);
+    let m = r.outcome.message.unwrap();
+    assert!(
+        m.contains("name-value reader")
+            && m.contains("solution file")
+            && m.contains("line 2")
+            && m.contains("one"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_solver_that_ignores_its_limit_is_killed_at_the_deadline_and_grace() {
+    let dir = scratch("sleep");
+    let file = define(
+        &dir,
+        "t-sleep",
+        "\"sh\", \"-c\", \"sleep 30\", \"{model}\", \"{solution}\"",
+        "grace = 0.5\n",
+    );
+    let started = Instant::now();
+    let r = sudoku()
+        .solve(
+            "binary",
+            engine(&file),
+            &SolveOptions {
+                time_limit: Some(1.0),
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap();
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(r.outcome.status, Status::TimeLimit);
+    let m = r.outcome.message.unwrap();
+    assert!(m.contains("killed 0.5 s after the run's deadline"), "{m}");
+    // Killed, not waited for: far from the 30 s it asked for.
+    assert!(wall < 10.0, "{wall}");
+    eprintln!("a solver that ignores a 1 s limit: killed, the run ended after {wall:.3} s");
+}
+
+#[test]
+fn a_key_that_clashes_is_an_error_naming_both_files() {
+    let dir = scratch("clash");
+    let a = define(
+        &dir,
+        "t-same",
+        "\"sh\", \"{model}\"",
+        "answer = \"stdout\"\n",
+    );
+    let b = dir.join("u-same.toml");
+    std::fs::copy(&a, &b).unwrap();
+    let c = define(
+        &dir,
+        "highs",
+        "\"sh\", \"{model}\"",
+        "answer = \"stdout\"\n",
+    );
+    let o = pb(&["--engines", &dir.display().to_string(), "list"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    for f in [&a, &b, &c] {
+        assert!(err.contains(&f.display().to_string()), "{err}");
+    }
+    assert!(err.contains("src/engines/highs.rs"), "{err}");
+}
