@@ -5,6 +5,11 @@
 #   pyscipopt -> engine scip (its wheel bundles SCIP)
 #   gurobipy  -> engine gurobi (its wheel bundles Gurobi and a size-limited licence:
 #                2,000 variables and 2,000 rows, non-production use; docs/engines.md)
+#   cplex     -> engine cplex (CPLEX Community Edition: 1,000 variables and 1,000 rows)
+#   xpress    -> engine xpress (Xpress community licence: 5,000 rows and columns together;
+#                its terms forbid publishing benchmark results without FICO's consent)
+#   coptpy    -> engine copt (COPT without a licence file: 2,000 variables and 2,000 rows,
+#                non-commercial use)
 # The interpreter is Debian's python3 (setup-deps.sh installs python3 and python3-venv),
 # or python3 on the PATH. When the packages cannot be installed (no network), it says so
 # and exits 0: those engines then record "not installed: ..." and everything else runs.
@@ -13,8 +18,18 @@ cd "$(dirname "$0")/.."
 ORTOOLS=9.15.6755
 PYSCIPOPT=6.3.0
 GUROBIPY=13.0.3
-check="import sys, ortools, pyscipopt, gurobipy; sys.exit(0 if (ortools.__version__, pyscipopt.__version__, gurobipy.__version__) == ('$ORTOOLS', '$PYSCIPOPT', '$GUROBIPY') else 1)"
-if [ -x .venv/bin/python ] && .venv/bin/python -I -c "$check" 2>/dev/null; then
+CPLEX=22.2.0.1
+XPRESS=9.9.1
+COPTPY=8.0.7
+pins=("ortools==$ORTOOLS" "pyscipopt==$PYSCIPOPT" "gurobipy==$GUROBIPY" "cplex==$CPLEX"
+  "xpress==$XPRESS" "coptpy==$COPTPY")
+# The installed versions as pip records them (cplex's own __version__ lags its package's).
+check="import sys; from importlib.metadata import version
+try:
+    sys.exit(0 if all(version(p.split('==')[0]) == p.split('==')[1] for p in sys.argv[1:]) else 1)
+except Exception:
+    sys.exit(1)"
+if [ -x .venv/bin/python ] && .venv/bin/python -I -c "$check" "${pins[@]}" 2>/dev/null; then
   exit 0
 fi
 base=/usr/bin/python3
@@ -22,12 +37,12 @@ base=/usr/bin/python3
 if ! [ -x .venv/bin/python ]; then
   echo "setup-python.sh: making .venv with $("$base" --version 2>&1)" >&2
   if ! "$base" -m venv .venv; then
-    echo "setup-python.sh: cannot make .venv (python3-venv missing?); cpsat, scip and gurobi will say 'not installed'" >&2
+    echo "setup-python.sh: cannot make .venv (python3-venv missing?); cpsat, scip, gurobi, cplex, xpress and copt will say 'not installed'" >&2
     exit 0
   fi
 fi
-echo "setup-python.sh: installing ortools==$ORTOOLS pyscipopt==$PYSCIPOPT gurobipy==$GUROBIPY into .venv" >&2
+echo "setup-python.sh: installing ${pins[*]} into .venv" >&2
 if ! .venv/bin/python -m pip install --quiet --disable-pip-version-check \
-    "ortools==$ORTOOLS" "pyscipopt==$PYSCIPOPT" "gurobipy==$GUROBIPY" >&2; then
-  echo "setup-python.sh: could not install them; cpsat, scip and gurobi will say 'not installed'" >&2
+    "${pins[@]}" >&2; then
+  echo "setup-python.sh: could not install them; cpsat, scip, gurobi, cplex, xpress and copt will say 'not installed'" >&2
 fi

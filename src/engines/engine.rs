@@ -386,10 +386,10 @@ mod tests {
 
     #[test]
     fn unknown_engine_lists_valid_keys() {
-        let e = "xpress".parse::<Engine>().unwrap_err();
+        let e = "no-such-engine".parse::<Engine>().unwrap_err();
         assert!(
             e.contains(
-                "highs, cbc, microlp, bc, propagate, sat, cadical-lin, hitset, cpsat, scip, glpk, gurobi"
+                "highs, cbc, microlp, bc, propagate, sat, cadical-lin, hitset, cpsat, scip, glpk, gurobi, cplex, xpress, copt"
             ),
             "{e}"
         );

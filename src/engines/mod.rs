@@ -37,6 +37,7 @@ pub mod gurobi;
 pub mod highs;
 pub mod hitset;
 pub mod implied;
+pub mod licensed;
 pub mod microlp;
 pub mod mps_driver;
 pub mod problem;
@@ -76,6 +77,9 @@ pub static ENGINES: &[Engine] = &[
     scip::SCIP,
     glpk::GLPK,
     gurobi::GUROBI,
+    licensed::CPLEX,
+    licensed::XPRESS,
+    licensed::COPT,
     prolog::PROLOG,
     pumpkin::PUMPKIN,
 ];
