@@ -7,8 +7,19 @@
 mod common;
 use common::first;
 use puzzlebench::engines::{
-    bc::BC, cadical_lin::CADICAL_LIN, cbc::CBC, cpsat::CPSAT, gurobi::GUROBI, highs::HIGHS,
-    microlp::MICROLP, prolog::PROLOG, propagate::PROPAGATE, pumpkin::PUMPKIN, sat::SAT, scip::SCIP,
+    bc::BC,
+    cadical_lin::CADICAL_LIN,
+    cbc::CBC,
+    cpsat::CPSAT,
+    gurobi::GUROBI,
+    highs::HIGHS,
+    licensed::{COPT, CPLEX, XPRESS},
+    microlp::MICROLP,
+    prolog::PROLOG,
+    propagate::PROPAGATE,
+    pumpkin::PUMPKIN,
+    sat::SAT,
+    scip::SCIP,
     Engine, Heuristics, Kind, SolveOptions, Status, ENGINES,
 };
 use puzzlebench::model::{Model, Sense, VarKind};
@@ -169,6 +180,9 @@ fn hard_runs() -> Vec<(&'static str, Box<dyn Instance>, &'static str, Engine)> {
         ("circuit", board(), "cm2", GUROBI),
         ("circuit", board(), "cm1-rowgen", GUROBI),
         ("circuit", board(), "cm1-lazy", GUROBI),
+        ("circuit", board(), "cm2", CPLEX),
+        ("circuit", board(), "cm2", XPRESS),
+        ("circuit", board(), "cm2", COPT),
         (
             "zebra",
             first("zebra", "zebra/generated/zebra_10x8_s1.txt"),
