@@ -17,6 +17,9 @@ pub const ONE_LEFT: &str = "one candidate left";
 pub const PLAN_RUN: &str = "plan run";
 /// Why a race ended: the safety cap in seconds stopped it short of its plan.
 pub const CAPPED: &str = "cut short by the time cap";
+/// Why a race ended: after a look, the best and the runner-up shared at least
+/// [`super::elimination::MIN_PAIR`] separating instances ([`RaceState::has_enough`]).
+pub const ENOUGH: &str = "enough instances";
 /// The shift (seconds) of [`RaceState::distance_from_best`], the report's default SGM
 /// shift: differences well under 10 ms count little.
 pub const CLOSENESS_SHIFT: f64 = 0.01;
@@ -251,6 +254,22 @@ impl RaceState {
         names
     }
 
+    /// Whether the race has enough instances: a look has just been made (the instances
+    /// raced are a multiple of the look interval) and the best and the runner-up share at
+    /// least [`RaceConfig::min_pair`] separating instances. A race ends there: its verdict
+    /// between the two rests on as many instances as a drop needs, and a later look could
+    /// only add drops (docs/race.md).
+    pub fn has_enough(&self) -> bool {
+        let rule = self.config();
+        if !rule.is_look(self.raced.len()) {
+            return false;
+        }
+        match (self.best(), self.runner_up()) {
+            (Some(b), Some(r)) => self.counted_between(&b, &r) >= rule.min_pair,
+            _ => false,
+        }
+    }
+
     /// The runner-up: the candidate the race's statistic places second
     /// ([`Self::order`]), survivor or dropped; never one that refused.
     pub fn runner_up(&self) -> Option<String> {
@@ -294,8 +313,21 @@ impl RaceState {
             .collect()
     }
 
+    /// The instances both `a` and `b` ran, capped or not, in race order (names): where a
+    /// raced verdict's ratio is taken, a capped run charged its cap.
+    pub fn ran_by_both(&self, a: &str, b: &str) -> Vec<String> {
+        let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
+            return Vec::new();
+        };
+        self.raced
+            .iter()
+            .filter(|r| r.times[i].is_some() && r.times[j].is_some())
+            .map(|r| r.name.clone())
+            .collect()
+    }
+
     /// The instances both `a` and `b` ran and neither was capped on, in race order (names):
-    /// those on which both times are measured, where a raced verdict's ratio is taken.
+    /// those on which both times are measured.
     pub fn measured_by_both(&self, a: &str, b: &str) -> Vec<String> {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return Vec::new();
@@ -428,6 +460,29 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_race_has_enough_after_a_look_where_best_and_runner_up_share_ten_separating_instances() {
+        // "b" is 1.5 times "a" on every instance: each instance separates them.
+        let pair = [("a", vec![0.1]), ("b", vec![0.15])];
+        let first_look = replay(&rows(&pair, 12)).remove(0);
+        assert_eq!(first_look.counted_between("f on a", "f on b"), 12);
+        assert!(
+            first_look.has_enough(),
+            "12 separating instances at the first look"
+        );
+        // Between looks a race has not enough, whatever its counts.
+        let between = replay(&rows(&pair, 11)).remove(0);
+        assert!(!between.has_enough(), "no look after 11 instances");
+        // Where only 9 of the 12 separate the two (3 ties to the millisecond), it goes on.
+        let mut b = vec![0.15; 12];
+        for t in b.iter_mut().take(3) {
+            *t = 0.1;
+        }
+        let few = replay(&rows(&[("a", vec![0.1]), ("b", b)], 12)).remove(0);
+        assert_eq!(few.counted_between("f on a", "f on b"), 9);
+        assert!(!few.has_enough(), "9 separating instances are not enough");
     }
 
     #[test]
