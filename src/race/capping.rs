@@ -18,8 +18,8 @@
 //! the uncapped run would have given the same way, or none: capping never makes a test
 //! count an instance the wrong way, it only leaves out some instances between two slow
 //! candidates. Outside the race a capped run is neither a success nor a failure: reports
-//! set it aside, and a raced verdict is measured on the instances neither of its two
-//! configurations was capped on.
+//! set it aside, except the race's own answer, which charges it its cap, a lower bound on
+//! its time ([`crate::report::answer::raced_seconds`]).
 
 use crate::record::Record;
 use crate::stats::succeeded;

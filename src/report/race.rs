@@ -31,9 +31,9 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
             how: String::new(),
         });
         let best = race.best().unwrap_or_default();
-        let measured = race.measured_by_both(&best, &runner);
-        let capped = race.instances_of(&runner).len() - measured.len();
-        for name in measured {
+        let ran = race.ran_by_both(&best, &runner);
+        let capped = ran.len() - race.measured_by_both(&best, &runner).len();
+        for name in ran {
             let limit = limits
                 .get(&(race.name.as_str(), name.as_str()))
                 .copied()
@@ -45,14 +45,14 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
             entry.how.push('\n');
         }
         entry.how.push_str(&format!(
-            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran{}, on the run clock (the race's).",
+            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran, on the run clock (the race's){}.",
             race.name,
             race.candidates.len(),
             race.raced.len(),
             race.counted_between(&best, &runner),
             match capped {
                 0 => String::new(),
-                n => format!(", less the {n} on which the race's adaptive cap stopped the runner-up (slower there than twice the best's time plus 0.1 s: counted by the race, not measured)"),
+                n => format!("; on {n} of them the race's adaptive cap stopped one of the two (slower there than twice the race's best plus 0.1 s), which is charged its cap, a lower bound on its time: there the ratio understates the gap"),
             }
         ));
     }

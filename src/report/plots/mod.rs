@@ -465,9 +465,17 @@ fn cells(rows: &[&Record]) -> Cells {
             let by_instance = instances
                 .into_iter()
                 .map(|(instance, rs)| {
-                    let times: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
+                    // A run a race's adaptive cap stopped is drawn as its race's answer
+                    // ranks it: solved, at its cap (a lower bound on its time).
+                    let times: Vec<f64> = rs
+                        .iter()
+                        .map(|r| match r.cap_seconds.filter(|_| r.is_capped()) {
+                            Some(cap) => cap,
+                            None => charged_seconds(r),
+                        })
+                        .collect();
                     let ok = crate::report::paired::instance_solved(
-                        rs.iter().filter(|r| succeeded(r)).count(),
+                        rs.iter().filter(|r| succeeded(r) || r.is_capped()).count(),
                         rs.len(),
                     );
                     // Only objectives the verifier accepted: an unchecked or refused
