@@ -504,10 +504,12 @@ struct SlurmArgs {
 #[derive(Args)]
 struct MeasureArgs {
     /// Runs at once, each in its own process on CPU cores of its own (never two on the
-    /// hyperthreads of one physical core, unless --share-cores). Timings are cleanest with
-    /// 1 on a quiet machine; more than the physical cores gives a warning.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    /// hyperthreads of one physical core, unless --share-cores). Default: 1 for run and
+    /// race (timings are cleanest one at a time on a quiet machine); for reproduce one per
+    /// physical core, as its races run (BenchExec's rule). More than the physical cores
+    /// gives a warning.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
     /// Memory limit of each run in MiB, for all its processes together (a cgroup's limit;
     /// without cgroups a cap on the worker's address space); a run that exceeds it is
     /// recorded as an error.
@@ -538,9 +540,10 @@ enum RunOrder {
 }
 
 impl MeasureArgs {
-    fn measuring(&self) -> commands::measuring::Measuring {
+    /// The settings, with `default_jobs` runs at once unless --jobs says otherwise.
+    fn measuring(&self, default_jobs: usize) -> commands::measuring::Measuring {
         commands::measuring::Measuring {
-            jobs: self.jobs,
+            jobs: self.jobs.unwrap_or(default_jobs),
             memory_limit: self.memory_limit,
             plan_order: self.order == RunOrder::Plan,
             order_seed: self.order_seed,
@@ -700,7 +703,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             time_limit: a.time_limit,
             out: a.out,
             seed: a.seed,
-            measuring: a.measuring.measuring(),
+            measuring: a.measuring.measuring(1),
             instances_dir: a.instances_dir,
             quiet: a.quiet,
         }),
@@ -737,7 +740,7 @@ fn run_config(a: RunArgs) -> Result<commands::run::RunConfig, Failure> {
         shift: a.shift,
         quiet: a.quiet,
         resume: a.resume,
-        measuring: a.measuring.measuring(),
+        measuring: a.measuring.measuring(1),
         grace: a.grace,
         in_process: a.in_process,
         shard: a.sharding.shard,
@@ -755,7 +758,9 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         out: a.out,
         fresh: a.fresh,
         puzzles: a.puzzle,
-        measuring: a.measuring.measuring(),
+        measuring: a
+            .measuring
+            .measuring(puzzlebench::cores::physical_cores().len().max(1)),
         shift: a.shift,
         instances_dir: a.instances_dir,
         quiet: a.quiet,
