@@ -273,11 +273,13 @@ impl Answer {
     }
 
     /// The solve clock's ratio when it lies on the other side of 1 than the run clock's
-    /// (the clock the answer is judged on): the order of best and runner-up reverses there.
+    /// (the clock the answer is judged on), each at least 0.005 from 1 so that their two
+    /// decimals show it: the order of best and runner-up reverses there.
     pub fn solve_clock_reverses(&self) -> Option<f64> {
         let (b, r) = (self.best().solve_sgm?, self.runner_up()?.solve_sgm?);
         let (run, solve) = (self.ratio?, crate::stats::shifted_ratio(b, r, self.shift));
-        ((run - 1.0) * (solve - 1.0) < 0.0).then_some(solve)
+        let apart = |x: f64| (x - 1.0).abs() >= 0.005;
+        ((run - 1.0) * (solve - 1.0) < 0.0 && apart(run) && apart(solve)).then_some(solve)
     }
 
     /// The ratio as a table cell: two decimals, and the solve clock's where it reverses.
@@ -811,6 +813,26 @@ mod tests {
         );
         let table = answers_table(std::slice::from_ref(a)).unwrap();
         assert!(table.rows[0].iter().any(|c| c.contains("solve clock")));
+        // Clocks a hair apart on either side of 1 (two decimals: 1.00 and 1.00) say nothing.
+        let mut hair_rows = Vec::new();
+        for i in 0..8 {
+            let mut r = row(&format!("i{i}"), "a", "child", 1, 0.0500, true);
+            r.run_seconds = Some(0.0501);
+            hair_rows.push(r);
+            let mut r = row(&format!("i{i}"), "a", "inproc", 1, 0.0502, true);
+            r.run_seconds = Some(0.0500);
+            hair_rows.push(r);
+        }
+        let chosen = Chosen {
+            puzzle: "p".into(),
+            suite: "race".into(),
+            names: (0..8)
+                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
+                .collect(),
+            how: "raced".into(),
+        };
+        let hair = &answers(&hair_rows, &[chosen], 0.01)[0];
+        assert_eq!(hair.solve_clock_reverses(), None, "{}", hair.ratio_cell());
         // An unraced answer is on the solve clock alone and says nothing of the other.
         let plain = &answers(&rows(2.0), &[], 0.01)[0];
         assert_eq!(plain.solve_clock_reverses(), None);
