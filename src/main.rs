@@ -66,10 +66,10 @@ enum Command {
     /// level (alpha 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate
     /// beaten by a rejected test with at least 10 separating instances is dropped. It ends
     /// when one candidate is left, when after a look the best and the runner-up share at
-    /// least 10 separating instances ("enough instances"), or when the plan is run; --budget is a safety cap that stops
-    /// it short (and says so). Every look and decision goes to OUT/race.jsonl. Started again
-    /// with the same command, a race goes on where it stopped. docs/race.md explains the
-    /// method and what it guarantees.
+    /// least 10 separating instances ("enough instances"), or when the plan is run;
+    /// --budget is a safety cap that stops it short (and says so). Every look and decision
+    /// goes to OUT/race.jsonl. Started again with the same command, a race goes on where
+    /// it stopped. docs/race.md explains the method and what it guarantees.
     Race(RaceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),

@@ -35,8 +35,8 @@
 //! * **Limit**: the search runs with what is left of the run's budget under `within/2`: a
 //!   timer thread that throws `time_limit_exceeded` in the search when the time is up, as
 //!   library(time)'s `call_with_time_limit/2` does (loading that library cost 18 ms a run,
-//!   most of SWI-Prolog's start); a `swipl` still alive [`GRACE`] seconds after the deadline is killed and
-//!   the run ends as `time_limit`.
+//!   most of SWI-Prolog's start); a `swipl` still alive [`GRACE`] seconds after the
+//!   deadline is killed and the run ends as `time_limit`.
 //! * **Counting** (`--count N`): the search goes on after a solution until N are found or
 //!   none is left; the first is the answer.
 //! * **Version and flags**: the program prints SWI-Prolog's version and the flags that

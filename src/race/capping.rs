@@ -43,6 +43,18 @@ pub fn cap_after(best: &Record) -> Option<f64> {
     Some(CAP_FACTOR * t + CAP_MARGIN_SECONDS)
 }
 
+/// The cap of a run the race's adaptive cap stopped (status `capped`), a lower bound on
+/// its time; `None` for any other run.
+pub fn stopped_at(r: &Record) -> Option<f64> {
+    r.cap_seconds.filter(|_| r.is_capped())
+}
+
+/// Whether a raced answer and its figures count `r` as solved: it succeeded, or the race's
+/// cap stopped it (the race stopped it; it did not fail).
+pub fn solved_or_capped(r: &Record) -> bool {
+    succeeded(r) || r.is_capped()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -180,8 +180,8 @@ pub struct RaceNote {
     pub raced: usize,
     /// Instances the race planned, where its log (`race.jsonl`) says.
     pub planned: Option<usize>,
-    /// Why it ended: one candidate left, enough instances, plan run, cut short by the time cap (from its
-    /// log), or without the log what the rows show.
+    /// Why it ended: one candidate left, enough instances, plan run, cut short by the time
+    /// cap (from its log), or without the log what the rows show.
     pub ended: String,
     /// Instances that separate the best from the runner-up (both ran them; to the
     /// millisecond, the slower at 10 ms or more): what the race's test between them counts.
@@ -495,7 +495,7 @@ fn rank(
     // In a race a capped run is no failure (its race stopped it): it counts as solved
     // here, at its cap.
     let ok: fn(&Record) -> bool = if exact {
-        |r| succeeded(r) || r.is_capped()
+        crate::race::capping::solved_or_capped
     } else {
         succeeded
     };
@@ -606,10 +606,7 @@ fn rank(
 /// charged its cap, a lower bound on its time (the race charges it its time limit, which
 /// orders it right but would overstate a ratio).
 pub fn raced_seconds(r: &Record) -> f64 {
-    match r.cap_seconds.filter(|_| r.is_capped()) {
-        Some(cap) => cap,
-        None => crate::race::state::race_seconds(r),
-    }
+    crate::race::capping::stopped_at(r).unwrap_or_else(|| crate::race::state::race_seconds(r))
 }
 
 /// The margin of the first of `standings` over the second: the ratio of their SGMs, its
@@ -774,6 +771,18 @@ mod tests {
 
     /// A raced comparison (suite `race`) of `child`, whose solves are short but whose runs
     /// pay a child process's start, against `inproc`, slower to solve but started in process.
+    /// A race's comparison of instances i0 .. i{n-1} of puzzle p at a 10 s limit.
+    fn raced(n: usize) -> Chosen {
+        Chosen {
+            puzzle: "p".into(),
+            suite: "race".into(),
+            names: (0..n)
+                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
+                .collect(),
+            how: "raced".into(),
+        }
+    }
+
     fn clocks_apart() -> Vec<Answer> {
         let mut rows = Vec::new();
         for i in 0..8 {
@@ -784,15 +793,7 @@ mod tests {
             r.run_seconds = Some(0.060);
             rows.push(r);
         }
-        let chosen = Chosen {
-            puzzle: "p".into(),
-            suite: "race".into(),
-            names: (0..8)
-                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
-                .collect(),
-            how: "raced".into(),
-        };
-        answers(&rows, &[chosen], 0.01)
+        answers(&rows, &[raced(8)], 0.01)
     }
 
     #[test]
@@ -823,15 +824,7 @@ mod tests {
             r.run_seconds = Some(0.0500);
             hair_rows.push(r);
         }
-        let chosen = Chosen {
-            puzzle: "p".into(),
-            suite: "race".into(),
-            names: (0..8)
-                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
-                .collect(),
-            how: "raced".into(),
-        };
-        let hair = &answers(&hair_rows, &[chosen], 0.01)[0];
+        let hair = &answers(&hair_rows, &[raced(8)], 0.01)[0];
         assert_eq!(hair.solve_clock_reverses(), None, "{}", hair.ratio_cell());
         // An unraced answer is on the solve clock alone and says nothing of the other.
         let plain = &answers(&rows(2.0), &[], 0.01)[0];
@@ -859,15 +852,7 @@ mod tests {
             }
             rows.push(r);
         }
-        let chosen = Chosen {
-            puzzle: "p".into(),
-            suite: "race".into(),
-            names: (0..8)
-                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
-                .collect(),
-            how: "raced".into(),
-        };
-        let a = &answers(&rows, &[chosen], 0.01)[0];
+        let a = &answers(&rows, &[raced(8)], 0.01)[0];
         assert_eq!(a.best().config.engine, "best");
         let r = a.runner_up().unwrap();
         assert_eq!(

@@ -54,10 +54,11 @@ mod scatter;
 mod sets;
 mod time_vs_size;
 
+use crate::race::capping::{solved_or_capped, stopped_at};
 use crate::record::Record;
 use crate::report::answer::{instance_key, Answer, Config, InstanceKey};
 use crate::report::anytime::Timelines;
-use crate::stats::{charged_seconds, median, succeeded, DEFAULT_SHIFT};
+use crate::stats::{charged_seconds, median, DEFAULT_SHIFT};
 use crate::table::TableFn;
 use plotters::prelude::*;
 use render::{render, HEIGHT, WIDTH};
@@ -469,13 +470,10 @@ fn cells(rows: &[&Record]) -> Cells {
                     // ranks it: solved, at its cap (a lower bound on its time).
                     let times: Vec<f64> = rs
                         .iter()
-                        .map(|r| match r.cap_seconds.filter(|_| r.is_capped()) {
-                            Some(cap) => cap,
-                            None => charged_seconds(r),
-                        })
+                        .map(|r| stopped_at(r).unwrap_or_else(|| charged_seconds(r)))
                         .collect();
                     let ok = crate::report::paired::instance_solved(
-                        rs.iter().filter(|r| succeeded(r) || r.is_capped()).count(),
+                        rs.iter().filter(|r| solved_or_capped(r)).count(),
                         rs.len(),
                     );
                     // Only objectives the verifier accepted: an unchecked or refused
