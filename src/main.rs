@@ -70,10 +70,11 @@ enum Command {
     /// differ to the millisecond, the slower at 10 ms or more), Holm-adjusted at the look's
     /// level (alpha 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate
     /// beaten by a rejected test with at least 10 separating instances is dropped. It ends
-    /// when one candidate is left or the plan is run; --budget is a safety cap that stops
-    /// it short (and says so). Every look and decision goes to OUT/race.jsonl. Started again
-    /// with the same command, a race goes on where it stopped. docs/race.md explains the
-    /// method and what it guarantees.
+    /// when one candidate is left, when after a look the best and the runner-up share at
+    /// least 10 separating instances ("enough instances"), or when the plan is run;
+    /// --budget is a safety cap that stops it short (and says so). Every look and decision
+    /// goes to OUT/race.jsonl. Started again with the same command, a race goes on where
+    /// it stopped. docs/race.md explains the method and what it guarantees.
     Race(RaceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
@@ -533,10 +534,12 @@ struct SlurmArgs {
 #[derive(Args)]
 struct MeasureArgs {
     /// Runs at once, each in its own process on CPU cores of its own (never two on the
-    /// hyperthreads of one physical core, unless --share-cores). Timings are cleanest with
-    /// 1 on a quiet machine; more than the physical cores gives a warning.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    /// hyperthreads of one physical core, unless --share-cores). Default: 1 for run and
+    /// race (timings are cleanest one at a time on a quiet machine); for reproduce one per
+    /// physical core, as its races run (BenchExec's rule). More than the physical cores
+    /// gives a warning.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
     /// Memory limit of each run in MiB, for all its processes together (a cgroup's limit;
     /// without cgroups a cap on the worker's address space); a run that exceeds it is
     /// recorded as an error.
@@ -567,9 +570,10 @@ enum RunOrder {
 }
 
 impl MeasureArgs {
-    fn measuring(&self) -> commands::measuring::Measuring {
+    /// The settings, with `default_jobs` runs at once unless --jobs says otherwise.
+    fn measuring(&self, default_jobs: usize) -> commands::measuring::Measuring {
         commands::measuring::Measuring {
-            jobs: self.jobs,
+            jobs: self.jobs.unwrap_or(default_jobs),
             memory_limit: self.memory_limit,
             plan_order: self.order == RunOrder::Plan,
             order_seed: self.order_seed,
@@ -737,7 +741,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             time_limit: a.time_limit,
             out: a.out,
             seed: a.seed,
-            measuring: a.measuring.measuring(),
+            measuring: a.measuring.measuring(1),
             instances_dir: a.instances_dir,
             quiet: a.quiet,
         }),
@@ -780,7 +784,7 @@ fn run_config(a: RunArgs) -> Result<commands::run::RunConfig, Failure> {
         shift: a.shift,
         quiet: a.quiet,
         resume: a.resume,
-        measuring: a.measuring.measuring(),
+        measuring: a.measuring.measuring(1),
         grace: a.grace,
         in_process: a.in_process,
         shard: a.sharding.shard,
@@ -798,7 +802,9 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         out: a.out,
         fresh: a.fresh,
         puzzles: a.puzzle,
-        measuring: a.measuring.measuring(),
+        measuring: a
+            .measuring
+            .measuring(puzzlebench::cores::physical_cores().len().max(1)),
         shift: a.shift,
         instances_dir: a.instances_dir,
         quiet: a.quiet,

@@ -29,7 +29,7 @@ const PRINTED: usize = 20;
 /// Reads one side: the rows of a results file (the last attempt of each run id) and the
 /// sweep records beside it. Anything that is not a results file is bad input.
 fn read_side(path: &Path) -> Result<Side, Failure> {
-    if !path.is_file() {
+    if !crate::gz::existing(path).is_file() {
         return Err(bad_input(format!(
             "{}: no such results file",
             path.display()

@@ -34,7 +34,7 @@ struct Input {
 
 impl Input {
     fn read(path: &Path) -> Result<Input, Failure> {
-        if !path.is_file() {
+        if !crate::gz::existing(path).is_file() {
             return Err(failed(format!("{}: no such results file", path.display())));
         }
         Ok(Input {

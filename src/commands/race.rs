@@ -17,7 +17,7 @@ use crate::puzzles::{self, Puzzle, SuitePart};
 use crate::race::capping::cap_after;
 use crate::race::elimination::RaceConfig;
 use crate::race::ladder::{ladder_file, Ladder};
-use crate::race::state::{RaceState, CAPPED, ONE_LEFT, PLAN_RUN};
+use crate::race::state::{RaceState, CAPPED, ENOUGH, ONE_LEFT, PLAN_RUN};
 use crate::record::{self, Record};
 use crate::runner::{self, Loaded, Plan, PlanRequest, RunEnv, RunSpec, SweepConfig};
 use serde_json::json;
@@ -229,7 +229,7 @@ pub struct RaceRun<'a> {
 pub struct Ended {
     /// The race's state at the end.
     pub state: RaceState,
-    /// Why it ended: [`ONE_LEFT`], [`PLAN_RUN`] or [`CAPPED`].
+    /// Why it ended: [`ONE_LEFT`], [`ENOUGH`], [`PLAN_RUN`] or [`CAPPED`].
     pub reason: String,
     /// The rungs' labels, by instance raced.
     pub rungs: Vec<String>,
@@ -315,6 +315,9 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
     let reason = loop {
         if state.survivors().len() <= 1 {
             break ONE_LEFT;
+        }
+        if state.has_enough() {
+            break ENOUGH;
         }
         if state.spent >= spec.budget {
             break CAPPED;

@@ -530,7 +530,7 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         }
     }
     // The races run one run per physical core (BenchExec's rule: never two on one core),
-    // the report parts one at a time as `--jobs` says.
+    // the report parts as `--jobs` says (by default the same).
     let race_measuring = super::measuring::Measuring {
         jobs: c
             .race_jobs
@@ -583,9 +583,10 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     }
     let suite = if c.quick { "" } else { " (full suite)" };
     let mut preamble = format!(
-        "Made by `{command}`{suite} with {} on {}. Raw rows: [results.csv](results.csv).\n",
+        "Made by `{command}`{suite} with {} on {}. Raw rows: [results.csv](results.csv). The report's parts ran {} run(s) at once, each on a physical core of its own.\n",
         engines.describe(&chosen, c.quick),
-        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")
+        chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+        c.measuring.jobs
     );
     if !races.is_empty() {
         let limits: Vec<String> = races

@@ -18,8 +18,8 @@
 //! the uncapped run would have given the same way, or none: capping never makes a test
 //! count an instance the wrong way, it only leaves out some instances between two slow
 //! candidates. Outside the race a capped run is neither a success nor a failure: reports
-//! set it aside, and a raced verdict is measured on the instances neither of its two
-//! configurations was capped on.
+//! set it aside, except the race's own answer, which charges it its cap, a lower bound on
+//! its time ([`crate::report::answer::raced_seconds`]).
 
 use crate::record::Record;
 use crate::stats::succeeded;
@@ -41,6 +41,18 @@ pub fn cap_after(best: &Record) -> Option<f64> {
     }
     let t = best.run_seconds.or(best.seconds)?;
     Some(CAP_FACTOR * t + CAP_MARGIN_SECONDS)
+}
+
+/// The cap of a run the race's adaptive cap stopped (status `capped`), a lower bound on
+/// its time; `None` for any other run.
+pub fn stopped_at(r: &Record) -> Option<f64> {
+    r.cap_seconds.filter(|_| r.is_capped())
+}
+
+/// Whether a raced answer and its figures count `r` as solved: it succeeded, or the race's
+/// cap stopped it (the race stopped it; it did not fail).
+pub fn solved_or_capped(r: &Record) -> bool {
+    succeeded(r) || r.is_capped()
 }
 
 #[cfg(test)]

@@ -17,6 +17,12 @@ pub const ONE_LEFT: &str = "one candidate left";
 pub const PLAN_RUN: &str = "plan run";
 /// Why a race ended: the safety cap in seconds stopped it short of its plan.
 pub const CAPPED: &str = "cut short by the time cap";
+/// Why a race ended: after a look, the best and the runner-up shared at least
+/// [`super::elimination::MIN_PAIR`] separating instances ([`RaceState::has_enough`]).
+pub const ENOUGH: &str = "enough instances";
+/// The shift (seconds) of [`RaceState::distance_from_best`], the report's default SGM
+/// shift: differences well under 10 ms count little.
+pub const CLOSENESS_SHIFT: f64 = 0.01;
 
 /// The seconds a race charges a run, on the run clock (the clock of the time limit: model
 /// building, LP relaxation, solve and, for a solver in a child process, its start and the
@@ -186,25 +192,58 @@ impl RaceState {
         }
     }
 
+    /// How far `candidate` lies behind the best by time: the mean over the instances both
+    /// measured ([`Self::measured_by_both`]) of ln((t + s) / (t_best + s)), with the
+    /// report's shift s = 10 ms ([`CLOSENESS_SHIFT`]); infinite where they measured none
+    /// together. It orders candidates of equal share ([`Self::order`]): a sign test cannot
+    /// tell apart two candidates that lost every separating instance, their times can.
+    pub fn distance_from_best(&self, candidate: &str) -> f64 {
+        let Some(best) = self.best() else {
+            return f64::INFINITY;
+        };
+        let (Some(i), Some(j)) = (self.index(candidate), self.index(&best)) else {
+            return f64::INFINITY;
+        };
+        let capped = |r: &Raced, k: usize| r.capped.get(k).copied().unwrap_or(false);
+        let logs: Vec<f64> = self
+            .raced
+            .iter()
+            .filter(|r| !capped(r, i) && !capped(r, j))
+            .filter_map(|r| Some((r.times[i]?, r.times[j]?)))
+            .map(|(t, b)| ((t + CLOSENESS_SHIFT) / (b + CLOSENESS_SHIFT)).ln())
+            .collect();
+        if logs.is_empty() {
+            f64::INFINITY
+        } else {
+            logs.iter().sum::<f64>() / logs.len() as f64
+        }
+    }
+
     /// The candidates from best to worst: the best, then every other candidate that did not
-    /// refused (surviving or dropped, whichever test dropped it) by its share of wins
+    /// refuse (surviving or dropped, whichever test dropped it) by its share of wins
     /// against the best on the instances separating the two ([`Self::share_against_best`]),
-    /// more separating instances first among equal shares, then by name; then those that
-    /// refused.
+    /// among equal shares the nearer to the best by time first
+    /// ([`Self::distance_from_best`]), then more separating instances, then by name; then
+    /// those that refused.
     pub fn order(&self) -> Vec<String> {
         let Some(best) = self.best() else {
             return self.candidates.clone();
         };
-        let mut others: Vec<(String, f64, usize)> = self
+        let mut others: Vec<(String, f64, f64, usize)> = self
             .candidates
             .iter()
             .filter(|c| **c != best && !self.refused(c))
             .map(|c| {
                 let (share, n) = self.share_against_best(c);
-                (c.clone(), share, n)
+                (c.clone(), share, self.distance_from_best(c), n)
             })
             .collect();
-        others.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
+        others.sort_by(|a, b| {
+            b.1.total_cmp(&a.1)
+                .then(a.2.total_cmp(&b.2))
+                .then(b.3.cmp(&a.3))
+                .then(a.0.cmp(&b.0))
+        });
         let mut names = vec![best];
         names.extend(others.into_iter().map(|o| o.0));
         for r in &self.refusals {
@@ -213,6 +252,22 @@ impl RaceState {
             }
         }
         names
+    }
+
+    /// Whether the race has enough instances: a look has just been made (the instances
+    /// raced are a multiple of the look interval) and the best and the runner-up share at
+    /// least [`RaceConfig::min_pair`] separating instances. A race ends there: its verdict
+    /// between the two rests on as many instances as a drop needs, and a later look could
+    /// only add drops (docs/race.md).
+    pub fn has_enough(&self) -> bool {
+        let rule = self.config();
+        if !rule.is_look(self.raced.len()) {
+            return false;
+        }
+        match (self.best(), self.runner_up()) {
+            (Some(b), Some(r)) => self.counted_between(&b, &r) >= rule.min_pair,
+            _ => false,
+        }
     }
 
     /// The runner-up: the candidate the race's statistic places second
@@ -258,8 +313,21 @@ impl RaceState {
             .collect()
     }
 
+    /// The instances both `a` and `b` ran, capped or not, in race order (names): where a
+    /// raced verdict's ratio is taken, a capped run charged its cap.
+    pub fn ran_by_both(&self, a: &str, b: &str) -> Vec<String> {
+        let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
+            return Vec::new();
+        };
+        self.raced
+            .iter()
+            .filter(|r| r.times[i].is_some() && r.times[j].is_some())
+            .map(|r| r.name.clone())
+            .collect()
+    }
+
     /// The instances both `a` and `b` ran and neither was capped on, in race order (names):
-    /// those on which both times are measured, where a raced verdict's ratio is taken.
+    /// those on which both times are measured.
     pub fn measured_by_both(&self, a: &str, b: &str) -> Vec<String> {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return Vec::new();
@@ -395,6 +463,29 @@ mod tests {
     }
 
     #[test]
+    fn a_race_has_enough_after_a_look_where_best_and_runner_up_share_ten_separating_instances() {
+        // "b" is 1.5 times "a" on every instance: each instance separates them.
+        let pair = [("a", vec![0.1]), ("b", vec![0.15])];
+        let first_look = replay(&rows(&pair, 12)).remove(0);
+        assert_eq!(first_look.counted_between("f on a", "f on b"), 12);
+        assert!(
+            first_look.has_enough(),
+            "12 separating instances at the first look"
+        );
+        // Between looks a race has not enough, whatever its counts.
+        let between = replay(&rows(&pair, 11)).remove(0);
+        assert!(!between.has_enough(), "no look after 11 instances");
+        // Where only 9 of the 12 separate the two (3 ties to the millisecond), it goes on.
+        let mut b = vec![0.15; 12];
+        for t in b.iter_mut().take(3) {
+            *t = 0.1;
+        }
+        let few = replay(&rows(&[("a", vec![0.1]), ("b", b)], 12)).remove(0);
+        assert_eq!(few.counted_between("f on a", "f on b"), 9);
+        assert!(!few.has_enough(), "9 separating instances are not enough");
+    }
+
+    #[test]
     fn the_runner_up_is_placed_second_by_the_races_statistic_not_by_name() {
         // "a" always fastest; "b-close" loses 11 of 12 to it (wins one), "c-far" loses all:
         // both are dropped at the first look, and the runner-up is the closer one, though
@@ -415,6 +506,27 @@ mod tests {
         assert_eq!((sep.best_faster, sep.best_slower), (11, 1));
         assert_eq!(sep.dropped_at.map(|d| d.0), Some(12));
         assert_eq!(race.counted_between("f on a", "f on b-close"), 12);
+    }
+
+    #[test]
+    fn among_candidates_that_lost_every_separating_instance_the_nearer_by_time_is_runner_up() {
+        // "a" fastest everywhere; "b-far" (5×) and "c-near" (1.5×) lose all 12: equal
+        // shares (0) and equal separating counts, so only their times can tell which is
+        // nearer. The old tie-break took the first by name ("b-far").
+        let race = replay(&rows(
+            &[
+                ("a", vec![0.1]),
+                ("b-far", vec![0.5]),
+                ("c-near", vec![0.15]),
+            ],
+            12,
+        ))
+        .remove(0);
+        assert_eq!(race.best().as_deref(), Some("f on a"));
+        assert_eq!(race.share_against_best("f on b-far"), (0.0, 12));
+        assert_eq!(race.share_against_best("f on c-near"), (0.0, 12));
+        assert!(race.distance_from_best("f on c-near") < race.distance_from_best("f on b-far"));
+        assert_eq!(race.runner_up().as_deref(), Some("f on c-near"));
     }
 
     #[test]

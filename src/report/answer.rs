@@ -180,8 +180,8 @@ pub struct RaceNote {
     pub raced: usize,
     /// Instances the race planned, where its log (`race.jsonl`) says.
     pub planned: Option<usize>,
-    /// Why it ended: one candidate left, plan run, cut short by the time cap (from its
-    /// log), or without the log what the rows show.
+    /// Why it ended: one candidate left, enough instances, plan run, cut short by the time
+    /// cap (from its log), or without the log what the rows show.
     pub ended: String,
     /// Instances that separate the best from the runner-up (both ran them; to the
     /// millisecond, the slower at 10 ms or more): what the race's test between them counts.
@@ -273,11 +273,13 @@ impl Answer {
     }
 
     /// The solve clock's ratio when it lies on the other side of 1 than the run clock's
-    /// (the clock the answer is judged on): the order of best and runner-up reverses there.
+    /// (the clock the answer is judged on), each at least 0.005 from 1 so that their two
+    /// decimals show it: the order of best and runner-up reverses there.
     pub fn solve_clock_reverses(&self) -> Option<f64> {
         let (b, r) = (self.best().solve_sgm?, self.runner_up()?.solve_sgm?);
         let (run, solve) = (self.ratio?, crate::stats::shifted_ratio(b, r, self.shift));
-        ((run - 1.0) * (solve - 1.0) < 0.0).then_some(solve)
+        let apart = |x: f64| (x - 1.0).abs() >= 0.005;
+        ((run - 1.0) * (solve - 1.0) < 0.0 && apart(run) && apart(solve)).then_some(solve)
     }
 
     /// The ratio as a table cell: two decimals, and the solve clock's where it reverses.
@@ -486,9 +488,16 @@ fn rank(
     // A race's comparison is judged on the race's clock, the run clock; the others on the
     // solve clock.
     let charge: fn(&Record) -> f64 = if exact {
-        crate::race::state::race_seconds
+        raced_seconds
     } else {
         charged_seconds
+    };
+    // In a race a capped run is no failure (its race stopped it): it counts as solved
+    // here, at its cap.
+    let ok: fn(&Record) -> bool = if exact {
+        crate::race::capping::solved_or_capped
+    } else {
+        succeeded
     };
     let limits: BTreeSet<Option<u64>> = instances.iter().map(|k| k.1).collect();
     let mut standings: Vec<Standing> = runs
@@ -504,7 +513,7 @@ fn rank(
                 .filter(|k| {
                     let rs = &per[*k];
                     crate::report::paired::instance_solved(
-                        rs.iter().filter(|r| succeeded(r)).count(),
+                        rs.iter().filter(|r| ok(r)).count(),
                         rs.len(),
                     )
                 })
@@ -522,12 +531,12 @@ fn rank(
                         .collect();
                     if exact {
                         // On the race's clock, as the SGM: a success its run-clock time, a
-                        // failure twice its limit.
+                        // capped run its cap, a failure twice its limit.
                         let total: f64 = rs
                             .iter()
-                            .map(|r| match r.time_limit.filter(|_| !succeeded(r)) {
+                            .map(|r| match r.time_limit.filter(|_| !ok(r)) {
                                 Some(limit) => 2.0 * limit,
-                                None => crate::race::state::race_seconds(r),
+                                None => raced_seconds(r),
                             })
                             .sum();
                         total / rs.len().max(1) as f64
@@ -539,7 +548,15 @@ fn rank(
                     let per_instance: Vec<f64> = instances
                         .iter()
                         .map(|k| {
-                            let t: Vec<f64> = per[k].iter().map(|r| charged_seconds(r)).collect();
+                            // A capped run's solve clock is what it measured until its
+                            // cap stopped it (a lower bound, as the cap is).
+                            let t: Vec<f64> = per[k]
+                                .iter()
+                                .map(|r| match r.seconds.filter(|_| r.is_capped()) {
+                                    Some(t) => t,
+                                    None => charged_seconds(r),
+                                })
+                                .collect();
                             median(&t).unwrap_or(0.0)
                         })
                         .collect();
@@ -582,6 +599,14 @@ fn rank(
         shift,
         race: None,
     })
+}
+
+/// The seconds a raced answer charges a run, on the run clock: as its race does
+/// ([`crate::race::state::race_seconds`]), but a run the race's adaptive cap stopped is
+/// charged its cap, a lower bound on its time (the race charges it its time limit, which
+/// orders it right but would overstate a ratio).
+pub fn raced_seconds(r: &Record) -> f64 {
+    crate::race::capping::stopped_at(r).unwrap_or_else(|| crate::race::state::race_seconds(r))
 }
 
 /// The margin of the first of `standings` over the second: the ratio of their SGMs, its
@@ -658,8 +683,8 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         labels: 1,
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran and neither was capped on, its times (SGM, PAR-2, ratio) are on the run clock (the race's: building, solve and a child-process solver's start; elsewhere the solve clock), and its best and runner-up lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best, whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
-            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, alpha = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
+            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran (a run the race's adaptive cap stopped counts as solved, charged its cap: a lower bound on its time), its times (SGM, PAR-2, ratio) are on the run clock (the race's: building, solve and a child-process solver's start; elsewhere the solve clock), and its best and runner-up lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best (among equal shares the nearest to it by time), whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
+            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; enough instances: after a look the best and the runner-up shared at least 10 separating instances; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, alpha = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
             format!("ratio: the runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s) with the SGMs' shift s, so that differences well under s count little; where a raced answer's order reverses on the solve clock (times without building, a child-process solver's start and the model's transfer), the cell gives that clock's ratio too; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
         ],
     };
@@ -746,6 +771,18 @@ mod tests {
 
     /// A raced comparison (suite `race`) of `child`, whose solves are short but whose runs
     /// pay a child process's start, against `inproc`, slower to solve but started in process.
+    /// A race's comparison of instances i0 .. i{n-1} of puzzle p at a 10 s limit.
+    fn raced(n: usize) -> Chosen {
+        Chosen {
+            puzzle: "p".into(),
+            suite: "race".into(),
+            names: (0..n)
+                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
+                .collect(),
+            how: "raced".into(),
+        }
+    }
+
     fn clocks_apart() -> Vec<Answer> {
         let mut rows = Vec::new();
         for i in 0..8 {
@@ -756,15 +793,7 @@ mod tests {
             r.run_seconds = Some(0.060);
             rows.push(r);
         }
-        let chosen = Chosen {
-            puzzle: "p".into(),
-            suite: "race".into(),
-            names: (0..8)
-                .map(|i| instance_key(&format!("i{i}"), Some(10.0)))
-                .collect(),
-            how: "raced".into(),
-        };
-        answers(&rows, &[chosen], 0.01)
+        answers(&rows, &[raced(8)], 0.01)
     }
 
     #[test]
@@ -785,10 +814,58 @@ mod tests {
         );
         let table = answers_table(std::slice::from_ref(a)).unwrap();
         assert!(table.rows[0].iter().any(|c| c.contains("solve clock")));
+        // Clocks a hair apart on either side of 1 (two decimals: 1.00 and 1.00) say nothing.
+        let mut hair_rows = Vec::new();
+        for i in 0..8 {
+            let mut r = row(&format!("i{i}"), "a", "child", 1, 0.0500, true);
+            r.run_seconds = Some(0.0501);
+            hair_rows.push(r);
+            let mut r = row(&format!("i{i}"), "a", "inproc", 1, 0.0502, true);
+            r.run_seconds = Some(0.0500);
+            hair_rows.push(r);
+        }
+        let hair = &answers(&hair_rows, &[raced(8)], 0.01)[0];
+        assert_eq!(hair.solve_clock_reverses(), None, "{}", hair.ratio_cell());
         // An unraced answer is on the solve clock alone and says nothing of the other.
         let plain = &answers(&rows(2.0), &[], 0.01)[0];
         assert_eq!(plain.solve_clock_reverses(), None);
         assert!(!plain.ratio_cell().contains("solve clock"));
+    }
+
+    #[test]
+    fn a_raced_answer_charges_a_capped_run_its_cap_and_counts_it_solved() {
+        // The runner-up is a little faster than the best on 4 instances and was capped at
+        // 0.2 s on the other 4: left out, those would make it look faster (ratio < 1).
+        let mut rows = Vec::new();
+        for i in 0..8 {
+            let mut b = row(&format!("i{i}"), "a", "best", 1, 0.05, true);
+            b.run_seconds = Some(0.05);
+            rows.push(b);
+            let mut r = row(&format!("i{i}"), "a", "runner", 1, 0.04, true);
+            r.run_seconds = Some(0.04);
+            if i % 2 == 1 {
+                r.status = crate::record::CAPPED.into();
+                r.verified = None;
+                r.cap_seconds = Some(0.2);
+                r.seconds = Some(0.19);
+                r.run_seconds = Some(0.2);
+            }
+            rows.push(r);
+        }
+        let a = &answers(&rows, &[raced(8)], 0.01)[0];
+        assert_eq!(a.best().config.engine, "best");
+        let r = a.runner_up().unwrap();
+        assert_eq!(
+            r.solved, 8,
+            "a capped run is no failure in its race's answer"
+        );
+        assert_eq!(a.instances.len(), 8, "the capped instances are compared");
+        // SGM of the runner-up: (0.04 + s)^½ (0.2 + s)^½ − s with s = 0.01, 0.0925.
+        assert!((r.sgm - 0.0925).abs() < 1e-3, "{}", r.sgm);
+        assert!(a.ratio.unwrap() > 1.5, "{:?}", a.ratio);
+        // Outside a race the same rows count the capped runs as failures at the limit.
+        let plain = &answers(&rows, &[], 0.01)[0];
+        assert_eq!(plain.runner_up().unwrap().solved, 4);
     }
 
     #[test]

@@ -434,7 +434,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "PAR-2 (s)" }
             dd { "The mean over the runs of the time, a failed run counting twice its time limit (the penalised average runtime of the SAT competitions)." }
             dt { "ratio, 95 % CI" }
-            dd { "The runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s), with the SGMs' shift s (" (shift) " s), so that 1 ms against 2 ms reads as about 1.09×, not 2×; and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed). Where a raced answer's order reverses on the solve clock, the ratio cell gives that clock's ratio too: " i { "1.15 (solve clock 0.92)" } " means the best is ahead on the run clock and the runner-up on the solver's own time." }
+            dd { "The runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s), with the SGMs' shift s (" (shift) " s), so that 1 ms against 2 ms reads as about 1.09×, not 2×; and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed). Where a raced answer's order reverses on the solve clock, the ratio cell gives that clock's ratio too: " i { "1.15 (solve clock 0.92)" } " (on this page, " i { "solve 0.92" } " below the ratio) means the best is ahead on the run clock and the runner-up on the solver's own time." }
             dt { "verdict" }
             dd {
                 b { "ahead" } ": on a raced puzzle, a test of the race separated the best from the runner-up (below); on another, the interval lies above 1. "
@@ -447,11 +447,11 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
                 b { "alone" } ": only one configuration ran every comparison instance."
             }
             dt { "race" }
-            dd { "How a puzzle's engine comparison is made (" code { "puzzlebench race" } ", docs/race.md): every candidate (formulation on engine) runs the instances of a " b { "plan" } " fixed before the race (one from each " b { "rung" } " of the puzzle's " b { "ladder" } " of rising difficulty in turn, the same on any machine), and after every 12 instances a " b { "look" } " drops the candidates that some other is shown to be faster than. The race column gives the instances raced / planned × candidates, why the race ended (" b { "one candidate left" } ", " b { "plan run" } ": every planned instance raced, or " b { "cut short by the time cap" } "), and how many instances " b { "separate" } " the best from the runner-up." }
+            dd { "How a puzzle's engine comparison is made (" code { "puzzlebench race" } ", docs/race.md): every candidate (formulation on engine) runs the instances of a " b { "plan" } " fixed before the race (one from each " b { "rung" } " of the puzzle's " b { "ladder" } " of rising difficulty in turn, the same on any machine), and after every 12 instances a " b { "look" } " drops the candidates that some other is shown to be faster than. The race column gives the instances raced / planned × candidates, why the race ended (" b { "one candidate left" } ", " b { "enough instances" } ": after a look the best and the runner-up shared at least 10 separating instances, " b { "plan run" } ": every planned instance raced, or " b { "cut short by the time cap" } "), and how many instances " b { "separate" } " the best from the runner-up." }
             dt { "separating instance, counted" }
             dd { "An instance separates two candidates when both ran it, their times differ to the millisecond and the slower took 10 ms or more; only these count toward a test between the two, decided for each pair alone." }
             dt { "the race's test, best, runner-up" }
-            dd { "At a look every ordered pair of survivors is tested by the exact one-sided sign test over its separating instances, Holm-adjusted over all the pairs at the look's level (α = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, …); a candidate needs 10 separating instances to be dropped. The " b { "best" } " has the most net wins over the other survivors (faster minus slower on separating instances); the " b { "runner-up" } " is the other candidate, surviving or dropped, with the largest share of wins against the best." }
+            dd { "At a look every ordered pair of survivors is tested by the exact one-sided sign test over its separating instances, Holm-adjusted over all the pairs at the look's level (α = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, …); a candidate needs 10 separating instances to be dropped. The " b { "best" } " has the most net wins over the other survivors (faster minus slower on separating instances); the " b { "runner-up" } " is the other candidate, surviving or dropped, with the largest share of wins against the best (among equal shares, the nearest to the best by time)." }
             dt { "virtual best" }
             dd { "The fastest configuration on each instance, taken instance by instance: a bound on what choosing the configuration per instance could give." }
             dt { "marks" }
@@ -513,7 +513,12 @@ fn overview(
                             td class="num" { (s(a.best().par2)) }
                             td { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
                             td class="num" { (a.runner_up().map_or("–".to_string(), |r| format!("{}/{}", r.solved, a.instances.len()))) }
-                            td class="num" { (a.ratio_cell()) }
+                            td class="num" {
+                                (a.ratio.map_or(crate::table::NO_FIGURE.to_string(), |x| format!("{x:.2}")))
+                                @if let Some(solve) = a.solve_clock_reverses() {
+                                    br; small title="the ratio on the solve clock, where the order reverses" { "solve " (format!("{solve:.2}")) }
+                                }
+                            }
                             td class="num" { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
                             td class=(verdict_class(a)) { (verdict_word(a)) }
                             td class="num" { (a.instances.len()) " × " (a.repeats) }
@@ -811,8 +816,30 @@ fn reach(rows: &[&Record]) -> Markup {
     }
     let mut sets: Vec<_> = by_set.into_iter().collect();
     sets.sort_by_key(|(set, configs)| std::cmp::Reverse((set.len(), configs.len())));
+    let tables = reach_tables(&sets);
+    // A long list is looked up, not read: folded, as the run table is.
+    if by.len() > REACH_OPEN_ROWS {
+        html! {
+            details {
+                summary { (by.len()) " configurations (open to see each one's reach)" }
+                (tables)
+            }
+        }
+    } else {
+        tables
+    }
+}
+
+/// The most configurations [`reach`] shows unfolded.
+const REACH_OPEN_ROWS: usize = 12;
+
+/// The configurations that ran one instance set, with their reach.
+type ReachSet<'a> = (&'a BTreeSet<String>, Vec<(&'a String, &'a Reach)>);
+
+/// The reach tables of [`reach`], one per instance set.
+fn reach_tables(sets: &[ReachSet]) -> Markup {
     html! {
-        @for (set, configs) in &sets {
+        @for (set, configs) in sets {
             p class="note" {
                 "On the same " (set.len()) " instance" @if set.len() != 1 { "s" } " (" (configs.len()) " configuration" @if configs.len() != 1 { "s" } "):"
             }

@@ -38,9 +38,9 @@ pub struct SetAside {
     /// pair as "not run" with its reason.
     pub refused: Vec<Record>,
     /// The runs a race's adaptive cap stopped (status `capped`): their race counts them
-    /// (slower than its best there), but they measured no time, so every other statistic
-    /// leaves them out.
-    pub capped: usize,
+    /// (slower than its best there), and its answer charges them their cap (a lower bound
+    /// on their time); they measured no time, so every other statistic leaves them out.
+    pub capped: Vec<Record>,
     /// Earlier attempts of run ids written more than once (a sweep run again, or resumed
     /// after it was cut short), left out so that each run counts once, its last attempt
     /// ([`crate::record::last_attempts`]).
@@ -60,7 +60,7 @@ impl SetAside {
             counted,
             SetAside {
                 refused,
-                capped: capped.len(),
+                capped,
                 earlier_attempts,
             },
         )
@@ -74,10 +74,10 @@ impl SetAside {
             1 => parts.push("1 refused run (nothing searched: an engine or formulation that does not take it; the reason is in the error column) is left out of every statistic".to_string()),
             n => parts.push(format!("{n} refused runs (nothing searched: an engine or formulation that does not take them; the reasons are in the error column) are left out of every statistic")),
         }
-        match self.capped {
+        match self.capped.len() {
             0 => {}
-            1 => parts.push("1 run stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; its race counts it, but it measured no time) is left out of every other statistic".to_string()),
-            n => parts.push(format!("{n} runs stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; their race counts them, but they measured no time) are left out of every other statistic")),
+            1 => parts.push("1 run stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; its race counts it, and its answer charges it its cap, a lower bound on its time, but it measured no time) is left out of every other statistic".to_string()),
+            n => parts.push(format!("{n} runs stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; their race counts them, and its answer charges them their cap, a lower bound on their time, but they measured no time) are left out of every other statistic")),
         }
         match self.earlier_attempts {
             0 => {}
@@ -192,7 +192,14 @@ pub fn write_report(
     // candidate out of its race); their verdicts use their own rows only.
     let races = crate::race::state::replay(&every);
     let chosen = race::chosen_with_races(chosen, &races, &every);
-    let mut answers = answer::answers(&race::answer_rows(rows), &chosen, shift);
+    // A raced answer charges a capped run its cap: the runs its race's cap stopped join
+    // the rows its answer sees.
+    let with_capped: Vec<Record> = rows
+        .iter()
+        .cloned()
+        .chain(machines.label(&set_aside.capped))
+        .collect();
+    let mut answers = answer::answers(&race::answer_rows(&with_capped), &chosen, shift);
     race::attach(&mut answers, &races, race_ends);
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
@@ -224,8 +231,9 @@ pub fn write_report(
     let pairs_csv = tdir.join("comparisons.csv");
     compare::write_csv(&pairs, &pairs_csv)?;
     written.tables.push(pairs_csv);
+    // The figures of a raced answer show what it ranks: its capped runs at their cap.
     let plots = plots::write_plots_with(
-        rows,
+        &with_capped,
         &plots::Inputs {
             timelines,
             answers: &answers,

@@ -31,27 +31,28 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
             how: String::new(),
         });
         let best = race.best().unwrap_or_default();
-        let measured = race.measured_by_both(&best, &runner);
-        let capped = race.instances_of(&runner).len() - measured.len();
-        for name in measured {
+        let ran = race.ran_by_both(&best, &runner);
+        let capped = ran.len() - race.measured_by_both(&best, &runner).len();
+        for name in ran {
             let limit = limits
                 .get(&(race.name.as_str(), name.as_str()))
                 .copied()
                 .flatten();
             entry.names.insert(answer::instance_key(&name, limit));
         }
+        // One line per race: [`attach`] keeps on each answer its own race's line.
         if !entry.how.is_empty() {
-            entry.how.push(' ');
+            entry.how.push('\n');
         }
         entry.how.push_str(&format!(
-            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran{}, on the run clock (the race's).",
+            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran, on the run clock (the race's){}.",
             race.name,
             race.candidates.len(),
             race.raced.len(),
             race.counted_between(&best, &runner),
             match capped {
                 0 => String::new(),
-                n => format!(", less the {n} on which the race's adaptive cap stopped the runner-up (slower there than twice the best's time plus 0.1 s: counted by the race, not measured)"),
+                n => format!("; on {n} of them the race's adaptive cap stopped one of the two (slower there than twice the race's best plus 0.1 s), which is charged its cap, a lower bound on its time: there the ratio understates the gap"),
             }
         ));
     }
@@ -126,6 +127,11 @@ pub fn attach(
         }) else {
             continue;
         };
+        // Of a puzzle that raced two questions, the answer tells of its own race only.
+        let own = format!("The race {}:", race.name);
+        if let Some(line) = a.chosen.lines().find(|l| l.starts_with(&own)) {
+            a.chosen = line.to_string();
+        }
         // The race's best and runner-up lead, the others follow by the SGM ranking.
         let (rb, rr) = (race.best(), race.runner_up());
         let place = |s: &answer::Standing| {
@@ -269,7 +275,7 @@ pub fn elimination_table(puzzle: &str, races: &[RaceState], rows: &[Record]) -> 
         labels: 2,
         rows: out,
         notes: vec![format!(
-            "Candidates from best to worst: the best (the most net wins over the other survivors), then every other by its share of wins against the best on the instances separating the two (surviving or dropped), then those that refused. At a look (after every 12 planned instances) each survivor is compared with the best by the exact one-sided sign test over the instances separating the pair (times differ to the millisecond, the slower at 10 ms or more), Holm-adjusted over the look's comparisons at the look's level (alpha = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate is dropped when its test is rejected and at least 10 instances separate it from the best. p-value: the sign test's, with the Holm level it met. A refusal (a model over an engine's limit) takes a candidate out unranked. {NO_FIGURE}: no test made. docs/race.md has the method."
+            "Candidates from best to worst: the best (the most net wins over the other survivors), then every other by its share of wins against the best on the instances separating the two (surviving or dropped; among equal shares the nearest to the best by time), then those that refused. At a look (after every 12 planned instances) each survivor is compared with the best by the exact one-sided sign test over the instances separating the pair (times differ to the millisecond, the slower at 10 ms or more), Holm-adjusted over the look's comparisons at the look's level (alpha = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate is dropped when its test is rejected and at least 10 instances separate it from the best. p-value: the sign test's, with the Holm level it met. A refusal (a model over an engine's limit) takes a candidate out unranked. {NO_FIGURE}: no test made. docs/race.md has the method."
         )],
     };
     t.note_marks();
@@ -310,6 +316,43 @@ mod tests {
         let mut answers = answer::answers(&answer_rows(rows), &chosen, 0.01);
         attach(&mut answers, &races, &BTreeMap::new());
         answers.remove(0)
+    }
+
+    #[test]
+    fn each_answer_of_a_puzzle_with_two_races_tells_of_its_own_race() {
+        // Two questions of puzzle p, as n-Queens' base and least-walls: formulations f and
+        // g never share an instance, each raced on its own.
+        let mut all = rows(&[("a", vec![Some(0.1); 12]), ("b", vec![Some(0.2); 12])]);
+        for r in &mut all {
+            r.race = "p:f".into();
+        }
+        let mut other = rows(&[("a", vec![Some(0.3); 12]), ("b", vec![Some(0.1); 12])]);
+        for r in &mut other {
+            r.race = "p:g".into();
+            r.formulation = "g".into();
+            r.instance = format!("j{}", r.instance);
+        }
+        all.extend(other);
+        let races = replay(&all);
+        let chosen = chosen_with_races(&[], &races, &all);
+        let mut answers = answer::answers(&answer_rows(&all), &chosen, 0.01);
+        attach(&mut answers, &races, &BTreeMap::new());
+        assert_eq!(answers.len(), 2);
+        for a in &answers {
+            let race = &a.race.as_ref().unwrap().name;
+            let other = if race == "p:f" { "p:g" } else { "p:f" };
+            assert!(
+                a.chosen.contains(&format!("The race {race}:")),
+                "{}",
+                a.chosen
+            );
+            assert!(
+                !a.chosen.contains(&format!("The race {other}:")),
+                "{}",
+                a.chosen
+            );
+            assert!(!a.sentence().contains(other));
+        }
     }
 
     #[test]

@@ -54,10 +54,11 @@ mod scatter;
 mod sets;
 mod time_vs_size;
 
+use crate::race::capping::{solved_or_capped, stopped_at};
 use crate::record::Record;
 use crate::report::answer::{instance_key, Answer, Config, InstanceKey};
 use crate::report::anytime::Timelines;
-use crate::stats::{charged_seconds, median, succeeded, DEFAULT_SHIFT};
+use crate::stats::{charged_seconds, median, DEFAULT_SHIFT};
 use crate::table::TableFn;
 use plotters::prelude::*;
 use render::{render, HEIGHT, WIDTH};
@@ -465,9 +466,14 @@ fn cells(rows: &[&Record]) -> Cells {
             let by_instance = instances
                 .into_iter()
                 .map(|(instance, rs)| {
-                    let times: Vec<f64> = rs.iter().map(|r| charged_seconds(r)).collect();
+                    // A run a race's adaptive cap stopped is drawn as its race's answer
+                    // ranks it: solved, at its cap (a lower bound on its time).
+                    let times: Vec<f64> = rs
+                        .iter()
+                        .map(|r| stopped_at(r).unwrap_or_else(|| charged_seconds(r)))
+                        .collect();
                     let ok = crate::report::paired::instance_solved(
-                        rs.iter().filter(|r| succeeded(r)).count(),
+                        rs.iter().filter(|r| solved_or_capped(r)).count(),
                         rs.len(),
                     );
                     // Only objectives the verifier accepted: an unchecked or refused
