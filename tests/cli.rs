@@ -322,7 +322,7 @@ fn unknown_keys_list_the_valid_ones() {
         "--puzzle",
         "sudoku",
         "--backend",
-        "xpress",
+        "xpresso",
     ]);
     assert!(
         stderr(&o).contains("valid backends: highs, cbc, microlp"),

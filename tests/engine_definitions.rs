@@ -5,7 +5,10 @@
 //! instances of every formulation it takes and stops near a 1 s limit (its wall time
 //! printed, not asserted); bad definitions fail with clear errors (a missing program, an
 //! unknown placeholder or reader, an answer that does not parse, a solver that ignores
-//! its limit, a key that clashes).
+//! its limit, a key that clashes). A driver definition (`input = "driver"`, the protocol
+//! of docs/driver-protocol.md) passes `engine check` with the example driver, and a
+//! driver that misbehaves (a wrong answer, no values, no answer by its deadline, a
+//! definition with a reader or a placeholder) gives a clear error.
 
 use puzzlebench::commands::engine_check;
 use puzzlebench::engines::definition::Definition;
@@ -300,12 +303,12 @@ fn an_unknown_placeholder_or_reader_names_the_file_and_line() {
     let file = define(&dir, "t-reader", "\"sh\", \"{model}\", \"{solution}\"", "");
     let t = std::fs::read_to_string(&file)
         .unwrap()
-        .replace("name-value", "cplex-xml");
+        .replace("name-value", "mosek-xml");
     std::fs::write(&file, t).unwrap();
     let e = Definition::load(&file).unwrap_err();
     let at = format!("{}:6:", file.display());
     assert!(
-        e.starts_with(&at) && e.contains("cplex-xml") && e.contains("sat-competition"),
+        e.starts_with(&at) && e.contains("mosek-xml") && e.contains("sat-competition"),
         "{e}"
     );
     // A key the file does not know is an error with its line too.
@@ -406,4 +409,184 @@ fn a_key_that_clashes_is_an_error_naming_both_files() {
         assert!(err.contains(&f.display().to_string()), "{err}");
     }
     assert!(err.contains("src/engines/highs.rs"), "{err}");
+}
+
+/// The project's Python environment, when it has PySCIPOpt (the example driver's solver);
+/// else says why the test is skipped.
+fn venv_with_pyscipopt(test: &str) -> bool {
+    let python = root().join(".venv/bin/python");
+    let ok = Command::new(&python)
+        .args(["-c", "import pyscipopt"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped {test}: no PySCIPOpt in .venv (scripts/setup-python.sh installs it)");
+    }
+    ok
+}
+
+#[test]
+fn the_example_driver_definition_passes_its_check() {
+    if !venv_with_pyscipopt("the_example_driver_definition_passes_its_check") {
+        return;
+    }
+    let o = pb(&["engine", "check", "examples/engines/scip-driver.toml"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(out.contains("version: scip-driver "), "{out}");
+    assert!(
+        out.contains("28 tiny instances solved and verified, 0 refused, 0 failed"),
+        "{out}"
+    );
+    assert!(out.contains("time_limit after"), "{out}");
+}
+
+/// A driver definition in `dir` whose driver is the Python program `program` (run by the
+/// system's python3), with `extra` lines.
+fn define_driver(dir: &Path, key: &str, program: &str, extra: &str) -> PathBuf {
+    let script = dir.join(format!("{key}.py"));
+    std::fs::write(&script, program).unwrap();
+    let file = dir.join(format!("{key}.toml"));
+    std::fs::write(
+        &file,
+        format!(
+            "key = \"{key}\"\ndescription = \"a test driver\"\nversion = {{ command = [\"sh\", \"-c\", \"echo v1.0\"], pattern = \"v(\\\\S+)\" }}\ninput = \"driver\"\ncommand = [\"python3\", \"{{dir}}/{key}.py\"]\n{extra}"
+        ),
+    )
+    .unwrap();
+    file
+}
+
+/// A driver that answers every solve with `answer` (a Python expression of `n`, the
+/// model's columns, counted in its MPS file).
+fn answering(answer: &str) -> String {
+    format!(
+        r#"import json, sys
+n = 0
+for line in sys.stdin:
+    job = json.loads(line)
+    if job["op"] == "model":
+        names = set()
+        section = None
+        for l in open(job["mps"]):
+            if not l.startswith(" "):
+                section = l.split()[0] if l.split() else None
+            elif section == "COLUMNS" and l.split()[0][1:].isdigit():
+                names.add(l.split()[0])
+        n = len(names)
+    elif job["op"] == "solve":
+        print(json.dumps({answer}), flush=True)
+"#
+    )
+}
+
+#[test]
+fn a_driver_that_misbehaves_gives_a_clear_error() {
+    let dir = scratch("driver");
+    // All zeros is no Sudoku: the rows say which row it breaks.
+    let zeros = define_driver(
+        &dir,
+        "t-zeros",
+        &answering(
+            r#"{"kind": "answer", "status": "optimal", "seconds": 0.01, "values": [0.0] * n}"#,
+        ),
+        "",
+    );
+    let r = sudoku()
+        .solve("binary", engine(&zeros), &SolveOptions::default())
+        .unwrap();
+    assert_eq!(r.outcome.status, Status::Error, "{:?}", r.outcome.message);
+    let m = r.outcome.message.unwrap();
+    assert!(m.starts_with("t-zeros: the answer breaks row R"), "{m}");
+    assert_eq!(r.outcome.version.as_deref(), Some("t-zeros 1.0"));
+    // "optimal" with one value too few: no solution.
+    let short = define_driver(
+        &dir,
+        "t-short",
+        &answering(
+            r#"{"kind": "answer", "status": "optimal", "seconds": 0.01, "values": [0.0] * (n - 1)}"#,
+        ),
+        "",
+    );
+    let r = sudoku()
+        .solve("binary", engine(&short), &SolveOptions::default())
+        .unwrap();
+    assert_eq!(r.outcome.status, Status::Error);
+    let m = r.outcome.message.unwrap();
+    assert!(
+        m.contains("says optimal but gives no values (one per column"),
+        "{m}"
+    );
+    // A driver that never answers is killed 3 s after the deadline: time_limit.
+    let mute = define_driver(
+        &dir,
+        "t-mute",
+        "import sys, time\nfor l in sys.stdin: time.sleep(60)\n",
+        "",
+    );
+    let started = Instant::now();
+    let r = sudoku()
+        .solve(
+            "binary",
+            engine(&mute),
+            &SolveOptions {
+                time_limit: Some(1.0),
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap();
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(
+        r.outcome.status,
+        Status::TimeLimit,
+        "{:?}",
+        r.outcome.message
+    );
+    assert!(
+        r.outcome
+            .message
+            .unwrap()
+            .contains("killed 3 s after the run's deadline"),
+        "killed"
+    );
+    assert!(wall < 20.0, "{wall}");
+    // A driver that dies says why, from its standard error.
+    let dies = define_driver(
+        &dir,
+        "t-dies",
+        "import sys\nsys.exit('no licence for this solver')\n",
+        "",
+    );
+    let r = sudoku()
+        .solve("binary", engine(&dies), &SolveOptions::default())
+        .unwrap();
+    assert_eq!(r.outcome.status, Status::Error);
+    let m = r.outcome.message.unwrap();
+    assert!(m.contains("no licence for this solver"), "{m}");
+    // A driver takes no reader and no placeholder but {dir}; its settings are known ones.
+    for (extra, line, says) in [
+        ("reader = \"cbc\"\n", 6, "read by no reader"),
+        (
+            "applies = [\"threads\", \"heuristics\"]\n",
+            6,
+            "unknown setting 'heuristics'",
+        ),
+    ] {
+        let f = define_driver(&dir, "t-bad", "", extra);
+        let e = Definition::load(&f).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{}:{line}:", f.display())) && e.contains(says),
+            "{e}"
+        );
+    }
+    let f = define_driver(&dir, "t-place", "", "");
+    let t = std::fs::read_to_string(&f)
+        .unwrap()
+        .replace("t-place.py\"]", "t-place.py\", \"{model}\"]");
+    std::fs::write(&f, t).unwrap();
+    let e = Definition::load(&f).unwrap_err();
+    assert!(
+        e.starts_with(&format!("{}:5:", f.display())) && e.contains("no placeholder but {dir}"),
+        "{e}"
+    );
 }

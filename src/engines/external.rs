@@ -360,21 +360,72 @@ impl Session {
         let started = Instant::now();
         let python = existing(python)
             .map_err(|e| Box::new(Outcome::error(format!("not installed: {e}"), 0.0)))?;
-        let (child, stdin, stdout, stderr, cold_because) = match warm::start(python, source, args) {
-            Ok(w) => (Proc::Warm(w.child), w.stdin, w.stdout, w.stderr, None),
+        match warm::start(python, source, args) {
+            Ok(w) => Ok(Session::serve(
+                Proc::Warm(w.child),
+                w.stdin,
+                w.stdout,
+                w.stderr,
+                None,
+                started,
+            )),
             Err(why) => {
                 let mut command = Command::new(python);
                 command.arg("-I").arg("-c").arg(source).args(args);
-                let mut child = spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
-                let pipe = |p: Option<OwnedFd>| File::from(p.expect("a piped stream"));
-                let stdin = pipe(child.stdin.take().map(OwnedFd::from));
-                let stdout = pipe(child.stdout.take().map(OwnedFd::from));
-                let stderr = pipe(child.stderr.take().map(OwnedFd::from));
-                (Proc::Cold(child), stdin, stdout, stderr, Some(why))
+                Session::cold(command, Some(why), started)
             }
-        };
+        }
+    }
+
+    /// Starts the program `words[0]` with the arguments `words[1..]` as a driver (an
+    /// engine definition's `driver` input): always cold, as this thread's child. A
+    /// program that cannot be started is an `error` outcome ("not installed: …" when it
+    /// is missing).
+    pub fn start_program(words: &[String]) -> Result<Session, Box<Outcome>> {
+        let started = Instant::now();
+        let mut command = Command::new(&words[0]);
+        command.args(&words[1..]);
+        Session::cold(
+            command,
+            Some("a definition's driver program".into()),
+            started,
+        )
+    }
+
+    /// A session of `command` started as this thread's child; `cold_because` says why a
+    /// driver that could start warm did not.
+    fn cold(
+        command: Command,
+        cold_because: Option<String>,
+        started: Instant,
+    ) -> Result<Session, Box<Outcome>> {
+        let mut child = spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+        let pipe = |p: Option<OwnedFd>| File::from(p.expect("a piped stream"));
+        let stdin = pipe(child.stdin.take().map(OwnedFd::from));
+        let stdout = pipe(child.stdout.take().map(OwnedFd::from));
+        let stderr = pipe(child.stderr.take().map(OwnedFd::from));
+        Ok(Session::serve(
+            Proc::Cold(child),
+            stdin,
+            stdout,
+            stderr,
+            cold_because,
+            started,
+        ))
+    }
+
+    /// The session of a started process: a thread stamps each line of its output, another
+    /// gathers its standard error.
+    fn serve(
+        child: Proc,
+        stdin: File,
+        stdout: File,
+        stderr: File,
+        cold_because: Option<String>,
+        started: Instant,
+    ) -> Session {
         DRIVER_STARTS.with(|c| c.set(c.get() + 1));
-        if cold_because.is_none() {
+        if matches!(child, Proc::Warm(_)) {
             WARM_STARTS.with(|c| c.set(c.get() + 1));
         }
         let (tx, lines) = std::sync::mpsc::channel();
@@ -396,7 +447,7 @@ impl Session {
             let _ = stderr.read_to_end(&mut buf);
             String::from_utf8_lossy(&buf).into_owned()
         });
-        Ok(Session {
+        Session {
             child,
             stdin: Some(stdin),
             lines,
@@ -405,7 +456,7 @@ impl Session {
             alive: true,
             started: Some(started),
             cold_because,
-        })
+        }
     }
 
     /// Why the driver started cold (a fresh interpreter); None when it started warm.

@@ -1,12 +1,13 @@
 //! The driver session the engines that hand their model over as an MPS file share
-//! ([`super::scip`], [`super::gurobi`]): one Python driver process serves all the solves of
-//! one model as rows are added to it. The model goes over as a temporary free MPS file
-//! ([`Model::to_mps_plain`]: columns named by position, the sense handed over on its own)
-//! at the first solve, later only the rows added since; what the driver does with them
-//! (a fresh solver each time, or one live model) is the engine's. A session that ended
-//! (killed at the deadline, failed) is started again, with the whole model, at the next
-//! solve. The messages are those of the drivers' docstrings: `model`, `rows`, then a
-//! solve or an enumeration message of the engine's own shape.
+//! ([`super::scip`], [`super::gurobi`], [`super::licensed`], and an engine definition's
+//! `driver` input, whose protocol docs/driver-protocol.md gives): one driver process
+//! serves all the solves of one model as rows are added to it. The model goes over as a
+//! temporary free MPS file ([`Model::to_mps_plain`]: columns named by position, the sense
+//! handed over on its own) at the first solve, later only the rows added since; what the
+//! driver does with them (a fresh solver each time, or one live model) is the engine's. A
+//! session that ended (killed at the deadline, failed) is started again, with the whole
+//! model, at the next solve. The messages are those of the drivers' docstrings: `model`,
+//! `rows`, then a solve or an enumeration message of the engine's own shape.
 
 use super::external::{self, Reply, ReplyRow, Session};
 use super::{Budget, Enumeration, Outcome, Settings};
@@ -107,10 +108,18 @@ pub fn enumerate_once(
     })
 }
 
-/// One driver process (source `source`, run on `python`) serving the solves of one model.
+/// How a driver process is started.
+#[derive(Clone, Copy)]
+pub enum Launch<'p> {
+    /// A driver of the project's (its source) on the interpreter given.
+    Python(&'p Path, &'static str),
+    /// A program and its arguments (an engine definition's `driver` input).
+    Program(&'p [String]),
+}
+
+/// One driver process serving the solves of one model.
 pub struct MpsDriver<'p> {
-    python: &'p Path,
-    source: &'static str,
+    launch: Launch<'p>,
     session: Option<Session>,
     /// The MPS file the driver reads, kept while it may read it.
     file: Option<tempfile::TempPath>,
@@ -123,9 +132,13 @@ pub struct MpsDriver<'p> {
 impl<'p> MpsDriver<'p> {
     /// A driver of `source` on the interpreter `python`, not yet started.
     pub fn new(python: &'p Path, source: &'static str) -> MpsDriver<'p> {
+        MpsDriver::launched(Launch::Python(python, source))
+    }
+
+    /// A driver started by `launch`, not yet started.
+    pub fn launched(launch: Launch<'p>) -> MpsDriver<'p> {
         MpsDriver {
-            python,
-            source,
+            launch,
             session: None,
             file: None,
             rows_sent: 0,
@@ -152,7 +165,10 @@ impl<'p> MpsDriver<'p> {
             self.session = None;
             let file = external::temp_file(&model.to_mps_plain(), ".mps")
                 .map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
-            let mut session = Session::start(self.python, self.source)?;
+            let mut session = match self.launch {
+                Launch::Python(python, source) => Session::start(python, source)?,
+                Launch::Program(words) => Session::start_program(words)?,
+            };
             session.send(&ModelMessage {
                 op: "model",
                 mps: &file,

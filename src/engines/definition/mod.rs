@@ -37,9 +37,12 @@ pub use readers::{Reader, Said, Source};
 
 use super::cnf::{self, Encoder};
 use super::external;
+use super::mps_driver::{Launch, MpsDriver, SolveMessage};
+use super::row_generation;
 use super::{
     Budget, Capabilities, Clock, Declaration, Engine, EngineImpl, Kind, Outcome, Settings, Status,
 };
+use crate::lazy::Separator;
 use crate::model::{Model, VarKind};
 use regex::Regex;
 use serde::Deserialize;
@@ -51,6 +54,7 @@ use std::time::Instant;
 
 /// The placeholders a command may hold, each in braces.
 pub const PLACEHOLDERS: &[&str] = &[
+    "dir",
     "model",
     "solution",
     "time_limit",
@@ -78,9 +82,12 @@ struct Written {
     version: WrittenVersion,
     input: String,
     command: Vec<String>,
-    reader: String,
+    #[serde(default)]
+    reader: Option<String>,
     #[serde(default)]
     answer: Option<String>,
+    #[serde(default)]
+    applies: Option<Vec<String>>,
     #[serde(default)]
     takes: Option<Vec<String>>,
     #[serde(default)]
@@ -160,8 +167,8 @@ pub struct Definition {
     pub input: Input,
     /// The command, word by word, with placeholders.
     pub command: Vec<String>,
-    /// The reader of the answer.
-    pub reader: Reader,
+    /// The reader of the answer (None for a driver, which answers in the protocol).
+    pub reader: Option<Reader>,
     /// Where the answer is read.
     pub source: Source,
     /// The kinds of problem it takes (integer programs, row generation).
@@ -178,6 +185,28 @@ pub struct Definition {
     pub log: LogPatterns,
     /// What its exit codes mean.
     pub exit_codes: Vec<(i32, Status)>,
+    /// The settings a driver applies, of [`DRIVER_SETTINGS`] (a command line applies
+    /// those whose placeholders it holds).
+    pub applies: Vec<String>,
+}
+
+/// The settings a driver's solve message carries beside its deadline, which a driver
+/// definition's `applies` may name (all of them when it names none).
+pub const DRIVER_SETTINGS: &[&str] = &["threads", "seed", "mip_gap", "presolve"];
+
+/// The folder of the definition file `file`, absolute where it can be made so: what
+/// `{dir}` stands for.
+fn folder_of(file: &Path) -> String {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    dir.canonicalize()
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// The line of the first occurrence of `needle` in `text` (1 when absent).
@@ -268,65 +297,54 @@ impl Definition {
                 ),
             )
         })?;
-        let reader = Reader::from_key(&w.reader).ok_or_else(|| {
-            at(
-                "reader",
-                format!(
-                    "unknown reader '{}' (readers: {})",
-                    w.reader,
-                    Reader::KEYS.join(", ")
-                ),
-            )
-        })?;
-        let source = match w.answer.as_deref() {
-            None => reader.default_source(),
-            Some("file") => Source::File,
-            Some("stdout") => Source::Stdout,
-            Some(other) => {
-                return Err(at(
-                    "answer",
-                    format!("answer '{other}': 'file' (the {{solution}} file) or 'stdout'"),
-                ))
-            }
-        };
         if w.command.is_empty() {
             return Err(at("command", "the command is empty".into()));
         }
         if w.version.command.is_empty() {
             return Err(at("version", "the version command is empty".into()));
         }
-        for word in &w.command {
-            for p in placeholders(word) {
-                if !PLACEHOLDERS.contains(&p) {
-                    return Err(format!(
-                        "{}:{}: unknown placeholder {{{p}}} (placeholders: {})",
-                        file.display(),
-                        line_of(text, &format!("{{{p}}}")),
-                        PLACEHOLDERS
-                            .iter()
-                            .map(|p| format!("{{{p}}}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+        let (reader, source, applies) = if input == Input::Driver {
+            Definition::driver_keys(&w, &at)?
+        } else {
+            let key = w.reader.as_deref().ok_or_else(|| {
+                at(
+                    "input",
+                    format!(
+                        "no reader: an {} input needs one (readers: {})",
+                        input.key(),
+                        Reader::KEYS.join(", ")
+                    ),
+                )
+            })?;
+            let reader = Reader::from_key(key).ok_or_else(|| {
+                at(
+                    "reader",
+                    format!(
+                        "unknown reader '{key}' (readers: {})",
+                        Reader::KEYS.join(", ")
+                    ),
+                )
+            })?;
+            let source = match w.answer.as_deref() {
+                None => reader.default_source(),
+                Some("file") => Source::File,
+                Some("stdout") => Source::Stdout,
+                Some(other) => {
+                    return Err(at(
+                        "answer",
+                        format!("answer '{other}': 'file' (the {{solution}} file) or 'stdout'"),
+                    ))
                 }
+            };
+            if w.applies.is_some() {
+                return Err(at(
+                    "applies",
+                    "applies: only a driver declares its settings this way; a command line applies the settings whose placeholders it holds".into(),
+                ));
             }
-        }
-        let has = |p: &str| w.command.iter().any(|word| placeholders(word).contains(&p));
-        if !has("model") {
-            return Err(at(
-                "command",
-                "the command never names the model file, {model}".into(),
-            ));
-        }
-        if source == Source::File && !has("solution") {
-            return Err(at(
-                "command",
-                format!(
-                    "the {} reader reads the solution file, which the command never names ({{solution}}); or set answer = \"stdout\"",
-                    reader.key()
-                ),
-            ));
-        }
+            Definition::check_command(&w, text, file, reader, source)?;
+            (Some(reader), source, Vec::new())
+        };
         let pattern = |name: &str, p: &str, groups: bool| -> Result<Regex, String> {
             let r = Regex::new(p).map_err(|e| at(name, format!("{name}: bad pattern: {e}")))?;
             if groups && r.captures_len() != 2 {
@@ -437,15 +455,33 @@ impl Definition {
             })?;
             exit_codes.push((c, s));
         }
+        let dir = folder_of(file);
+        let command = if input == Input::Driver {
+            w.command
+                .iter()
+                .map(|word| word.replace("{dir}", &dir))
+                .collect()
+        } else {
+            w.command
+        };
+        let version = (
+            version
+                .0
+                .iter()
+                .map(|word| word.replace("{dir}", &dir))
+                .collect(),
+            version.1,
+        );
         Ok(Definition {
             key: w.key,
             description: w.description,
             file: file.to_path_buf(),
             version,
             input,
-            command: w.command,
+            command,
             reader,
             source,
+            applies,
             kinds,
             general_integers,
             lp_relaxation: w.lp_relaxation,
@@ -454,6 +490,126 @@ impl Definition {
             log,
             exit_codes,
         })
+    }
+
+    /// The reader, source and settings of a `driver` input (no reader, no placeholders,
+    /// no log patterns or exit codes: a driver answers in the protocol).
+    #[allow(clippy::type_complexity)]
+    fn driver_keys(
+        w: &Written,
+        at: &dyn Fn(&str, String) -> String,
+    ) -> Result<(Option<Reader>, Source, Vec<String>), String> {
+        let protocol = "a driver answers in the protocol of docs/driver-protocol.md";
+        if w.reader.is_some() {
+            return Err(at(
+                "reader",
+                format!("reader: {protocol}, read by no reader"),
+            ));
+        }
+        if w.answer.is_some() {
+            return Err(at(
+                "answer",
+                format!("answer: {protocol}, on its standard output"),
+            ));
+        }
+        let other = |word: &&String| placeholders(word).iter().any(|p| *p != "dir");
+        if let Some(word) = w.command.iter().find(other) {
+            return Err(at(
+                "command",
+                format!("the command of a driver takes no placeholder but {{dir}} ('{word}'): the model and the settings come in its messages"),
+            ));
+        }
+        let log = &w.log;
+        let any_log = [
+            &log.optimal,
+            &log.feasible,
+            &log.infeasible,
+            &log.time_limit,
+            &log.error,
+            &log.objective,
+            &log.bound,
+            &log.nodes,
+        ]
+        .iter()
+        .any(|p| p.is_some());
+        if any_log {
+            return Err(at("log", format!("log: {protocol}, not in its log")));
+        }
+        if !w.exit_codes.is_empty() {
+            return Err(at("exit_codes", format!("exit_codes: {protocol}")));
+        }
+        let applies = match &w.applies {
+            None => DRIVER_SETTINGS.iter().map(|s| s.to_string()).collect(),
+            Some(list) => {
+                if let Some(bad) = list.iter().find(|s| !DRIVER_SETTINGS.contains(&s.as_str())) {
+                    return Err(at(
+                        "applies",
+                        format!(
+                            "applies: unknown setting '{bad}' (settings: {})",
+                            DRIVER_SETTINGS.join(", ")
+                        ),
+                    ));
+                }
+                list.clone()
+            }
+        };
+        Ok((None, Source::Stdout, applies))
+    }
+
+    /// Checks a command line's placeholders: each one known, the model file named, and
+    /// the solution file where the answer is read from it.
+    fn check_command(
+        w: &Written,
+        text: &str,
+        file: &Path,
+        reader: Reader,
+        source: Source,
+    ) -> Result<(), String> {
+        let at = |key: &str, why: String| {
+            format!("{}:{}: {why}", file.display(), line_of_key(text, key))
+        };
+        for word in &w.command {
+            for p in placeholders(word) {
+                if !PLACEHOLDERS.contains(&p) {
+                    return Err(format!(
+                        "{}:{}: unknown placeholder {{{p}}} (placeholders: {})",
+                        file.display(),
+                        line_of(text, &format!("{{{p}}}")),
+                        PLACEHOLDERS
+                            .iter()
+                            .map(|p| format!("{{{p}}}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+        }
+        let has = |p: &str| w.command.iter().any(|word| placeholders(word).contains(&p));
+        if !has("model") {
+            return Err(at(
+                "command",
+                "the command never names the model file, {model}".into(),
+            ));
+        }
+        if source == Source::File && !has("solution") {
+            return Err(at(
+                "command",
+                format!(
+                    "the {} reader reads the solution file, which the command never names ({{solution}}); or set answer = \"stdout\"",
+                    reader.key()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// True when the definition applies the setting `name` (a placeholder of its command
+    /// line, or a setting its driver applies).
+    pub fn applies(&self, name: &str) -> bool {
+        match self.input {
+            Input::Driver => self.applies.iter().any(|s| s == name),
+            _ => self.has(name),
+        }
     }
 
     /// True when the command holds the placeholder `name`.
@@ -480,10 +636,10 @@ impl Definition {
             lp_relaxation: self.lp_relaxation,
             incumbent_at_limit: true,
             clock: Clock::Wall,
-            presolve: self.has("presolve"),
-            seed: self.has("seed") || self.has("seed+1"),
-            threads: self.has("threads"),
-            mip_gap: self.has("mip_gap"),
+            presolve: self.applies("presolve"),
+            seed: self.applies("seed") || self.has("seed+1"),
+            threads: self.applies("threads"),
+            mip_gap: self.applies("mip_gap"),
             heuristics: false,
             clausal: false,
             external: true,
@@ -551,6 +707,7 @@ impl DefinedEngine {
         let left = budget.left();
         let value = |p: &str| -> String {
             match p {
+                "dir" => folder_of(&self.definition.file),
                 "model" => model.display().to_string(),
                 "solution" => solution.display().to_string(),
                 "time_limit" => left.map_or(NO_LIMIT.into(), |l| format!("{:.3}", l.max(0.001))),
@@ -586,13 +743,13 @@ impl DefinedEngine {
     /// The column that `name` names in the model file (`None`: no column of `n`).
     fn column(&self, name: &str, n: usize) -> Option<usize> {
         let digits = match self.definition.input {
-            Input::Mps | Input::Lp => name.strip_prefix('C')?,
+            Input::Mps | Input::Lp | Input::Driver => name.strip_prefix('C')?,
             Input::Opb => name.strip_prefix('x')?,
             Input::Cnf => name,
         };
         let k: usize = digits.parse().ok()?;
         let j = match self.definition.input {
-            Input::Mps | Input::Lp => k,
+            Input::Mps | Input::Lp | Input::Driver => k,
             Input::Opb | Input::Cnf => k.checked_sub(1)?,
         };
         (j < n && digits == k.to_string()).then_some(j)
@@ -654,8 +811,8 @@ impl DefinedEngine {
                 format!("the standard output of {program}"),
             ),
         };
-        let reading = d
-            .reader
+        let reader = d.reader.expect("a command line's definition has a reader");
+        let reading = reader
             .read(&answer, &|name: &str| self.column(name, n).is_some())
             .map_err(|e| {
                 Box::new(Outcome {
@@ -665,7 +822,7 @@ impl DefinedEngine {
                         format!(
                             "{}: the {} reader cannot read {place}, {e}",
                             d.key,
-                            d.reader.key()
+                            reader.key()
                         ),
                         seconds,
                     )
@@ -890,7 +1047,7 @@ impl DefinedEngine {
             Some(Status::Feasible) if constant && values.is_some() => Status::Optimal,
             // Short of a proof, only its limit stops a solver that takes no gap (a PB
             // solver's "s SATISFIABLE" at its time limit): its solution is an incumbent.
-            Some(Status::Feasible) if values.is_some() && !self.definition.has("mip_gap") => {
+            Some(Status::Feasible) if values.is_some() && !self.definition.applies("mip_gap") => {
                 Status::TimeLimit
             }
             Some(s @ (Status::Optimal | Status::Feasible)) if values.is_none() => {
@@ -936,6 +1093,46 @@ impl DefinedEngine {
             version: Some(self.version()),
             ..Outcome::with_status(status, call.seconds)
         }
+    }
+
+    /// A driver's answer for `model` checked as a command line's is: its values within
+    /// the model's bounds, integrality and rows ([`DefinedEngine::checked`]), a claimed
+    /// solution that comes without them an error; the version is the definition's.
+    fn driver_outcome(&self, model: &Model, mut outcome: Outcome) -> Outcome {
+        let key = &self.definition.key;
+        outcome.version = Some(self.version());
+        if let Some(values) = outcome.values.take() {
+            match self.checked(model, values.into_iter().map(Some).collect()) {
+                Ok(x) => {
+                    outcome.objective = Some(model.objective_value(&x));
+                    outcome.values = Some(x);
+                }
+                Err(why) if outcome.status == Status::TimeLimit => {
+                    outcome.objective = None;
+                    outcome.message = Some(format!("its incumbent was dropped: {why}"));
+                }
+                Err(why) => {
+                    return Outcome {
+                        version: outcome.version,
+                        call_seconds: outcome.call_seconds,
+                        ..Outcome::error(format!("{key}: {why}"), outcome.seconds)
+                    };
+                }
+            }
+        } else if matches!(outcome.status, Status::Optimal | Status::Feasible) {
+            return Outcome {
+                version: outcome.version,
+                call_seconds: outcome.call_seconds,
+                ..Outcome::error(
+                    format!(
+                        "{key}: the driver says {} but gives no values (one per column, in the model's order)",
+                        outcome.status.key()
+                    ),
+                    outcome.seconds,
+                )
+            };
+        }
+        outcome
     }
 
     /// One integer program through DIMACS CNF: the clause encoding, then calls that each
@@ -1121,7 +1318,41 @@ impl EngineImpl for DefinedEngine {
                 ),
             },
             Input::Cnf => self.solve_cnf(model, settings, budget),
+            Input::Driver => {
+                let mut driver = MpsDriver::launched(Launch::Program(&self.definition.command));
+                let outcome =
+                    driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
+                let outcome = driver.finish(outcome);
+                self.driver_outcome(model, outcome)
+            }
         }
+    }
+
+    fn solve_rows(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        if self.definition.input != Input::Driver {
+            return row_generation::solve(model, separator, budget, |m, _, round| {
+                self.solve_mip(m, settings, round)
+            });
+        }
+        // One driver process for the whole loop: each round sends the rows found since.
+        let mut driver = MpsDriver::launched(Launch::Program(&self.definition.command));
+        let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
+            if let Some(why) = self.size_refusal(m) {
+                return Outcome::refused(
+                    format!("unsupported by {}: {why}", self.definition.key),
+                    0.0,
+                );
+            }
+            let outcome = driver.solve(m, &SolveMessage::new("solve", settings, round), round);
+            self.driver_outcome(m, outcome)
+        });
+        driver.finish(outcome)
     }
 }
 

@@ -21,11 +21,14 @@ pub enum Input {
     /// DIMACS CNF through the project's clause encoding ([`crate::engines::cnf`]): 0/1
     /// models with whole coefficients; an objective by solution-improving calls.
     Cnf,
+    /// A driver program: the model goes over as free MPS by the driver protocol
+    /// (docs/driver-protocol.md), and the driver answers in it.
+    Driver,
 }
 
 impl Input {
     /// The keys a definition's `input` takes.
-    pub const KEYS: &'static [&'static str] = &["mps", "lp", "opb", "cnf"];
+    pub const KEYS: &'static [&'static str] = &["mps", "lp", "opb", "cnf", "driver"];
 
     /// The input of key `key`.
     pub fn from_key(key: &str) -> Option<Input> {
@@ -34,6 +37,7 @@ impl Input {
             "lp" => Some(Input::Lp),
             "opb" => Some(Input::Opb),
             "cnf" => Some(Input::Cnf),
+            "driver" => Some(Input::Driver),
             _ => None,
         }
     }
@@ -45,13 +49,14 @@ impl Input {
             Input::Lp => "lp",
             Input::Opb => "opb",
             Input::Cnf => "cnf",
+            Input::Driver => "driver",
         }
     }
 
     /// The suffix of the model file (some programs tell formats by it).
     pub fn suffix(self) -> &'static str {
         match self {
-            Input::Mps => ".mps",
+            Input::Mps | Input::Driver => ".mps",
             Input::Lp => ".lp",
             Input::Opb => ".opb",
             Input::Cnf => ".cnf",
@@ -66,7 +71,7 @@ impl Input {
     /// The name of column `j` in files of this format (DIMACS: its variable number).
     pub fn column_name(self, j: usize) -> String {
         match self {
-            Input::Mps | Input::Lp => format!("C{j}"),
+            Input::Mps | Input::Lp | Input::Driver => format!("C{j}"),
             Input::Opb => format!("x{}", j + 1),
             Input::Cnf => format!("{}", j + 1),
         }
