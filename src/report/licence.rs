@@ -1,26 +1,70 @@
-//! What a table says of the `gurobi` engine: the version and licence that ran here beside
-//! the report's Gurobi 11.0.3, and the models the size-limited licence refused (over 2,000
-//! variables or rows), which are left out of every figure and so show as – (not run) in
-//! the table's cells. Under the size-limited licence the note also says that its terms
-//! forbid publishing the benchmark results made with it.
+//! What a table says of the engines that run under a vendor's licence (`gurobi`, `cplex`,
+//! `xpress`, `copt`): the version and licence that ran here (beside the report's Gurobi
+//! 11.0.3 for `gurobi`), the models their size-limited licences refused, which are left
+//! out of every figure and so show as – (not run) in the table's cells, and what each
+//! size-limited licence's terms say of publishing benchmark results made with it (read in
+//! each package's licence text: docs/engines.md).
 
 use crate::record::Record;
 use crate::table::Table;
 use std::collections::BTreeMap;
 
-/// The engine key the notes are about.
-const GUROBI: &str = "gurobi";
+/// An engine whose licence a table notes.
+struct Licensed {
+    /// Its engine key.
+    key: &'static str,
+    /// What the note says after the versions that ran (the report's own version).
+    report: &'static str,
+    /// The size limit of its size-limited licence, as a refusal note says it.
+    limit: &'static str,
+    /// What its size-limited licence's terms say of publishing benchmark results.
+    terms: &'static str,
+}
 
-/// True for a refusal by Gurobi's licence (its size limit, or a licence it rejects).
+/// The engines the notes are about.
+const LICENSED: &[Licensed] = &[
+    Licensed {
+        key: "gurobi",
+        report: " (the report's tables used Gurobi 11.0.3)",
+        limit: "models over 2,000 variables or 2,000 rows",
+        terms: "Its size-limited licence (gurobipy's evaluation licence) is for internal evaluation, and its terms forbid publishing benchmark results made with it (docs/engines.md).",
+    },
+    Licensed {
+        key: "cplex",
+        report: "",
+        limit: "models over 1,000 variables or 1,000 rows",
+        terms: "Its size-limited licence (CPLEX Community Edition) has no clause on publishing benchmark results (docs/engines.md).",
+    },
+    Licensed {
+        key: "xpress",
+        report: "",
+        limit: "models over 5,000 rows and columns together",
+        terms: "Its size-limited licence (Xpress's community licence) is for internal use, and its terms forbid publishing benchmark results made with it without FICO's written consent (docs/engines.md).",
+    },
+    Licensed {
+        key: "copt",
+        report: "",
+        limit: "models over 2,000 variables or 2,000 rows",
+        terms: "Its size-limited licence is for non-commercial use; the package states no terms on publishing benchmark results (docs/engines.md).",
+    },
+];
+
+/// The licensed engine of `backend`, if it is one.
+fn licensed(backend: &str) -> Option<&'static Licensed> {
+    LICENSED.iter().find(|l| l.key == backend)
+}
+
+/// True for a refusal by a licensed engine's licence (its size limit, or a licence it
+/// rejects).
 pub fn refused_by_licence(r: &Record) -> bool {
-    r.backend == GUROBI
+    licensed(&r.backend).is_some()
         && r.is_refused()
         && r.error.as_deref().is_some_and(|e| e.contains("licence"))
 }
 
-/// What every note on Gurobi's runs `ran` begins with: the versions and licences that ran
-/// and, under the size-limited licence, what its terms allow; None when none ran.
-fn head(ran: &[&Record]) -> Option<String> {
+/// What every note on `engine`'s runs `ran` begins with: the versions and licences that
+/// ran and, under the size-limited licence, what its terms allow; None when none ran.
+fn head(engine: &Licensed, ran: &[&Record]) -> Option<String> {
     if ran.is_empty() {
         return None;
     }
@@ -28,23 +72,26 @@ fn head(ran: &[&Record]) -> Option<String> {
     versions.sort_unstable();
     versions.dedup();
     let mut text = format!(
-        "gurobi here is {} (the report's tables used Gurobi 11.0.3).",
-        versions.join("; ")
+        "{} here is {}{}.",
+        engine.key,
+        versions.join("; "),
+        engine.report
     );
     if versions.iter().any(|v| v.contains("size-limited licence")) {
-        text.push_str(" Its size-limited licence (gurobipy's evaluation licence) is for internal evaluation, and its terms forbid publishing benchmark results made with it (docs/engines.md).");
+        text.push(' ');
+        text.push_str(engine.terms);
     }
     Some(text)
 }
 
-/// The note on `puzzle`'s Gurobi runs among `rows` (every row, refusals included), or
-/// None when Gurobi did not run on it.
-pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
+/// The note on `puzzle`'s runs of `engine` among `rows` (every row, refusals included),
+/// or None when it did not run on it.
+fn note_on(engine: &Licensed, puzzle: &str, rows: &[Record]) -> Option<String> {
     let ran: Vec<&Record> = rows
         .iter()
-        .filter(|r| r.puzzle == puzzle && r.backend == GUROBI)
+        .filter(|r| r.puzzle == puzzle && r.backend == engine.key)
         .collect();
-    let mut text = head(&ran)?;
+    let mut text = head(engine, &ran)?;
     let mut refused: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for r in ran.iter().filter(|r| refused_by_licence(r)) {
         *refused
@@ -60,45 +107,77 @@ pub fn note(puzzle: &str, rows: &[Record]) -> Option<String> {
             })
             .collect();
         text.push_str(&format!(
-            " Refused by its licence (models over 2,000 variables or 2,000 rows), so – (not run) on gurobi: {}.",
+            " Refused by its licence ({}), so – (not run) on {}: {}.",
+            engine.limit,
+            engine.key,
             list.join(", ")
         ));
     }
     Some(text)
 }
 
-/// Adds [`note`] to each of `puzzle`'s tables among `tables` that shows Gurobi or
-/// reproduces one of the report's tables (stem `<puzzle>_table_…`), and the versions and
-/// licence to every other table with a Gurobi cell (the answers, the comparisons).
-pub fn annotate(tables: &mut [Table], rows: &[Record]) {
-    let shows = |t: &Table| t.rows.iter().flatten().any(|c| c.contains(GUROBI));
-    let mut puzzles: Vec<&str> = rows
+/// The notes on `puzzle`'s runs of every licensed engine among `rows`, one per engine
+/// that ran on it.
+pub fn notes(puzzle: &str, rows: &[Record]) -> Vec<String> {
+    LICENSED
         .iter()
-        .filter(|r| r.backend == GUROBI)
-        .map(|r| r.puzzle.as_str())
-        .collect();
-    puzzles.sort_unstable();
-    puzzles.dedup();
-    for p in puzzles {
-        let Some(n) = note(p, rows) else { continue };
-        let prefix = format!("{p}_");
-        for t in tables.iter_mut().filter(|t| t.stem.starts_with(&prefix)) {
-            let reproduces = t.stem.starts_with(&format!("{p}_table_"));
-            if (shows(t) || reproduces) && !t.notes.contains(&n) {
+        .filter_map(|e| note_on(e, puzzle, rows))
+        .collect()
+}
+
+/// Adds each licensed engine's note on a puzzle to each of that puzzle's tables among
+/// `tables` that shows the engine or reproduces one of the report's tables (stem
+/// `<puzzle>_table_…`), and the versions and licence to every other table with a cell of
+/// the engine (the answers, the comparisons, the races).
+pub fn annotate(tables: &mut [Table], rows: &[Record]) {
+    for engine in LICENSED {
+        let shows = |t: &Table| t.rows.iter().flatten().any(|c| mentions(c, engine.key));
+        let mut puzzles: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.backend == engine.key)
+            .map(|r| r.puzzle.as_str())
+            .collect();
+        puzzles.sort_unstable();
+        puzzles.dedup();
+        for p in puzzles {
+            let Some(n) = note_on(engine, p, rows) else {
+                continue;
+            };
+            let prefix = format!("{p}_");
+            for t in tables.iter_mut().filter(|t| t.stem.starts_with(&prefix)) {
+                let reproduces = t.stem.starts_with(&format!("{p}_table_"));
+                if (shows(t) || reproduces) && !t.notes.contains(&n) {
+                    t.notes.push(n.clone());
+                }
+            }
+        }
+        let ran: Vec<&Record> = rows.iter().filter(|r| r.backend == engine.key).collect();
+        let Some(n) = head(engine, &ran) else {
+            continue;
+        };
+        let opening = format!("{} here is", engine.key);
+        let noted = |t: &Table| t.notes.iter().any(|x| x.starts_with(&opening));
+        for t in tables.iter_mut() {
+            if shows(t) && !noted(t) {
                 t.notes.push(n.clone());
             }
         }
     }
-    let ran: Vec<&Record> = rows.iter().filter(|r| r.backend == GUROBI).collect();
-    let Some(n) = head(&ran) else { return };
-    let noted = |t: &Table| t.notes.iter().any(|x| x.starts_with("gurobi here is"));
-    for t in tables.iter_mut() {
-        if shows(t) && !noted(t) {
-            t.notes.push(n.clone());
-        }
-    }
 }
 
+/// True when a table's cell `cell` names engine `key` as a word (so `cplex` is not found
+/// in `cplex-cli`, nor `copt` in a longer key).
+fn mentions(cell: &str, key: &str) -> bool {
+    cell.match_indices(key).any(|(i, _)| {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        let before = cell[..i].chars().next_back().is_none_or(|c| !word(c));
+        let after = cell[i + key.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !word(c));
+        before && after
+    })
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,7 +186,7 @@ mod tests {
         Record {
             puzzle: "sudoku".into(),
             formulation: formulation.into(),
-            backend: GUROBI.into(),
+            backend: "gurobi".into(),
             size_label: size.into(),
             status: status.into(),
             error: error.map(String::from),
@@ -126,7 +205,7 @@ mod tests {
             row("binary", "16x16", "refused", Some(over)),
             row("values", "25x25", "refused", Some(over)),
         ];
-        let n = note("sudoku", &rows).unwrap();
+        let n = notes("sudoku", &rows).remove(0);
         assert!(
             n.starts_with("gurobi here is Gurobi 13.0.3 (gurobipy 13.0.3; size-limited licence"),
             "{n}"
@@ -136,7 +215,8 @@ mod tests {
             "{n}"
         );
         assert!(n.contains("forbid publishing benchmark results"), "{n}");
-        assert_eq!(note("kenken", &rows), None);
+        assert!(n.contains("Refused by its licence (models over 2,000 variables or 2,000 rows), so – (not run) on gurobi"), "{n}");
+        assert!(notes("kenken", &rows).is_empty());
         let mut tables = vec![
             Table {
                 stem: "sudoku_table_3_1".into(),
@@ -162,5 +242,49 @@ mod tests {
         annotate(&mut answers, &rows);
         assert_eq!(answers[0].notes.len(), 1);
         assert!(answers[0].notes[0].contains("forbid publishing"));
+    }
+
+    #[test]
+    fn each_licensed_engine_gets_its_own_limit_and_terms_and_only_where_its_key_is_a_word() {
+        let version = "Xpress 9.9.1 (optimizer 47.01.02; size-limited licence: community licence, 5,000 rows and columns together)";
+        let over = "unsupported by xpress: the size-limited licence takes 5,000 rows and columns together; this model has 4,096 columns and 1,126 rows (5,222)";
+        let mut rows = vec![
+            Record {
+                backend: "xpress".into(),
+                solver_version: version.into(),
+                ..row("binary", "9x9", "optimal", None)
+            },
+            Record {
+                backend: "xpress".into(),
+                solver_version: version.into(),
+                ..row("binary", "16x16", "refused", Some(over))
+            },
+        ];
+        let n = notes("sudoku", &rows);
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert!(n[0].starts_with("xpress here is Xpress 9.9.1"), "{}", n[0]);
+        assert!(!n[0].contains("Gurobi 11.0.3"), "{}", n[0]);
+        assert!(n[0].contains("without FICO's written consent"), "{}", n[0]);
+        assert!(
+            n[0].contains("(models over 5,000 rows and columns together), so – (not run) on xpress: binary on 16x16 (1 run)"),
+            "{}",
+            n[0]
+        );
+        // With gurobi too, each engine gets its own note.
+        rows.push(row("binary", "9x9", "optimal", None));
+        assert_eq!(notes("sudoku", &rows).len(), 2);
+        // A cell naming a longer key is not a cell of the engine.
+        let mut tables = vec![Table {
+            stem: "answers".into(),
+            rows: vec![vec!["binary on xpress-cli".into()]],
+            ..Table::default()
+        }];
+        annotate(&mut tables, &rows);
+        assert!(tables[0].notes.is_empty(), "{:?}", tables[0].notes);
+        tables[0].rows[0][0] = "binary on xpress".into();
+        annotate(&mut tables, &rows);
+        assert_eq!(tables[0].notes.len(), 1, "{:?}", tables[0].notes);
+        assert!(mentions("binary/cplex (ahead)", "cplex"));
+        assert!(!mentions("cplexish", "cplex"));
     }
 }

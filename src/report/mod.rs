@@ -203,7 +203,6 @@ pub fn write_report(
     race::attach(&mut answers, &races, race_ends);
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
-    licence::annotate(&mut tables, &every);
     let mut raced: Vec<&str> = every
         .iter()
         .filter(|r| !r.race.is_empty())
@@ -217,6 +216,7 @@ pub fn write_report(
     if let Some(t) = answer::answers_table(&answers) {
         tables.insert(0, t);
     }
+    licence::annotate(&mut tables, &every);
     // The HTML report names the machines once, on its overview; the Markdown and LaTeX
     // tables, which may be taken one by one into a paper, each name theirs.
     let plain_tables = tables.clone();
