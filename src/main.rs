@@ -521,6 +521,12 @@ struct DiffArgs {
     /// 1 judges the plain ratios, as on one machine.
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     machine_factor: Option<f64>,
+    /// Compare two engines instead of two sweeps: OLD's runs on engine A with NEW's runs
+    /// on engine B (the same file may be given twice), matched by instance, formulation,
+    /// time limit, seed, threads, presolve, gap, race and repeat. For example `--pair
+    /// cbc=cbc-cli` compares CBC in process with CBC's command-line program.
+    #[arg(long, value_name = "A=B")]
+    pair: Option<String>,
 }
 
 #[derive(Args)]
@@ -760,6 +766,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             out: a.out,
             shift: a.shift,
             machine_factor: a.machine_factor,
+            pair: a.pair,
         }),
         Command::Slurm(a) => slurm(&a.args),
         Command::Engine(a) => match a.command {

@@ -495,3 +495,70 @@ fn every_run_writes_the_hash_of_its_verified_answer() {
         );
     }
 }
+
+#[test]
+fn two_engines_are_paired_run_by_run_on_the_run_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    // One file holding cbc's runs and a copy of them as engine "cbc-x", whose gbm runs
+    // take twice as long on the run clock.
+    let cbc: Vec<Record> = base_rows()
+        .into_iter()
+        .filter(|r| r.backend == "cbc" && r.puzzle == "battleship")
+        .collect();
+    assert!(cbc.len() >= 10, "{} cbc rows", cbc.len());
+    let copy: Vec<Record> = cbc
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.backend = "cbc-x".into();
+            r.run_id = format!("{}x", r.run_id);
+            if r.formulation == "gbm" && r.status == "optimal" {
+                r.run_seconds = r.run_seconds.map(|s| 2.0 * s + 0.05);
+            }
+            r
+        })
+        .collect();
+    let both: Vec<Record> = cbc.iter().cloned().chain(copy).collect();
+    let file = write(dir.path(), "both.csv", &both);
+    let o = pb()
+        .arg("diff")
+        .arg(&file)
+        .arg(&file)
+        .args(["--pair", "cbc=cbc-x", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("engines paired: cbc in"), "{out}");
+    assert!(
+        out.contains(&format!("{} matched by run id", cbc.len())),
+        "{out}"
+    );
+    let rows = diff_rows(dir.path());
+    let flagged = flagged(&rows);
+    assert!(
+        flagged
+            .iter()
+            .any(|f| f.starts_with("battleship gbm cbc→cbc-x")),
+        "{flagged:?}"
+    );
+    assert!(!flagged.iter().any(|f| f.contains(" cbm ")), "{flagged:?}");
+    // Without --pair the two engines share no run; an engine a side lacks is bad input.
+    let o = diff(&file, &file, dir.path());
+    assert_eq!(o.status.code(), Some(0));
+    let o = pb()
+        .arg("diff")
+        .arg(&file)
+        .arg(&file)
+        .args(["--pair", "cbc=highs", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no run on engine highs (its engines: cbc, cbc-x)"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -21,6 +21,8 @@ pub struct DiffConfig {
     /// The machine factor to judge the configurations against instead of the one
     /// estimated (1: plain ratios, as on one machine).
     pub machine_factor: Option<f64>,
+    /// `A=B`: OLD's runs on engine A against NEW's on engine B ([`pair_engines`]).
+    pub pair: Option<String>,
 }
 
 /// At most this many runs of a list are printed; the files hold them all.
@@ -43,6 +45,40 @@ fn read_side(path: &Path) -> Result<Side, Failure> {
         set_aside,
         sweeps: read_sweeps(path).map_err(bad_input)?,
     })
+}
+
+/// Keeps `old`'s rows of engine `a` and `new`'s of engine `b`, each run id replaced by
+/// [`record::paired_run_id`] (the run id without the engine and its version), each engine
+/// named `a→b` and each time taken on the run clock (`run_seconds`, the clock every
+/// engine shares, where `seconds` is a solver's own time for one and a whole call for
+/// another), so that the comparison pairs the two engines' runs of the same instance,
+/// formulation, settings, race and repeat. An engine with no row on its side
+/// is bad input, naming the engines that side has.
+fn pair_engines(old: &mut Side, a: &str, new: &mut Side, b: &str) -> Result<(), Failure> {
+    let label = format!("{a}→{b}");
+    for (side, key) in [(&mut *old, a), (&mut *new, b)] {
+        if !side.rows.iter().any(|r| r.backend == key) {
+            let mut has: Vec<&str> = side.rows.iter().map(|r| r.backend.as_str()).collect();
+            has.sort_unstable();
+            has.dedup();
+            return Err(bad_input(format!(
+                "{}: no run on engine {key} (its engines: {})",
+                side.path.display(),
+                has.join(", ")
+            )));
+        }
+        side.rows.retain(|r| r.backend == key);
+        for r in &mut side.rows {
+            r.run_id = record::paired_run_id(r);
+            r.backend = label.clone();
+            // One clock for both: an engine in process reports its solver's time, a
+            // command line its whole call; the run clock is the same for every engine.
+            if r.run_seconds.is_some() {
+                r.seconds = r.run_seconds;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Prints up to [`PRINTED`] lines of `lines` under `title`, indented, and how many more
@@ -72,8 +108,21 @@ pub fn diff(c: &DiffConfig) -> Result<(), Failure> {
             "--machine-factor must be a number above 0, not {f}"
         )));
     }
-    let old = read_side(&c.old)?;
-    let new = read_side(&c.new)?;
+    let mut old = read_side(&c.old)?;
+    let mut new = read_side(&c.new)?;
+    if let Some(pair) = &c.pair {
+        let (a, b) = pair.split_once('=').ok_or_else(|| {
+            bad_input(format!(
+                "--pair {pair}: two engine keys, OLD's and NEW's, as A=B (cbc=cbc-cli)"
+            ))
+        })?;
+        pair_engines(&mut old, a, &mut new, b)?;
+        println!(
+            "engines paired: {a} in {} against {b} in {}, on the run clock (run_seconds)",
+            c.old.display(),
+            c.new.display()
+        );
+    }
     let d = diff::compare_with_factor(&old, &new, c.shift, c.machine_factor).map_err(bad_input)?;
     let files = diff::write(&d, &c.out).map_err(failed)?;
     println!("{}", d.summary());

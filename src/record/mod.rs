@@ -56,6 +56,26 @@ pub fn race_run_id(race: &str, plain: &str) -> String {
     short_hash(format!("race {race} {plain}").as_bytes())
 }
 
+/// The id of the run `r` without its engine: its instance, puzzle, formulation, the
+/// settings it records (seed, threads, presolve, gap), time limit, race and repeat. Two
+/// engines' runs of the same plan share it (`diff --pair`).
+pub fn paired_run_id(r: &Record) -> String {
+    let key = serde_json::json!({
+        "puzzle": r.puzzle,
+        "instance": r.instance,
+        "instance_info": r.instance_info,
+        "formulation": r.formulation,
+        "seed": r.seed,
+        "threads": r.threads,
+        "presolve": r.presolve,
+        "mip_gap": r.mip_gap,
+        "time_limit": r.time_limit,
+        "race": r.race,
+        "repeat": r.repeat,
+    });
+    short_hash(key.to_string().as_bytes())
+}
+
 /// The first 16 hex digits of the SHA-256 of `bytes`.
 fn short_hash(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};

@@ -5,11 +5,14 @@
 //! ([`super::DefinedEngine`]).
 
 pub mod cbc;
+pub mod cplex_xml;
 pub mod glpk;
+pub mod highs;
 pub mod minisat;
 pub mod name_value;
 pub mod pb_competition;
 pub mod sat_competition;
+pub mod scip;
 
 use std::fmt;
 
@@ -78,6 +81,12 @@ pub enum Reader {
     PbCompetition,
     /// MiniSat's result file: `SAT`, `UNSAT` or `INDET`, then the literals ([`minisat`]).
     Minisat,
+    /// HiGHS's raw solution file, `--solution_file` ([`highs`]).
+    Highs,
+    /// SCIP's solution file, `write solution` ([`scip`]).
+    Scip,
+    /// CPLEX's XML solution file, `write FILE.sol` ([`cplex_xml`]).
+    CplexXml,
 }
 
 impl Reader {
@@ -89,6 +98,9 @@ impl Reader {
         "sat-competition",
         "pb-competition",
         "minisat",
+        "highs",
+        "scip",
+        "cplex-xml",
     ];
 
     /// The reader of key `key`.
@@ -100,6 +112,9 @@ impl Reader {
             "sat-competition" => Some(Reader::SatCompetition),
             "pb-competition" => Some(Reader::PbCompetition),
             "minisat" => Some(Reader::Minisat),
+            "highs" => Some(Reader::Highs),
+            "scip" => Some(Reader::Scip),
+            "cplex-xml" => Some(Reader::CplexXml),
             _ => None,
         }
     }
@@ -113,6 +128,9 @@ impl Reader {
             Reader::SatCompetition => "sat-competition",
             Reader::PbCompetition => "pb-competition",
             Reader::Minisat => "minisat",
+            Reader::Highs => "highs",
+            Reader::Scip => "scip",
+            Reader::CplexXml => "cplex-xml",
         }
     }
 
@@ -134,6 +152,9 @@ impl Reader {
             Reader::SatCompetition => sat_competition::read(text),
             Reader::PbCompetition => pb_competition::read(text),
             Reader::Minisat => minisat::read(text),
+            Reader::Highs => highs::read(text),
+            Reader::Scip => scip::read(text),
+            Reader::CplexXml => cplex_xml::read(text),
         }
     }
 }
