@@ -208,29 +208,7 @@ impl EngineImpl for Gurobi {
         budget: &Budget,
     ) -> Outcome {
         external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, DRIVER);
-            let message = SolveMessage::new("solve", settings, budget).lazy();
-            let started = std::time::Instant::now();
-            let mut separating = 0.0;
-            let mut contradiction = false;
-            let mut outcome = driver.exchange(model, &message, budget, &mut |x| {
-                let asked = std::time::Instant::now();
-                let rows = separator.separate(x, true);
-                separating += asked.elapsed().as_secs_f64();
-                if rows.iter().any(|r| r.is_contradiction()) {
-                    contradiction = true;
-                    return external::Reply::stop();
-                }
-                external::Reply::rows(&rows)
-            });
-            if contradiction {
-                outcome = Outcome {
-                    call_seconds: Some(started.elapsed().as_secs_f64()),
-                    ..Outcome::infeasible(outcome.seconds)
-                };
-            }
-            outcome.separator_seconds = Some(separating);
-            driver.finish(outcome)
+            mps_driver::solve_lazy(python, DRIVER, model, separator, settings, budget)
         })
     }
 

@@ -1,9 +1,9 @@
 //! `cplex`, `xpress` and `copt`: commercial solvers whose pip packages carry a free,
 //! size-limited licence, each in a child process as `gurobi` is: the project's Python
 //! environment (`scripts/setup-python.sh`) runs the driver `drivers/<key>.py` (part of
-//! this binary), which speaks the JSON-lines protocol of the gurobi driver without its
-//! callbacks. The model goes over as a temporary free MPS file and stays live in the
-//! driver for the whole run ([`super::mps_driver`]).
+//! this binary), which speaks the JSON-lines protocol of the gurobi driver
+//! (docs/driver-protocol.md) without its enumeration. The model goes over as a temporary
+//! free MPS file and stays live in the driver for the whole run ([`super::mps_driver`]).
 //!
 //! * **Licences** (docs/engines.md, "CPLEX, Xpress and COPT"): each driver asks which
 //!   licence runs when it starts, by a model one past the limit, and every row's version
@@ -21,15 +21,20 @@
 //!   `call_seconds` the whole call; `nodes` and `best_bound` its own.
 //! * **LP relaxation**: the relaxed model, solved the same way (`lp_bound`).
 //! * **Row generation**: the shared loop on one live model; each round adds the rows
-//!   found since and solves again. No lazy rows, timeline or enumeration of their own
-//!   (counting uses the shared no-good loop).
+//!   found since and solves again.
+//! * **Lazy rows** (`cplex`, `copt`): a callback at each integer-feasible candidate (CPLEX's
+//!   generic callback in its candidate context, COPT's at a MIP solution) hands it to the
+//!   separator and rejects it with the rows it returns, as `gurobi` does
+//!   ([`mps_driver::solve_lazy`]). Xpress's driver has no callback, so `xpress` takes
+//!   no lazy-row formulation (Circuit `cm1-rowgen` runs on it through the shared loop).
+//! * No timeline or enumeration of their own (counting uses the shared no-good loop).
 
 use super::external;
 use super::gurobi::{thousands, Licence};
 use super::mps_driver::{self, MpsDriver, SolveMessage};
 use super::row_generation;
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings};
-use crate::lazy::Separator;
+use crate::lazy::{SearchHints, Separator};
 use crate::model::Model;
 use std::sync::OnceLock;
 
@@ -84,9 +89,16 @@ pub struct Licensed {
     version: &'static OnceLock<String>,
 }
 
-const fn capabilities(seed: bool) -> Capabilities {
+/// What each takes: integer programs, row generation, and lazy rows where the driver has
+/// a callback for them (CPLEX's generic callback, COPT's; Xpress's has none here); the
+/// seed where the solver has one.
+const fn capabilities(seed: bool, lazy: bool) -> Capabilities {
     Capabilities {
-        kinds: &[Kind::Mip, Kind::RowGeneration],
+        kinds: if lazy {
+            &[Kind::Mip, Kind::RowGeneration, Kind::LazyRows]
+        } else {
+            &[Kind::Mip, Kind::RowGeneration]
+        },
         external: true,
         general: true,
         timeline: false,
@@ -98,8 +110,8 @@ const fn capabilities(seed: bool) -> Capabilities {
 static CPLEX_DECLARATION: Declaration = Declaration {
     key: "cplex",
     description: "IBM CPLEX (cplex, Community Edition unless a licence is found), in a child process (project Python environment), on the model as MPS",
-    capabilities: capabilities(true),
-    };
+    capabilities: capabilities(true, true),
+};
 static CPLEX_VERSION: OnceLock<String> = OnceLock::new();
 
 static CPLEX_IMPL: Licensed = Licensed {
@@ -115,8 +127,8 @@ static CPLEX_IMPL: Licensed = Licensed {
 static XPRESS_DECLARATION: Declaration = Declaration {
     key: "xpress",
     description: "FICO Xpress (xpress, community licence unless a licence is found; its terms forbid publishing benchmark results without FICO's consent), in a child process (project Python environment), on the model as MPS",
-    capabilities: capabilities(true),
-    };
+    capabilities: capabilities(true, false),
+};
 static XPRESS_VERSION: OnceLock<String> = OnceLock::new();
 
 static XPRESS_IMPL: Licensed = Licensed {
@@ -129,8 +141,8 @@ static XPRESS_IMPL: Licensed = Licensed {
 static COPT_DECLARATION: Declaration = Declaration {
     key: "copt",
     description: "COPT, Cardinal Optimizer (coptpy, size-limited for non-commercial use unless a licence is found), in a child process (project Python environment), on the model as MPS (no seed)",
-    capabilities: capabilities(false),
-    };
+    capabilities: capabilities(false, true),
+};
 static COPT_VERSION: OnceLock<String> = OnceLock::new();
 
 static COPT_IMPL: Licensed = Licensed {
@@ -212,6 +224,19 @@ impl EngineImpl for Licensed {
                 driver.solve(m, &SolveMessage::new("solve", settings, round), round)
             });
             driver.finish(outcome)
+        })
+    }
+
+    fn solve_lazy(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        _hints: SearchHints,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        external::with_python(|python| {
+            mps_driver::solve_lazy(python, self.driver, model, separator, settings, budget)
         })
     }
 }

@@ -11,6 +11,7 @@
 
 use super::external::{self, Reply, ReplyRow, Session};
 use super::{Budget, Enumeration, Outcome, Settings};
+use crate::lazy::Separator;
 use crate::model::{Model, Sense};
 use serde::Serialize;
 use std::path::Path;
@@ -85,6 +86,43 @@ pub fn solve_once(
 ) -> Outcome {
     let mut driver = MpsDriver::new(python, source);
     let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
+    driver.finish(outcome)
+}
+
+/// Solves `model` with lazy rows through the callback of a driver of `source` on
+/// `python` (gurobi, cplex, copt): each incumbent the solver finds is handed to
+/// `separator`, whose rows reject it (none: it stands); a contradiction (a row no point
+/// keeps) ends the search as `infeasible`. The separator's time is `separator_seconds`.
+pub fn solve_lazy(
+    python: &Path,
+    source: &'static str,
+    model: &Model,
+    separator: &mut dyn Separator,
+    settings: &Settings,
+    budget: &Budget,
+) -> Outcome {
+    let mut driver = MpsDriver::new(python, source);
+    let message = SolveMessage::new("solve", settings, budget).lazy();
+    let started = std::time::Instant::now();
+    let mut separating = 0.0;
+    let mut contradiction = false;
+    let mut outcome = driver.exchange(model, &message, budget, &mut |x| {
+        let asked = std::time::Instant::now();
+        let rows = separator.separate(x, true);
+        separating += asked.elapsed().as_secs_f64();
+        if rows.iter().any(|r| r.is_contradiction()) {
+            contradiction = true;
+            return Reply::stop();
+        }
+        Reply::rows(&rows)
+    });
+    if contradiction {
+        outcome = Outcome {
+            call_seconds: Some(started.elapsed().as_secs_f64()),
+            ..Outcome::infeasible(outcome.seconds)
+        };
+    }
+    outcome.separator_seconds = Some(separating);
     driver.finish(outcome)
 }
 

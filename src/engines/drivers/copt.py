@@ -3,7 +3,7 @@
 Run with the argument `probe` it prints the version line and ends. Otherwise one process
 serves a run's solves. It prints {"kind": "hello", "version": ...} once coptpy is
 imported and its licence known, then reads messages, one JSON object a line, on standard
-input (the protocol of the gurobi driver, without its callbacks):
+input (the protocol of the gurobi driver, without its enumeration):
 
 * {"op": "model", "mps": ..., "maximize": ...}: the path of the model as free MPS
   (columns named C0, C1, ... by position) and the objective's sense; it replaces the
@@ -11,8 +11,13 @@ input (the protocol of the gurobi driver, without its callbacks):
 * {"op": "rows", "rows": [[columns, coefficients, lower or null, upper or null], ...]}:
   rows added to the live model (row generation);
 * {"op": "solve", "deadline": ..., "gap": ..., "seed": ..., "presolve": ...,
-  "threads": ...}: solves the live model, the time limit being what is left until the
-  deadline (Unix seconds).
+  "threads": ..., "lazy": ...}: solves the live model, the time limit being what is left
+  until the deadline (Unix seconds). With "lazy" true, a callback at each new MIP
+  solution (CBCONTEXT_MIPSOL) first re-checks the lazy rows it already sent (adding those
+  it breaks again), else prints the solution ({"kind": "solution", "values": ...}) and
+  waits for puzzlebench's reply ({"op": "reply", "more": true, "rows": [...]}), whose
+  rows it adds as lazy rows (none: the solution stands); "more": false interrupts the
+  search.
 
 The answer is one line {"kind": "answer", ...}: status in puzzlebench's words (a model
 the licence will not take is "refused", with COPT's message and the model's size),
@@ -114,6 +119,61 @@ class Held:
                 f"{self.m.getAttr('Rows'):,} rows")
 
 
+def violated(row, values):
+    idx, coefs, lo, hi = row
+    a = sum(c * values[j] for j, c in zip(idx, coefs))
+    return (lo is not None and a < lo - 1e-6) or (hi is not None and a > hi + 1e-6)
+
+
+class Lazy(cp.CallbackBase):
+    """The MIP-solution callback of a solve with lazy rows (see the module's docstring)."""
+
+    def __init__(self, held):
+        super().__init__()
+        self.held = held
+        self.rows = []  # lazy rows sent so far, re-checked at each solution
+        self.cuts = 0
+        self.stopped = False
+        self.failure = None
+
+    def add(self, rows):
+        for idx, coefs, lo, hi in rows:
+            expr = cp.LinExpr()
+            expr.addTerms([self.held.x[j] for j in idx], coefs)
+            if lo is not None and hi is not None and lo == hi:
+                self.addLazyConstr(expr == lo)
+                continue
+            if lo is not None:
+                self.addLazyConstr(expr >= lo)
+            if hi is not None:
+                self.addLazyConstr(expr <= hi)
+
+    def callback(self):
+        try:
+            if self.stopped or self.where() != COPT.CBCONTEXT_MIPSOL:
+                return
+            values = self.getSolution(self.held.x)
+            again = [r for r in self.rows if violated(r, values)]
+            if again:
+                self.add(again)
+                return
+            emit({"kind": "solution", "values": values})
+            reply = json.loads(sys.stdin.readline() or '{"more": false}')
+            if not reply.get("more"):
+                self.stopped = True
+                self.interrupt()
+                return
+            rows = reply.get("rows") or []
+            if rows:
+                self.rows.extend(rows)
+                self.cuts += len(rows)
+                self.add(rows)
+        except Exception as e:  # a failure here must not pass for the solver's answer
+            self.failure = f"driver callback failed: {type(e).__name__}: {e}"
+            self.stopped = True
+            self.interrupt()
+
+
 STATUS = {COPT.OPTIMAL: "optimal", COPT.INFEASIBLE: "infeasible",
           COPT.TIMEOUT: "time_limit"}
 
@@ -132,6 +192,9 @@ def solve(held, job):
     else:
         m.setParam("TimeLimit", COPT.INFINITY)
     mip = m.getAttr("IsMIP") == 1
+    lazy = Lazy(held) if job.get("lazy") else None
+    if lazy is not None:
+        m.setCallback(lazy, COPT.CBCONTEXT_MIPSOL)
     try:
         m.solve()
     except cp.CoptError as e:
@@ -154,6 +217,10 @@ def solve(held, job):
         bound = m.getAttr("BestBnd")
         if abs(bound) < COPT.INFINITY:
             answer["bound"] = bound
+    if lazy is not None:
+        answer["cuts"] = lazy.cuts
+        if lazy.failure is not None:
+            answer = {"status": "error", "seconds": answer["seconds"], "message": lazy.failure}
     return answer
 
 def main():

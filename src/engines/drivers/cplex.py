@@ -3,7 +3,7 @@
 Run with the argument `probe` it prints the version line and ends. Otherwise one process
 serves a run's solves. It prints {"kind": "hello", "version": ...} once cplex is
 imported and its licence known, then reads messages, one JSON object a line, on standard
-input (the protocol of the gurobi driver, without its callbacks):
+input (the protocol of the gurobi driver, without its enumeration):
 
 * {"op": "model", "mps": ..., "maximize": ...}: the path of the model as free MPS
   (columns named C0, C1, ... by position) and the objective's sense; it replaces the
@@ -11,8 +11,13 @@ input (the protocol of the gurobi driver, without its callbacks):
 * {"op": "rows", "rows": [[columns, coefficients, lower or null, upper or null], ...]}:
   rows added to the live model (row generation);
 * {"op": "solve", "deadline": ..., "gap": ..., "seed": ..., "presolve": ...,
-  "threads": ...}: solves the live model from scratch, the time limit being what is left
-  until the deadline (Unix seconds).
+  "threads": ..., "lazy": ...}: solves the live model from scratch, the time limit being
+  what is left until the deadline (Unix seconds). With "lazy" true, a generic callback in
+  CPLEX's candidate context first re-checks the lazy rows it already sent (rejecting the
+  candidate with those it breaks), else prints the candidate ({"kind": "solution",
+  "values": ...}) and waits for puzzlebench's reply ({"op": "reply", "more": true,
+  "rows": [...]}): rows reject the candidate with them, none accept it; "more": false
+  aborts the search.
 
 The answer is one line {"kind": "answer", ...}: status in puzzlebench's words (a model
 the licence will not take is "refused", with CPLEX's message and the model's size),
@@ -118,6 +123,62 @@ class Held:
                 f"{self.c.linear_constraints.get_num():,} rows")
 
 
+def violated(row, values):
+    idx, coefs, lo, hi = row
+    a = sum(c * values[j] for j, c in zip(idx, coefs))
+    return (lo is not None and a < lo - 1e-6) or (hi is not None and a > hi + 1e-6)
+
+
+class Lazy:
+    """The candidate callback of a solve with lazy rows (see the module's docstring)."""
+
+    def __init__(self, held):
+        self.held = held
+        self.rows = []  # lazy rows sent so far, re-checked at each candidate
+        self.cuts = 0
+        self.stopped = False
+        self.failure = None
+
+    def reject(self, context, rows):
+        lin, senses, rhs = [], [], []
+        for idx, coefs, lo, hi in rows:
+            pair = cplex.SparsePair([self.held.x[j] for j in idx], coefs)
+            if lo is not None and hi is not None and lo == hi:
+                lin.append(pair), senses.append("E"), rhs.append(lo)
+                continue
+            if lo is not None:
+                lin.append(pair), senses.append("G"), rhs.append(lo)
+            if hi is not None:
+                lin.append(pair), senses.append("L"), rhs.append(hi)
+        context.reject_candidate(constraints=lin, senses=senses, rhs=rhs)
+
+    def invoke(self, context):
+        try:
+            if self.stopped or not context.in_candidate() or not context.is_candidate_point():
+                return
+            point = context.get_candidate_point()
+            values = [point[i] for i in self.held.x]
+            again = [r for r in self.rows if violated(r, values)]
+            if again:
+                self.reject(context, again)
+                return
+            emit({"kind": "solution", "values": values})
+            reply = json.loads(sys.stdin.readline() or '{"more": false}')
+            if not reply.get("more"):
+                self.stopped = True
+                context.abort()
+                return
+            rows = reply.get("rows") or []
+            if rows:
+                self.rows.extend(rows)
+                self.cuts += len(rows)
+                self.reject(context, rows)
+        except Exception as e:  # a failure here must not pass for the solver's answer
+            self.failure = f"driver callback failed: {type(e).__name__}: {e}"
+            self.stopped = True
+            context.abort()
+
+
 def solve(held, job):
     c = held.c
     p = c.parameters
@@ -136,6 +197,11 @@ def solve(held, job):
         p.timelimit.set(left)
     else:
         p.timelimit.set(1e75)
+    lazy = Lazy(held) if job.get("lazy") else None
+    if lazy is not None:
+        c.set_callback(lazy, cplex.callbacks.Context.id.candidate)
+    else:
+        c.set_callback(None)
     started = c.get_time()
     try:
         c.solve()
@@ -175,6 +241,10 @@ def solve(held, job):
             answer["bound"] = sol.MIP.get_best_objective()
         except CplexSolverError:
             pass
+    if lazy is not None:
+        answer["cuts"] = lazy.cuts
+        if lazy.failure is not None:
+            answer = {"status": "error", "seconds": seconds, "message": lazy.failure}
     return answer
 
 
