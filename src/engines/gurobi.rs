@@ -43,8 +43,7 @@
 //!   where a formulation has columns the answer is not read from; one path serves both.)
 
 use super::external;
-use super::mps_driver::{self, MpsDriver, SolveMessage};
-use super::row_generation;
+use super::mps_driver;
 use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings,
 };
@@ -179,23 +178,15 @@ impl EngineImpl for Gurobi {
     ) -> Outcome {
         let limited = self.licence() == Some(Licence::SizeLimited);
         external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, DRIVER);
-            let mut rounds = 0;
-            let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
-                rounds += 1;
-                if limited {
-                    if let Some(why) = size_refusal(m.vars.len(), m.rows.len()) {
-                        return Outcome::refused(
-                            format!(
-                                "{why}: it grew past the limit by row generation at round {rounds}"
-                            ),
-                            0.0,
-                        );
-                    }
-                }
-                driver.solve(m, &SolveMessage::new("solve", settings, round), round)
-            });
-            driver.finish(outcome)
+            mps_driver::solve_rows(
+                python,
+                DRIVER,
+                model,
+                separator,
+                settings,
+                budget,
+                |v, r| size_refusal(v, r).filter(|_| limited),
+            )
         })
     }
 

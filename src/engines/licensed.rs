@@ -31,8 +31,7 @@
 
 use super::external;
 use super::gurobi::{thousands, Licence};
-use super::mps_driver::{self, MpsDriver, SolveMessage};
-use super::row_generation;
+use super::mps_driver;
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Kind, Outcome, Settings};
 use crate::lazy::{SearchHints, Separator};
 use crate::model::Model;
@@ -207,23 +206,15 @@ impl EngineImpl for Licensed {
     ) -> Outcome {
         let limited = self.licence() == Some(Licence::SizeLimited);
         external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, self.driver);
-            let mut rounds = 0;
-            let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
-                rounds += 1;
-                if limited {
-                    if let Some(why) = self.limit.refusal(m.vars.len(), m.rows.len()) {
-                        return Outcome::refused(
-                            format!(
-                                "{why}: it grew past the limit by row generation at round {rounds}"
-                            ),
-                            0.0,
-                        );
-                    }
-                }
-                driver.solve(m, &SolveMessage::new("solve", settings, round), round)
-            });
-            driver.finish(outcome)
+            mps_driver::solve_rows(
+                python,
+                self.driver,
+                model,
+                separator,
+                settings,
+                budget,
+                |v, r| self.limit.refusal(v, r).filter(|_| limited),
+            )
         })
     }
 

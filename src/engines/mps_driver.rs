@@ -126,6 +126,34 @@ pub fn solve_lazy(
     driver.finish(outcome)
 }
 
+/// Row generation on one live driver of `source` on `python`: each round sends only the
+/// rows found since and solves again. A round whose model `limit` refuses (its columns and
+/// rows past a size-limited licence's limit: the reason) ends the run as that refusal,
+/// naming the round.
+pub fn solve_rows(
+    python: &Path,
+    source: &'static str,
+    model: &mut Model,
+    separator: &mut dyn Separator,
+    settings: &Settings,
+    budget: &Budget,
+    limit: impl Fn(usize, usize) -> Option<String>,
+) -> Outcome {
+    let mut driver = MpsDriver::new(python, source);
+    let mut rounds = 0;
+    let outcome = super::row_generation::solve(model, separator, budget, |m, _, round| {
+        rounds += 1;
+        if let Some(why) = limit(m.vars.len(), m.rows.len()) {
+            return Outcome::refused(
+                format!("{why}: it grew past the limit by row generation at round {rounds}"),
+                0.0,
+            );
+        }
+        driver.solve(m, &SolveMessage::new("solve", settings, round), round)
+    });
+    driver.finish(outcome)
+}
+
 /// Counts the solutions of `model` (no objective) in one enumeration of a driver of
 /// `source` on the project's interpreter, each handed to `counter`, whose no-good row of
 /// it the driver adds; the at-most-one rows a cardinality row forces to exactly one are
