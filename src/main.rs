@@ -46,7 +46,11 @@ enum Command {
     /// A formulation on an engine that does not take its kind (lazy rows on highs, a
     /// constraint program on cbc, ...) gives a row with status error and the reason.
     Run(RunArgs),
-    /// Write the model of a formulation as MPS or LP.
+    /// Write the model of a formulation as MPS or LP, or the instance as JSON.
+    ///
+    /// --json writes the instance in its puzzle's documented JSON shape (docs/<puzzle>.md,
+    /// "Formulations without Rust"), the input of a formulation written outside Rust;
+    /// with --all, every instance of the file as a JSON array.
     Export(ExportArgs),
     /// The main job: run the reproduction suites and write CSV, tables, plots and pictures.
     ///
@@ -615,7 +619,7 @@ struct ReportArgs {
 }
 
 #[derive(Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["mps", "lp"])))]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["mps", "lp", "json"])))]
 struct ExportArgs {
     /// Instance file (its first puzzle is exported).
     file: PathBuf,
@@ -631,6 +635,12 @@ struct ExportArgs {
     /// Write CPLEX LP to this file.
     #[arg(long)]
     lp: Option<PathBuf>,
+    /// Write the instance as JSON to this file (`-` for standard output).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// With --json: every instance of the file, as a JSON array.
+    #[arg(long, requires = "json")]
+    all: bool,
 }
 
 fn main() -> ExitCode {
@@ -724,17 +734,18 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         }
         Command::Run(a) => commands::run::run(&run_config(a)?),
         Command::Export(a) => {
-            let (out, mps) = match (a.mps, a.lp) {
-                (Some(path), _) => (path, true),
-                (_, Some(path)) => (path, false),
-                _ => unreachable!("clap requires --mps or --lp"),
+            let (out, what) = match (a.mps, a.lp, a.json) {
+                (Some(path), _, _) => (path, commands::export::Target::Mps),
+                (_, Some(path), _) => (path, commands::export::Target::Lp),
+                (_, _, Some(path)) => (path, commands::export::Target::Json { all: a.all }),
+                _ => unreachable!("clap requires --mps, --lp or --json"),
             };
             commands::export::export(&commands::export::ExportConfig {
                 file: a.file,
                 puzzle: a.puzzle,
                 formulation: a.formulation,
                 out,
-                mps,
+                what,
             })
         }
         Command::Reproduce(a) => commands::reproduce::reproduce(&reproduce_config(a)),

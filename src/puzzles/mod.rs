@@ -26,6 +26,7 @@ pub mod starbattle;
 pub mod sudoku;
 pub mod tatham;
 pub mod tiny;
+pub mod user;
 pub mod zebra;
 
 pub use formulation::{Answer, Run, RunResult};
@@ -87,6 +88,9 @@ pub struct PuzzleDef<P: 'static> {
     pub suite: fn(bool) -> Suite,
     /// Its generator of random instances for `puzzlebench generate`, if it has one.
     pub generator: Option<&'static crate::generate::Generator>,
+    /// Its instance as JSON and its answer variables, for formulations written outside
+    /// Rust ([`user`]); `None` for a puzzle that takes none.
+    pub user: Option<user::UserSchema<P>>,
 }
 
 impl<P: Instance + 'static> PuzzleDef<P> {
@@ -534,6 +538,9 @@ pub trait Solve {
         engine: Engine,
         options: &SolveOptions,
     ) -> Result<RunResult, String>;
+    /// The instance in its puzzle's JSON shape ([`user::UserSchema::instance`]); an error
+    /// for a puzzle that has none.
+    fn instance_json(&self) -> Result<serde_json::Value, String>;
 }
 
 impl<P: Instance + 'static> Solve for P {
@@ -548,6 +555,19 @@ impl<P: Instance + 'static> Solve for P {
         options: &SolveOptions,
     ) -> Result<RunResult, String> {
         P::puzzle().solve(self, formulation, engine, options)
+    }
+
+    fn instance_json(&self) -> Result<serde_json::Value, String> {
+        let def = P::puzzle();
+        def.user
+            .as_ref()
+            .map(|u| (u.instance)(self))
+            .ok_or_else(|| {
+                format!(
+                    "{} has no JSON form: it takes no formulations written outside Rust",
+                    def.key
+                )
+            })
     }
 }
 

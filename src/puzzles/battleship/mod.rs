@@ -56,6 +56,7 @@ pub static PUZZLE: PuzzleDef<Battleship> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
+    user: None,
 };
 
 /// The report's sizes and fleets (Table 4.2, easy and hard) and 30×20 beyond them; the

@@ -97,6 +97,7 @@ pub static PUZZLE: PuzzleDef<Circuit> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
+    user: None,
 };
 
 /// Five boards per size 3×3 … 10×10 as in report Tables A.1–A.2, CM1 and CM2 (and

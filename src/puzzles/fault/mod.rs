@@ -119,6 +119,7 @@ pub static PUZZLE: PuzzleDef<Fault> = PuzzleDef {
         repeats: 1,
     },
     generator: None,
+    user: None,
 };
 
 /// A named fault instance.

@@ -78,6 +78,7 @@ pub static PUZZLE: PuzzleDef<Hashi> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
+    user: None,
 };
 
 /// All four formulations with presolve on and off (the report's Table A.4 was measured

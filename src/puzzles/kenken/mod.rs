@@ -67,6 +67,7 @@ pub static PUZZLE: PuzzleDef<KenKen> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
+    user: None,
 };
 
 /// The 'extreme' Keen puzzle files of every size, 4×4 to 9×9 (five puzzles each).

@@ -70,6 +70,7 @@ pub static PUZZLE: PuzzleDef<MinClue> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
+    user: None,
 };
 
 /// The 4×4 and 6×6 grids on both formulations, also on `hitset` and `sat`, and a 4×4 grid

@@ -71,6 +71,7 @@ pub static PUZZLE: PuzzleDef<Nonogram> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
+    user: None,
 };
 
 /// The committed puzzles, every formulation on the default engine and on the SAT engine

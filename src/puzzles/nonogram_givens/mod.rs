@@ -66,6 +66,7 @@ pub static PUZZLE: PuzzleDef<NonogramGivens> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
+    user: None,
 };
 
 /// The committed pictures with several solutions (the three random 50×50 pictures, the

@@ -67,6 +67,7 @@ pub static PUZZLE: PuzzleDef<Queens> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
+    user: None,
 };
 
 /// How the engine comparison's instances were chosen.

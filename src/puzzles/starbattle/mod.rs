@@ -65,6 +65,7 @@ pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
+    user: None,
 };
 
 /// Parses the puzzles in `text` (the contents of `path`): puzz.link URLs, one per line

@@ -17,6 +17,7 @@ pub mod combinations;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod user_schema;
 pub mod values;
 pub mod verify;
 
@@ -63,6 +64,7 @@ pub static PUZZLE: PuzzleDef<Sudoku> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// Every committed instance, both formulations; the variants (X, jigsaw, killer) beside
@@ -358,7 +360,7 @@ impl Instance for Sudoku {
 }
 
 impl Sudoku {
-    fn answer(&self, grid: Vec<Vec<u32>>) -> Answer {
+    pub(crate) fn answer(&self, grid: Vec<Vec<u32>>) -> Answer {
         Answer {
             verdict: verify::check(self, &grid),
             text: self.draw(&grid),

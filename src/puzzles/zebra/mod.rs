@@ -48,6 +48,7 @@ pub static PUZZLE: PuzzleDef<Zebra> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
+    user: None,
 };
 
 /// The generated puzzles of the quick suite: sizes the clue-ordered searches finish, and
