@@ -10,6 +10,8 @@
 #                its terms forbid publishing benchmark results without FICO's consent)
 #   coptpy    -> engine copt (COPT without a licence file: 2,000 variables and 2,000 rows,
 #                non-commercial use)
+#   pulp      -> the example formulation written in PuLP, examples/formulations/battleship
+#                (PuLP 3.3.2, the last release for Python 3.11, Debian 12's python3)
 # The interpreter is Debian's python3 (setup-deps.sh installs python3 and python3-venv),
 # or python3 on the PATH. When the packages cannot be installed (no network), it says so
 # and exits 0: those engines then record "not installed: ..." and everything else runs.
@@ -21,8 +23,9 @@ GUROBIPY=13.0.3
 CPLEX=22.2.0.1
 XPRESS=9.9.1
 COPTPY=8.0.7
+PULP=3.3.2
 pins=("ortools==$ORTOOLS" "pyscipopt==$PYSCIPOPT" "gurobipy==$GUROBIPY" "cplex==$CPLEX"
-  "xpress==$XPRESS" "coptpy==$COPTPY")
+  "xpress==$XPRESS" "coptpy==$COPTPY" "pulp==$PULP")
 # The installed versions as pip records them (cplex's own __version__ lags its package's).
 check="import sys; from importlib.metadata import version
 try:

@@ -20,6 +20,12 @@ struct Cli {
     /// may be given more than once.
     #[arg(long, global = true, value_name = "DIR")]
     engines: Vec<PathBuf>,
+    /// A folder of formulation definitions (`*.toml`, also in its subfolders;
+    /// docs/user-formulations.md), read beside the project's `formulations/` and the
+    /// folders of PUZZLEBENCH_FORMULATIONS; may be given more than once. Their keys start
+    /// with `user:`.
+    #[arg(long, global = true, value_name = "DIR")]
+    formulations: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -525,10 +531,13 @@ struct DiffArgs {
     /// 1 judges the plain ratios, as on one machine.
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     machine_factor: Option<f64>,
-    /// Compare two engines instead of two sweeps: OLD's runs on engine A with NEW's runs
-    /// on engine B (the same file may be given twice), matched by instance, formulation,
-    /// time limit, seed, threads, presolve, gap, race and repeat. For example `--pair
-    /// cbc=cbc-cli` compares CBC in process with CBC's command-line program.
+    /// Compare two engines or two formulations instead of two sweeps: OLD's runs on engine
+    /// A with NEW's runs on engine B (the same file may be given twice), matched by
+    /// instance, formulation, time limit, seed, threads, presolve, gap, race and repeat,
+    /// on the run clock; or OLD's runs of formulation A with NEW's of formulation B,
+    /// matched by instance and engine and the rest, on their solve times. For example
+    /// `--pair cbc=cbc-cli` compares CBC in process with CBC's command-line program, and
+    /// `--pair gbm=user:gbm-pulp` the built-in gbm with the same model written in PuLP.
     #[arg(long, value_name = "A=B")]
     pair: Option<String>,
 }
@@ -662,7 +671,9 @@ fn main() -> ExitCode {
     let result = match matches.subcommand() {
         Some(("generate", m)) => commands::generate::generate(m),
         _ => match Cli::from_arg_matches(&matches) {
-            Ok(cli) => match puzzlebench::engines::registry::init(&cli.engines) {
+            Ok(cli) => match puzzlebench::engines::registry::init(&cli.engines).and_then(|()| {
+                puzzlebench::puzzles::user::registry::init(&cli.formulations)
+            }) {
                 Ok(()) => dispatch(cli.command),
                 // `engine check` reports the definition it checks itself.
                 Err(e) if matches!(cli.command, Command::Engine(_)) => {

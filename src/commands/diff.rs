@@ -4,7 +4,7 @@
 
 use super::{bad_input, failed, Failure};
 use crate::machine::read_sweeps;
-use crate::record::{self, last_attempts};
+use crate::record::{self, last_attempts, Paired, Record};
 use crate::report::diff::{self, Change, Side};
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,7 @@ pub struct DiffConfig {
     /// The machine factor to judge the configurations against instead of the one
     /// estimated (1: plain ratios, as on one machine).
     pub machine_factor: Option<f64>,
-    /// `A=B`: OLD's runs on engine A against NEW's on engine B ([`pair_engines`]).
+    /// `A=B`: OLD's runs on engine (or of formulation) A against NEW's on B ([`pair_runs`]).
     pub pair: Option<String>,
 }
 
@@ -47,38 +47,61 @@ fn read_side(path: &Path) -> Result<Side, Failure> {
     })
 }
 
-/// Keeps `old`'s rows of engine `a` and `new`'s of engine `b`, each run id replaced by
-/// [`record::paired_run_id`] (the run id without the engine and its version), each engine
-/// named `a→b` and each time taken on the run clock (`run_seconds`, the clock every
-/// engine shares, where `seconds` is a solver's own time for one and a whole call for
-/// another), so that the comparison pairs the two engines' runs of the same instance,
-/// formulation, settings, race and repeat. An engine with no row on its side
-/// is bad input, naming the engines that side has.
-fn pair_engines(old: &mut Side, a: &str, new: &mut Side, b: &str) -> Result<(), Failure> {
+/// Keeps `old`'s rows of engine (or formulation) `a` and `new`'s of `b`, each run id
+/// replaced by [`record::paired_run_id`] (the run id without the engine, or without the
+/// formulation), each engine (or formulation) named `a→b`, so that the comparison pairs
+/// the runs of the same instance, settings, race and repeat. Two engines are compared on
+/// the run clock (`run_seconds`, the clock every engine shares, where `seconds` is a
+/// solver's own time for one and a whole call for another); two formulations on one
+/// engine by their solve times (`seconds`, the same engine's clock), so that a model
+/// built by a script is not charged its interpreter's start. `a` and `b` are engines when
+/// both sides have runs on them, else formulations; a key with no row on its side is bad
+/// input, naming the engines and formulations that side has.
+fn pair_runs(old: &mut Side, a: &str, new: &mut Side, b: &str) -> Result<Paired, Failure> {
+    let engines = old.rows.iter().any(|r| r.backend == a) && new.rows.iter().any(|r| r.backend == b);
+    let paired = if engines {
+        Paired::Engines
+    } else {
+        Paired::Formulations
+    };
     let label = format!("{a}→{b}");
     for (side, key) in [(&mut *old, a), (&mut *new, b)] {
-        if !side.rows.iter().any(|r| r.backend == key) {
-            let mut has: Vec<&str> = side.rows.iter().map(|r| r.backend.as_str()).collect();
-            has.sort_unstable();
-            has.dedup();
-            return Err(bad_input(format!(
-                "{}: no run on engine {key} (its engines: {})",
-                side.path.display(),
+        let of = |r: &Record| match paired {
+            Paired::Engines => r.backend.clone(),
+            Paired::Formulations => r.formulation.clone(),
+        };
+        if !side.rows.iter().any(|r| of(r) == key) {
+            let names = |f: fn(&Record) -> &str| {
+                let mut has: Vec<&str> = side.rows.iter().map(f).collect();
+                has.sort_unstable();
+                has.dedup();
                 has.join(", ")
+            };
+            return Err(bad_input(format!(
+                "{}: no run of engine or formulation {key} (its engines: {}; its formulations: {})",
+                side.path.display(),
+                names(|r| r.backend.as_str()),
+                names(|r| r.formulation.as_str()),
             )));
         }
-        side.rows.retain(|r| r.backend == key);
+        side.rows.retain(|r| of(r) == key);
         for r in &mut side.rows {
-            r.run_id = record::paired_run_id(r);
-            r.backend = label.clone();
-            // One clock for both: an engine in process reports its solver's time, a
-            // command line its whole call; the run clock is the same for every engine.
-            if r.run_seconds.is_some() {
-                r.seconds = r.run_seconds;
+            r.run_id = record::paired_run_id(r, paired);
+            match paired {
+                Paired::Engines => {
+                    r.backend = label.clone();
+                    // One clock for both: an engine in process reports its solver's time,
+                    // a command line its whole call; the run clock is the same for every
+                    // engine.
+                    if r.run_seconds.is_some() {
+                        r.seconds = r.run_seconds;
+                    }
+                }
+                Paired::Formulations => r.formulation = label.clone(),
             }
         }
     }
-    Ok(())
+    Ok(paired)
 }
 
 /// Prints up to [`PRINTED`] lines of `lines` under `title`, indented, and how many more
@@ -113,15 +136,21 @@ pub fn diff(c: &DiffConfig) -> Result<(), Failure> {
     if let Some(pair) = &c.pair {
         let (a, b) = pair.split_once('=').ok_or_else(|| {
             bad_input(format!(
-                "--pair {pair}: two engine keys, OLD's and NEW's, as A=B (cbc=cbc-cli)"
+                "--pair {pair}: two engine keys or two formulation keys, OLD's and NEW's, as A=B (cbc=cbc-cli, gbm=user:gbm-pulp)"
             ))
         })?;
-        pair_engines(&mut old, a, &mut new, b)?;
-        println!(
-            "engines paired: {a} in {} against {b} in {}, on the run clock (run_seconds)",
-            c.old.display(),
-            c.new.display()
-        );
+        match pair_runs(&mut old, a, &mut new, b)? {
+            Paired::Engines => println!(
+                "engines paired: {a} in {} against {b} in {}, on the run clock (run_seconds)",
+                c.old.display(),
+                c.new.display()
+            ),
+            Paired::Formulations => println!(
+                "formulations paired: {a} in {} against {b} in {}, each on the same engine, by solve time (seconds)",
+                c.old.display(),
+                c.new.display()
+            ),
+        }
     }
     let d = diff::compare_with_factor(&old, &new, c.shift, c.machine_factor).map_err(bad_input)?;
     let files = diff::write(&d, &c.out).map_err(failed)?;

@@ -56,7 +56,9 @@ pub struct RaceSpec {
 }
 
 /// The races of `p`: one per engine-comparison part of its quick suite (or full, when not
-/// `quick`) whose formulations `only` keeps (all when empty), with `time_limit` replacing
+/// `quick`) whose formulations `only` keeps (all when empty; a formulation written outside
+/// Rust named there joins the parts of the built-in ones named with it, or the first
+/// part), with `time_limit` replacing
 /// the part's own when given, `instances` planned each, and the safety cap `budget`
 /// (seconds of runs).
 pub fn race_specs(
@@ -85,14 +87,26 @@ pub fn race_specs(
         .filter(|part| part.every_engine)
         .collect();
     let several = parts.len() > 1;
+    // Formulations written outside Rust race in no part of their own: each named one joins
+    // every part that races a built-in formulation named beside it, or the first part
+    // when only such formulations are named.
+    let user: Vec<String> = only
+        .iter()
+        .filter(|f| f.starts_with(crate::puzzles::user::definition::PREFIX))
+        .cloned()
+        .collect();
+    let only_user = !user.is_empty() && user.len() == only.len();
     let mut out = Vec::new();
-    for part in &parts {
-        let formulations: Vec<String> = part
+    for (n, part) in parts.iter().enumerate() {
+        let mut formulations: Vec<String> = part
             .formulations
             .iter()
             .map(|f| f.to_string())
             .filter(|f| only.is_empty() || only.contains(f))
             .collect();
+        if !formulations.is_empty() || (only_user && n == 0) {
+            formulations.extend(user.iter().cloned());
+        }
         if formulations.is_empty() {
             continue;
         }

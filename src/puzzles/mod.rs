@@ -107,7 +107,29 @@ impl<P: Instance + 'static> PuzzleDef<P> {
 
     /// Builds the model of formulation `key` for `p`.
     pub fn build(&self, p: &P, key: &str) -> Result<Model, String> {
+        if let Some((schema, f)) = self.user_formulation(key)? {
+            return user::run::model(p, schema, f);
+        }
         (self.find(key)?.build)(p)
+    }
+
+    /// The schema and definition of `key` when it is a user formulation (`user:...`), an
+    /// error when this puzzle has none of that key; `None` for a built-in key.
+    fn user_formulation(
+        &self,
+        key: &str,
+    ) -> Result<Option<(&user::UserSchema<P>, &'static user::definition::UserFormulation)>, String>
+    {
+        if !key.starts_with(user::definition::PREFIX) {
+            return Ok(None);
+        }
+        let schema = self.user.as_ref().ok_or_else(|| {
+            format!(
+                "{} takes no formulations written outside Rust ({key})",
+                self.key
+            )
+        })?;
+        Ok(Some((schema, user::registry::find(self.key, key)?)))
     }
 
     /// Runs formulation `key` on `p` with `engine`: refused with the reason when the
@@ -121,15 +143,22 @@ impl<P: Instance + 'static> PuzzleDef<P> {
         engine: Engine,
         options: &SolveOptions,
     ) -> Result<RunResult, String> {
-        let f = self.find(key)?;
-        if let Some(reason) = engine.refusal(f.kind) {
+        let user = self.user_formulation(key)?;
+        let kind = match user {
+            Some(_) => Kind::Mip,
+            None => self.find(key)?.kind,
+        };
+        if let Some(reason) = engine.refusal(kind) {
             return Ok(RunResult::refused(format!(
                 "refused: formulation {key} is {}; {reason}",
-                f.kind.key()
+                kind.key()
             )));
         }
-        let run = Run::new(engine, f.kind, options);
-        let mut r = (f.solve)(p, &run);
+        let run = Run::new(engine, kind, options);
+        let mut r = match user {
+            Some((schema, f)) => user::run::solve(p, schema, f, &run),
+            None => (self.find(key)?.solve)(p, &run),
+        };
         // What the formulation made of the engine's outcome (minimum-clue Sudoku turns an
         // infeasible leader into its best clue set, proven) ends the timeline, where it
         // improves on what was reported.
@@ -172,6 +201,9 @@ pub trait Puzzle: Sync {
     fn suite(&self, quick: bool) -> Suite;
     /// Its generator, if it has one.
     fn generator(&self) -> Option<&'static crate::generate::Generator>;
+    /// What its answer variables mean, when it takes formulations written outside Rust
+    /// ([`user::UserSchema::meaning`]).
+    fn user_meaning(&self) -> Option<&'static str>;
 
     /// Checks a formulation key; the error lists the valid ones.
     fn formulation(&self, key: &str) -> Result<FormulationInfo, String> {
@@ -206,7 +238,12 @@ impl<P: Instance + 'static> Puzzle for PuzzleDef<P> {
         self.hidden
     }
 
+    /// The built-in formulations, then those written outside Rust (`user:...`).
     fn formulations(&self) -> Vec<FormulationInfo> {
+        let user = match self.user {
+            Some(_) => user::registry::of_puzzle(self.key).collect(),
+            None => Vec::new(),
+        };
         self.formulations
             .iter()
             .map(|f| FormulationInfo {
@@ -214,6 +251,11 @@ impl<P: Instance + 'static> Puzzle for PuzzleDef<P> {
                 description: f.description,
                 kind: f.kind,
             })
+            .chain(user.into_iter().map(|f| FormulationInfo {
+                key: f.key.as_str(),
+                description: f.description.as_str(),
+                kind: Kind::Mip,
+            }))
             .collect()
     }
 
@@ -239,6 +281,10 @@ impl<P: Instance + 'static> Puzzle for PuzzleDef<P> {
 
     fn generator(&self) -> Option<&'static crate::generate::Generator> {
         self.generator
+    }
+
+    fn user_meaning(&self) -> Option<&'static str> {
+        self.user.as_ref().map(|u| u.meaning)
     }
 }
 

@@ -56,15 +56,30 @@ pub fn race_run_id(race: &str, plain: &str) -> String {
     short_hash(format!("race {race} {plain}").as_bytes())
 }
 
-/// The id of the run `r` without its engine: its instance, puzzle, formulation, the
-/// settings it records (seed, threads, presolve, gap), time limit, race and repeat. Two
-/// engines' runs of the same plan share it (`diff --pair`).
-pub fn paired_run_id(r: &Record) -> String {
+/// What `diff --pair` pairs: two engines, or two formulations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paired {
+    /// Two engines' runs of the same instance, formulation and settings.
+    Engines,
+    /// Two formulations' runs of the same instance on the same engine and settings.
+    Formulations,
+}
+
+/// The id of the run `r` without what `paired` pairs (its engine, or its formulation):
+/// its instance, puzzle, the other of the two, the settings it records (seed, threads,
+/// presolve, gap), time limit, race and repeat. Two engines' (or formulations') runs of
+/// the same plan share it (`diff --pair`).
+pub fn paired_run_id(r: &Record, paired: Paired) -> String {
+    let (formulation, backend) = match paired {
+        Paired::Engines => (r.formulation.as_str(), ""),
+        Paired::Formulations => ("", r.backend.as_str()),
+    };
     let key = serde_json::json!({
         "puzzle": r.puzzle,
         "instance": r.instance,
         "instance_info": r.instance_info,
-        "formulation": r.formulation,
+        "formulation": formulation,
+        "backend": backend,
         "seed": r.seed,
         "threads": r.threads,
         "presolve": r.presolve,

@@ -196,7 +196,7 @@ pub const DRIVER_SETTINGS: &[&str] = &["threads", "seed", "mip_gap", "presolve"]
 
 /// The folder of the definition file `file`, absolute where it can be made so: what
 /// `{dir}` stands for.
-fn folder_of(file: &Path) -> String {
+pub(crate) fn folder_of(file: &Path) -> String {
     let dir = file.parent().unwrap_or(Path::new("."));
     let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -216,7 +216,7 @@ fn line_of(text: &str, needle: &str) -> usize {
 }
 
 /// The line where `key` is given (`key = ...`, or `[key]`), else 1.
-fn line_of_key(text: &str, key: &str) -> usize {
+pub(crate) fn line_of_key(text: &str, key: &str) -> usize {
     text.lines()
         .position(|l| {
             let l = l.trim_start();
@@ -228,7 +228,7 @@ fn line_of_key(text: &str, key: &str) -> usize {
 }
 
 /// The placeholders of `word`, in order (the names between braces).
-fn placeholders(word: &str) -> Vec<&str> {
+pub(crate) fn placeholders(word: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = word;
     while let Some(open) = rest.find('{') {
