@@ -30,6 +30,7 @@ pub mod isolation;
 pub mod lazy;
 pub mod machine;
 pub mod model;
+pub mod model_reader;
 pub mod progress;
 pub mod puzzles;
 pub mod race;

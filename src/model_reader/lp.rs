@@ -1,0 +1,751 @@
+//! The CPLEX LP reader.
+//!
+//! Follows the IBM CPLEX LP format documentation ("CPLEX File Formats Reference Manual",
+//! LP file format), and reads what PuLP, Pyomo, HiGHS, Gurobi and [`Model::to_lp`] write.
+//!
+//! # Supported
+//!
+//! * Sections, keywords in any case, each starting a line: `Minimize` / `Minimise` /
+//!   `Minimum` / `Min` and `Maximize` / `Maximise` / `Maximum` / `Max` (the objective may
+//!   start on the same line), `Subject To` / `Such That` / `st` / `s.t.` / `st.`,
+//!   `Bounds` / `Bound`, `Generals` / `General` / `Gen` / `Integers`, `Binaries` /
+//!   `Binary` / `Bin`, `End` (anything after it is ignored). A first token followed by
+//!   `:` is a label, not a keyword, so rows may be named `min` or `st`; a variable named
+//!   like a keyword must not start a line (CPLEX and Gurobi advise against such names).
+//! * Comments: `\` to the end of the line, and `\* ... *\` blocks (PuLP writes one at
+//!   the top), which may span lines.
+//! * Expressions over several lines, terms `3 x`, `3x` (the documentation's own example
+//!   is `x1 + 2x2 + 3x3`: a number followed by a name needs no space; this is why a
+//!   name may not be `e` followed by digits), `- x`, `+ 2.5e-3 y`, signs repeated
+//!   (`- - x`); constants in the objective become [`Model::objective_offset`]; constants
+//!   on the left of a row are moved to the right.
+//! * Senses `<`, `<=`, `=<`, `>`, `>=`, `=>`, `=` (`<` means `<=` as CPLEX documents).
+//!   The right-hand side is a number or `±inf` / `±infinity` (`>= -inf` is a free row,
+//!   as [`Model::to_lp`] writes one). Besides the documented `expr sense rhs` this
+//!   reader takes `rhs sense expr` and the ranged form `lo <= expr <= hi` (or
+//!   `hi >= expr >= lo`), as HiGHS, Gurobi and SCIP read it.
+//! * Optional `name:` labels. Unnamed rows are named `c1`, `c2`, ... by their position
+//!   among all rows, as the IBM documentation says CPLEX does ("If no constraint names
+//!   are specified, CPLEX assigns the names c1, c2, c3"); a generated name that
+//!   collides with a written one gets `_` appended until it is unique. A label on the
+//!   objective is ignored.
+//! * Bounds, one per line: `x <= 4`, `x >= 2`, `2 <= x`, `-3 <= x <= 5`, `x = 2`,
+//!   `x free`, `-inf <= x`, `x >= -infinity`, `+inf`. Default bounds are 0 and +inf; the
+//!   last bound given wins (IBM documentation). A negative upper bound with the default
+//!   lower bound keeps the lower bound 0 (the documentation says the default lower bound
+//!   stays "until the bound is explicitly changed"; the model is then infeasible, which
+//!   the reader does not judge). This differs from MPS, see [`super::mps`].
+//! * `Generals`: integer, bounds as given (default 0..+inf). `Binaries`: integer with
+//!   default bounds 0 and 1; explicit bounds from the `Bounds` section are kept (PuLP
+//!   fixes a binary with `x = 1` in `Bounds` and lists it in `Binaries`), and the column
+//!   is then [`VarKind::Binary`](crate::model::VarKind) only when the bounds are 0 and 1.
+//!   Sections may come in any order, and a name first met in one of them is a new column.
+//! * Names: letters, digits and ``!"#$%&()/,.;?@_`'{}|~``, not starting with a digit or
+//!   a period (the IBM documentation's rule).
+//!
+//! # Refused, with the line
+//!
+//! Semi-continuous sections, SOS sections, lazy constraints and user cuts, indicator
+//! constraints (`->`), quadratic terms (`[ ... ]`, `*`, `^`), any other character.
+//!
+//! # Writers' quirks
+//!
+//! * PuLP (3.3.2) writes `\* name *\` first, `OBJ:` or the objective's name as the label,
+//!   an objective constant as a plain number term, and rows as `_C1:` when unnamed. An
+//!   objective without variables is written with a variable `__dummy` fixed to 0 (`obj:
+//!   0 __dummy` and `__dummy = 0` in `Bounds`): it reads back as one more continuous
+//!   column, exactly what the file says.
+//! * [`Model::to_lp`] writes a ranged row as two rows `r` (`>=`) and `r_ub` (`<=`), an
+//!   empty row as `r: 0 >= 3`, and no bounds for binaries (so a binary fixed by its
+//!   bounds comes back with bounds 0 and 1).
+//!
+//! [`Model::to_lp`]: crate::model::Model::to_lp
+//! [`Model::objective_offset`]: crate::model::Model::objective_offset
+
+use super::{stem, Draft, Errors, ReadError, RowDraft};
+use crate::model::{Model, Sense};
+use std::collections::HashSet;
+use std::path::Path;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cmp {
+    Le,
+    Ge,
+    Eq,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Num(f64),
+    Name(String),
+    Plus,
+    Minus,
+    Colon,
+    Sense(Cmp),
+    /// `->` or `<->`: an indicator constraint.
+    Arrow,
+    /// `[`, `]`, `*`, `^`: quadratic terms.
+    Quad(char),
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    line: usize,
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!\"#$%&()/,.;?@_`'{}|~".contains(c)
+}
+
+/// Removes comments (`\` to the end of the line, `\* ... *\` blocks), keeping newlines.
+fn strip_comments(text: &str, err: &Errors) -> Result<String, ReadError> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut line = 1;
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            if c == '\n' {
+                line += 1;
+            }
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'*') {
+            chars.next();
+            let start = line;
+            let mut closed = false;
+            let mut prev = ' ';
+            for d in chars.by_ref() {
+                if d == '\n' {
+                    line += 1;
+                    out.push('\n');
+                }
+                if prev == '*' && d == '\\' {
+                    closed = true;
+                    break;
+                }
+                prev = d;
+            }
+            if !closed {
+                return Err(err.at(start, "a `\\*` comment is not closed by `*\\`"));
+            }
+        } else {
+            for d in chars.by_ref() {
+                if d == '\n' {
+                    line += 1;
+                    out.push('\n');
+                    break;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The tokens of one line (comments already removed).
+fn lex_line(text: &str, line: usize, err: &Errors) -> Result<Vec<Token>, ReadError> {
+    let b: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<Token>, tok| out.push(Token { tok, line });
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() || (c == '.' && next.is_some_and(|d| d.is_ascii_digit())) {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == '.') {
+                i += 1;
+            }
+            if i < b.len() && (b[i] == 'e' || b[i] == 'E') {
+                let mut k = i + 1;
+                if k < b.len() && (b[k] == '+' || b[k] == '-') {
+                    k += 1;
+                }
+                if k < b.len() && b[k].is_ascii_digit() {
+                    while k < b.len() && b[k].is_ascii_digit() {
+                        k += 1;
+                    }
+                    i = k;
+                }
+            }
+            let s: String = b[start..i].iter().collect();
+            let v: f64 = s
+                .parse()
+                .map_err(|_| err.at(line, format!("`{s}` is not a number")))?;
+            push(&mut out, Tok::Num(v));
+        } else if c == '.' {
+            return Err(err.at(line, "a name may not start with a period"));
+        } else if is_name_char(c) {
+            let start = i;
+            while i < b.len() && is_name_char(b[i]) {
+                i += 1;
+            }
+            push(&mut out, Tok::Name(b[start..i].iter().collect()));
+        } else {
+            let (tok, len) = match (c, next) {
+                ('+', _) => (Tok::Plus, 1),
+                ('-', Some('>')) => (Tok::Arrow, 2),
+                ('-', _) => (Tok::Minus, 1),
+                (':', _) => (Tok::Colon, 1),
+                ('<', Some('-')) if b.get(i + 2) == Some(&'>') => (Tok::Arrow, 3),
+                ('<', Some('=')) => (Tok::Sense(Cmp::Le), 2),
+                ('<', _) => (Tok::Sense(Cmp::Le), 1),
+                ('>', Some('=')) => (Tok::Sense(Cmp::Ge), 2),
+                ('>', _) => (Tok::Sense(Cmp::Ge), 1),
+                ('=', Some('<')) => (Tok::Sense(Cmp::Le), 2),
+                ('=', Some('>')) => (Tok::Sense(Cmp::Ge), 2),
+                ('=', _) => (Tok::Sense(Cmp::Eq), 1),
+                ('[' | ']' | '*' | '^', _) => (Tok::Quad(c), 1),
+                _ => {
+                    return Err(err.at(
+                        line,
+                        format!("the character {c:?} is not allowed in an LP file"),
+                    ))
+                }
+            };
+            push(&mut out, tok);
+            i += len;
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Section {
+    Objective(Sense),
+    Constraints,
+    Bounds,
+    Generals,
+    Binaries,
+    End,
+}
+
+fn is_word(t: Option<&Token>, word: &str) -> bool {
+    matches!(t, Some(Token { tok: Tok::Name(n), .. }) if n.eq_ignore_ascii_case(word))
+}
+
+/// The section a line starts, and how many of its tokens the keyword takes.
+fn section_of(toks: &[Token], err: &Errors) -> Result<Option<(Section, usize)>, ReadError> {
+    let Some(Token {
+        tok: Tok::Name(first),
+        line,
+    }) = toks.first()
+    else {
+        return Ok(None);
+    };
+    if matches!(
+        toks.get(1),
+        Some(Token {
+            tok: Tok::Colon,
+            ..
+        })
+    ) {
+        return Ok(None);
+    }
+    let unsupported = |what: &str| Err(err.at(*line, format!("{what} are not supported")));
+    let s = match first.to_ascii_lowercase().as_str() {
+        "minimize" | "minimise" | "minimum" | "min" => (Section::Objective(Sense::Minimize), 1),
+        "maximize" | "maximise" | "maximum" | "max" => (Section::Objective(Sense::Maximize), 1),
+        "subject" if is_word(toks.get(1), "to") => (Section::Constraints, 2),
+        "such" if is_word(toks.get(1), "that") => (Section::Constraints, 2),
+        "st" | "s.t." | "st." => (Section::Constraints, 1),
+        "bounds" | "bound" => (Section::Bounds, 1),
+        "generals" | "general" | "gen" | "integers" => (Section::Generals, 1),
+        "binaries" | "binary" | "bin" => (Section::Binaries, 1),
+        "end" => (Section::End, 1),
+        "semi" | "semis" | "semi-continuous" => return unsupported("semi-continuous variables"),
+        "sos" | "sos1" | "sos2" => return unsupported("SOS constraints"),
+        "lazy" if is_word(toks.get(1), "constraints") => return unsupported("lazy constraints"),
+        "user" if is_word(toks.get(1), "cuts") => return unsupported("user cuts"),
+        _ => return Ok(None),
+    };
+    Ok(Some(s))
+}
+
+fn is_infinity(name: &str) -> bool {
+    name.eq_ignore_ascii_case("inf") || name.eq_ignore_ascii_case("infinity")
+}
+
+/// A linear expression: terms by name, with the line of each, and a constant.
+struct Expr {
+    terms: Vec<(String, f64, usize)>,
+    constant: f64,
+}
+
+/// Reads a token stream of one section.
+struct Parser<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    err: &'a Errors,
+    /// Line of the last token, for errors at the end of a section.
+    last_line: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<&'a Tok> {
+        self.toks.get(self.pos).map(|t| &t.tok)
+    }
+
+    fn line(&self) -> usize {
+        self.toks.get(self.pos).map_or(self.last_line, |t| t.line)
+    }
+
+    fn done(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+
+    fn unexpected(&self, what: &str) -> ReadError {
+        let line = self.line();
+        match self.peek() {
+            None => self
+                .err
+                .at(line, format!("{what}, found the end of the section")),
+            Some(Tok::Arrow) => self.err.at(line, "indicator constraints are not supported"),
+            Some(Tok::Quad(_)) => self.err.at(
+                line,
+                "quadratic terms are not supported (linear models only)",
+            ),
+            Some(t) => self.err.at(line, format!("{what}, found {}", describe(t))),
+        }
+    }
+
+    /// An optional `name:` label.
+    fn label(&mut self) -> Option<String> {
+        if let (
+            Some(Tok::Name(n)),
+            Some(Token {
+                tok: Tok::Colon, ..
+            }),
+        ) = (self.peek(), self.toks.get(self.pos + 1))
+        {
+            self.pos += 2;
+            return Some(n.clone());
+        }
+        None
+    }
+
+    /// Signs (`+`, `-`, repeated) and whether any was read; the product's sign.
+    fn signs(&mut self) -> (f64, bool) {
+        let mut s = 1.0;
+        let mut any = false;
+        while let Some(t) = self.peek() {
+            match t {
+                Tok::Plus => {}
+                Tok::Minus => s = -s,
+                _ => break,
+            }
+            any = true;
+            self.pos += 1;
+        }
+        (s, any)
+    }
+
+    /// A signed number or `±inf`, if one starts here; the position is kept otherwise.
+    fn constant(&mut self) -> Option<f64> {
+        let start = self.pos;
+        let (s, _) = self.signs();
+        match self.peek() {
+            Some(Tok::Num(v)) => {
+                self.pos += 1;
+                Some(s * v)
+            }
+            Some(Tok::Name(n)) if is_infinity(n) => {
+                self.pos += 1;
+                Some(s * f64::INFINITY)
+            }
+            _ => {
+                self.pos = start;
+                None
+            }
+        }
+    }
+
+    /// A linear expression; stops before a token that cannot continue it (a sense, a
+    /// name or number without an operator before it, the end).
+    fn expr(&mut self) -> Result<Expr, ReadError> {
+        let mut e = Expr {
+            terms: Vec::new(),
+            constant: 0.0,
+        };
+        let mut first = true;
+        loop {
+            let start = self.pos;
+            let (s, signed) = self.signs();
+            if !first && !signed {
+                self.pos = start;
+                break;
+            }
+            let line = self.line();
+            match self.peek() {
+                Some(Tok::Num(v)) => {
+                    let v = *v;
+                    self.pos += 1;
+                    if let Some(Tok::Name(n)) = self.peek() {
+                        if !is_infinity(n) {
+                            let n = n.clone();
+                            self.pos += 1;
+                            e.terms.push((n, s * v, line));
+                            first = false;
+                            continue;
+                        }
+                    }
+                    e.constant += s * v;
+                }
+                Some(Tok::Name(n)) if is_infinity(n) => {
+                    self.pos += 1;
+                    e.constant += s * f64::INFINITY;
+                }
+                Some(Tok::Name(n)) => {
+                    e.terms.push((n.clone(), s, line));
+                    self.pos += 1;
+                }
+                _ if signed => {
+                    return Err(self.unexpected("expected a number or a name after a sign"))
+                }
+                Some(Tok::Arrow | Tok::Quad(_)) => return Err(self.unexpected("")),
+                _ => break,
+            }
+            first = false;
+        }
+        if let Some(t @ (Tok::Arrow | Tok::Quad(_))) = self.peek() {
+            let _ = t;
+            return Err(self.unexpected(""));
+        }
+        Ok(e)
+    }
+
+    fn sense(&mut self) -> Option<Cmp> {
+        if let Some(Tok::Sense(c)) = self.peek() {
+            self.pos += 1;
+            return Some(*c);
+        }
+        None
+    }
+}
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Num(v) => format!("the number {v}"),
+        Tok::Name(n) => format!("`{n}`"),
+        Tok::Plus => "`+`".into(),
+        Tok::Minus => "`-`".into(),
+        Tok::Colon => "`:`".into(),
+        Tok::Sense(Cmp::Le) => "`<=`".into(),
+        Tok::Sense(Cmp::Ge) => "`>=`".into(),
+        Tok::Sense(Cmp::Eq) => "`=`".into(),
+        Tok::Arrow => "`->`".into(),
+        Tok::Quad(c) => format!("`{c}`"),
+    }
+}
+
+/// Reads a model in CPLEX LP format; `file` names it in errors and, by its stem, the
+/// model.
+pub fn parse_lp(text: &str, file: &Path) -> Result<Model, ReadError> {
+    let err = Errors::new(file);
+    let clean = strip_comments(text, &err)?;
+    let mut lines: Vec<Vec<Token>> = Vec::new();
+    for (i, l) in clean.lines().enumerate() {
+        let toks = lex_line(l, i + 1, &err)?;
+        if !toks.is_empty() {
+            lines.push(toks);
+        }
+    }
+    if lines.is_empty() {
+        return Err(err.at(0, "empty file: no objective, no rows"));
+    }
+    // Split into sections: the objective's and the rows' tokens run over lines; bounds
+    // are read line by line; integrality sections are lists of names.
+    let mut sense = None;
+    let mut objective: Vec<Token> = Vec::new();
+    let mut constraints: Vec<Token> = Vec::new();
+    let mut bounds: Vec<Vec<Token>> = Vec::new();
+    let mut generals: Vec<Token> = Vec::new();
+    let mut binaries: Vec<Token> = Vec::new();
+    let mut section: Option<Section> = None;
+    for toks in lines {
+        let mut rest = &toks[..];
+        if let Some((s, n)) = section_of(&toks, &err)? {
+            if let Section::Objective(sn) = s {
+                if sense.is_some() {
+                    return Err(err.at(toks[0].line, "a second objective section"));
+                }
+                sense = Some(sn);
+            }
+            section = Some(s);
+            rest = &toks[n..];
+        }
+        if rest.is_empty() {
+            continue;
+        }
+        match section {
+            None => {
+                return Err(err.at(
+                    rest[0].line,
+                    "expected `Minimize` or `Maximize` before the first expression",
+                ))
+            }
+            Some(Section::Objective(_)) => objective.extend_from_slice(rest),
+            Some(Section::Constraints) => constraints.extend_from_slice(rest),
+            Some(Section::Bounds) => bounds.push(rest.to_vec()),
+            Some(Section::Generals) => generals.extend_from_slice(rest),
+            Some(Section::Binaries) => binaries.extend_from_slice(rest),
+            Some(Section::End) => break,
+        }
+    }
+    let mut d = Draft::new();
+    let mut offset = 0.0;
+
+    // Objective.
+    {
+        let mut p = Parser {
+            toks: &objective,
+            pos: 0,
+            err: &err,
+            last_line: objective.last().map_or(0, |t| t.line),
+        };
+        p.label();
+        let e = p.expr()?;
+        if !p.done() {
+            return Err(p.unexpected("expected `+` or `-` in the objective"));
+        }
+        if !e.constant.is_finite() {
+            return Err(err.at(p.last_line, "the objective's constant is not finite"));
+        }
+        offset = e.constant + offset;
+        for (n, c, line) in e.terms {
+            check_coef(c, line, &err)?;
+            let j = d.var(&n);
+            d.vars[j].objective += c;
+        }
+    }
+
+    // Rows.
+    let mut unnamed: Vec<usize> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    {
+        let mut p = Parser {
+            toks: &constraints,
+            pos: 0,
+            err: &err,
+            last_line: constraints.last().map_or(0, |t| t.line),
+        };
+        while !p.done() {
+            let start_line = p.line();
+            let label = p.label();
+            let e1 = p.expr()?;
+            let Some(s1) = p.sense() else {
+                return Err(p.unexpected("expected a sense (`<=`, `>=` or `=`) in the row"));
+            };
+            let sense_line = p.toks[p.pos - 1].line;
+            let (terms, lower, upper) = if !e1.terms.is_empty() {
+                let Some(rhs) = p.constant() else {
+                    return Err(p.unexpected("expected a number on the right-hand side"));
+                };
+                check_finite_side(e1.constant, sense_line, &err)?;
+                let (l, u) = sides(s1, rhs - e1.constant);
+                (e1.terms, l, u)
+            } else {
+                // `c sense c` (an empty row), `c sense expr` or `lo <= expr <= hi`.
+                let mark = p.pos;
+                let alone = p.constant().is_some()
+                    && (p.done() || p.toks[p.pos].line != p.toks[p.pos - 1].line);
+                p.pos = mark;
+                if alone {
+                    let rhs = p.constant().unwrap_or(0.0);
+                    check_finite_side(e1.constant, sense_line, &err)?;
+                    let (l, u) = sides(s1, rhs - e1.constant);
+                    (Vec::new(), l, u)
+                } else {
+                    let e2 = p.expr()?;
+                    check_finite_side(e2.constant, sense_line, &err)?;
+                    let near = e1.constant - e2.constant;
+                    match p.peek() {
+                        Some(Tok::Sense(_)) => {
+                            let s2 = p.sense().unwrap_or(Cmp::Eq);
+                            let Some(far) = p.constant() else {
+                                return Err(
+                                    p.unexpected("expected a number on the right-hand side")
+                                );
+                            };
+                            let far = far - e2.constant;
+                            match (s1, s2) {
+                                (Cmp::Le, Cmp::Le) => (e2.terms, near, far),
+                                (Cmp::Ge, Cmp::Ge) => (e2.terms, far, near),
+                                _ => {
+                                    return Err(err
+                                        .at(sense_line, "a ranged row needs two `<=` or two `>=`"))
+                                }
+                            }
+                        }
+                        _ => {
+                            // `c sense expr`: the expression on the right.
+                            let flipped = match s1 {
+                                Cmp::Le => Cmp::Ge,
+                                Cmp::Ge => Cmp::Le,
+                                Cmp::Eq => Cmp::Eq,
+                            };
+                            let (l, u) = sides(flipped, near);
+                            (e2.terms, l, u)
+                        }
+                    }
+                }
+            };
+            if let Some(Tok::Sense(_)) = p.peek() {
+                return Err(p.unexpected("expected the end of the row"));
+            }
+            let mut row_terms = Vec::with_capacity(terms.len());
+            for (n, c, line) in terms {
+                check_coef(c, line, &err)?;
+                row_terms.push((d.var(&n), c));
+            }
+            match &label {
+                Some(n) => {
+                    if !names.insert(n.clone()) {
+                        return Err(err.at(start_line, format!("a second row named `{n}`")));
+                    }
+                }
+                None => unnamed.push(d.rows.len()),
+            }
+            d.rows.push(RowDraft {
+                name: label.unwrap_or_default(),
+                terms: row_terms,
+                lower,
+                upper,
+            });
+        }
+    }
+    for i in unnamed {
+        let mut name = format!("c{}", i + 1);
+        while names.contains(&name) {
+            name.push('_');
+        }
+        names.insert(name.clone());
+        d.rows[i].name = name;
+    }
+
+    // Bounds.
+    for toks in &bounds {
+        bound_line(toks, &mut d, &err)?;
+    }
+
+    // Integrality.
+    for (toks, binary) in [(&generals, false), (&binaries, true)] {
+        for t in toks {
+            match &t.tok {
+                Tok::Name(n) if !is_infinity(n) => {
+                    let j = d.var(n);
+                    d.vars[j].integer = true;
+                    if binary {
+                        d.vars[j].binary_declared = true;
+                    }
+                }
+                other => {
+                    return Err(err.at(
+                        t.line,
+                        format!(
+                            "expected a variable name in the integrality section, found {}",
+                            describe(other)
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+    let Some(sense) = sense else {
+        return Err(err.at(0, "no `Minimize` or `Maximize` section"));
+    };
+    Ok(d.finish(stem(file), sense, offset))
+}
+
+fn check_coef(c: f64, line: usize, err: &Errors) -> Result<(), ReadError> {
+    if c.is_finite() {
+        Ok(())
+    } else {
+        Err(err.at(line, format!("the coefficient {c} is not finite")))
+    }
+}
+
+fn check_finite_side(c: f64, line: usize, err: &Errors) -> Result<(), ReadError> {
+    if c.is_finite() {
+        Ok(())
+    } else {
+        Err(err.at(line, "an infinite constant beside variables"))
+    }
+}
+
+/// Lower and upper side of `expr cmp rhs`.
+fn sides(cmp: Cmp, rhs: f64) -> (f64, f64) {
+    match cmp {
+        Cmp::Le => (f64::NEG_INFINITY, rhs),
+        Cmp::Ge => (rhs, f64::INFINITY),
+        Cmp::Eq => (rhs, rhs),
+    }
+}
+
+/// One line of the `Bounds` section.
+fn bound_line(toks: &[Token], d: &mut Draft, err: &Errors) -> Result<(), ReadError> {
+    let line = toks[0].line;
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        err,
+        last_line: line,
+    };
+    let shape = "a bound must read `x <= u`, `x >= l`, `l <= x <= u`, `x = v` or `x free`";
+    let var_at = |p: &Parser| match p.peek() {
+        Some(Tok::Name(n)) if !is_infinity(n) => Some(n.clone()),
+        _ => None,
+    };
+    let set = |d: &mut Draft, j: usize, cmp: Cmp, v: f64, var_left: bool| {
+        let cmp = match (cmp, var_left) {
+            (Cmp::Le, false) => Cmp::Ge,
+            (Cmp::Ge, false) => Cmp::Le,
+            (c, _) => c,
+        };
+        let var = &mut d.vars[j];
+        match cmp {
+            Cmp::Le => var.upper = Some(v),
+            Cmp::Ge => var.lower = Some(v),
+            Cmp::Eq => {
+                var.lower = Some(v);
+                var.upper = Some(v);
+            }
+        }
+    };
+    if let Some(v) = p.constant() {
+        let (Some(c1), Some(name)) = (p.sense(), var_at(&p)) else {
+            return Err(p.unexpected(shape));
+        };
+        p.pos += 1;
+        let j = d.var(&name);
+        set(d, j, c1, v, false);
+        if !p.done() {
+            let (Some(c2), Some(w)) = (p.sense(), p.constant()) else {
+                return Err(p.unexpected(shape));
+            };
+            set(d, j, c2, w, true);
+        }
+    } else if let Some(name) = var_at(&p) {
+        p.pos += 1;
+        if is_word(toks.get(1), "free") && toks.len() == 2 {
+            let j = d.var(&name);
+            d.vars[j].lower = Some(f64::NEG_INFINITY);
+            d.vars[j].upper = Some(f64::INFINITY);
+            return Ok(());
+        }
+        let (Some(c), Some(v)) = (p.sense(), p.constant()) else {
+            return Err(p.unexpected(shape));
+        };
+        let j = d.var(&name);
+        set(d, j, c, v, true);
+    } else {
+        return Err(p.unexpected(shape));
+    }
+    if !p.done() {
+        return Err(p.unexpected("expected the end of the bound"));
+    }
+    Ok(())
+}

@@ -1,0 +1,443 @@
+//! The MPS reader.
+//!
+//! Follows the MPS format as lp_solve's and CPLEX's documentation describe it, and reads
+//! what HiGHS, PuLP and [`Model::to_mps`] / [`Model::to_mps_plain`] write.
+//!
+//! # Lines
+//!
+//! Lines are split at whitespace, so free MPS is read, and fixed MPS too as long as no
+//! name contains a space (fixed MPS allows spaces inside its fixed-width name fields;
+//! such files are not supported). A line starting with `*` is a comment; blank lines are
+//! skipped. A section header starts in the first column; data lines start with a space
+//! or tab.
+//!
+//! # Sections
+//!
+//! * `NAME [name]`: the model's name (the file's stem when absent).
+//! * `OBJSENSE`, its value (`MIN`, `MAX`, `MINIMIZE`, `MAXIMIZE`) on the same line or on
+//!   the next data line.
+//! * `ROWS`: `N`, `E`, `L`, `G`. The first `N` row is the objective; further `N` rows are
+//!   ignored together with their entries in `COLUMNS`, `RHS` and `RANGES` (as CPLEX and
+//!   HiGHS do), so a free row written by [`Model::to_mps`] does not come back.
+//! * `COLUMNS`: `column row value [row value]`; integer blocks between
+//!   `MARKER 'MARKER' 'INTORG'` and `'INTEND'` lines (quotes optional). Columns are in
+//!   order of first appearance; a repeated entry for one row is summed.
+//! * `RHS` and `RANGES`: `[set] row value [row value]` (the set name may be left out:
+//!   an odd number of fields means it is there). Only the first set named is used, as
+//!   lp_solve and CPLEX document; lines of other sets are skipped. The objective row's
+//!   RHS is minus the objective's constant: `objective_offset = -rhs`, as CPLEX and HiGHS
+//!   read it (GLPK reads it with the other sign; [`Model::to_mps`] writes `-offset`).
+//! * `RANGES` (R for a row with right-hand side r): `L` rows get `[r - |R|, r]`, `G` rows
+//!   `[r, r + |R|]`, `E` rows `[r, r + R]` when R > 0 and `[r + R, r]` when R < 0 (R = 0
+//!   keeps the equality).
+//! * `BOUNDS`: `type [set] column [value]` with `UP`, `LO`, `FX`, `FR`, `MI`, `PL`,
+//!   `BV` (integer, 0..1), `LI`, `UI` (integer, lower or upper). `MI` leaves the upper
+//!   bound alone (some old readers set it to 0). The classic rule for a negative upper
+//!   bound: `UP` or `UI` with a value below 0 on a column whose lower bound was not given
+//!   sets the lower bound to -inf (CPLEX documents this, with a warning; HiGHS does the
+//!   same). Integer columns from `MARKER` blocks have default bounds 0 and +inf, the
+//!   modern convention of CPLEX and HiGHS (some older readers use 1 as the default
+//!   upper bound, which is why [`Model::to_mps`] writes `PL` for them); one whose bounds
+//!   end up 0 and 1 is [`VarKind::Binary`](crate::model::VarKind).
+//! * `ENDATA` ends the file; a file without it is refused as cut short.
+//!
+//! # Refused, with the line
+//!
+//! `SC` bounds (semi-continuous), unknown sections (`SOS`, `QUADOBJ`, `QMATRIX`,
+//! `QCMATRIX`, `INDICATORS`, `OBJSENSE`-less cousins such as `OBJNAME` too), a column
+//! entry on an undeclared row, a bound on an unknown column, a duplicate row name, a
+//! number that does not parse, a line with the wrong number of fields.
+//!
+//! # Writers' quirks
+//!
+//! PuLP (3.3.2) writes `*<meta creator='pulp'>` comment lines, `OBJSENSE` then `    MAX` on
+//! the next line for maximisation, the objective row named after the objective (`OBJ`
+//! when unnamed), no objective constant at all in its MPS files (the constant is lost:
+//! PuLP keeps it only in its own JSON/LP output), binaries as `BV` bounds inside
+//! `MARKER` blocks, and an objective without variables through a column `__dummy`
+//! fixed to 0 (it reads back as one more column). [`Model::to_mps_plain`] names
+//! columns `C0, C1, ...` and rows `R0, R1, ...` and writes neither sense nor constant.
+//!
+//! [`Model::to_mps`]: crate::model::Model::to_mps
+//! [`Model::to_mps_plain`]: crate::model::Model::to_mps_plain
+
+use super::{stem, Draft, Errors, ReadError, RowDraft};
+use crate::model::{Model, Sense};
+use std::collections::HashMap;
+use std::path::Path;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Part {
+    Start,
+    ObjSense,
+    Rows,
+    Columns,
+    Rhs,
+    Ranges,
+    Bounds,
+}
+
+/// What a row name stands for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RowRef {
+    Objective,
+    /// A further `N` row: ignored.
+    Ignored,
+    Row(usize, char),
+}
+
+fn number(s: &str, line: usize, err: &Errors) -> Result<f64, ReadError> {
+    match s.parse::<f64>() {
+        Ok(v) if !v.is_nan() => Ok(v),
+        _ => Err(err.at(line, format!("`{s}` is not a number"))),
+    }
+}
+
+fn finite(s: &str, line: usize, err: &Errors) -> Result<f64, ReadError> {
+    let v = number(s, line, err)?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(err.at(line, format!("the coefficient `{s}` is not finite")))
+    }
+}
+
+fn unquote(s: &str) -> &str {
+    s.trim_matches('\'').trim_matches('"')
+}
+
+/// Reads a model in free (or fixed, without spaces in names) MPS format; `file` names it
+/// in errors.
+pub fn parse_mps(text: &str, file: &Path) -> Result<Model, ReadError> {
+    let err = Errors::new(file);
+    let mut d = Draft::new();
+    let mut name: Option<String> = None;
+    let mut sense = Sense::Minimize;
+    let mut objective: Option<String> = None;
+    let mut rows: HashMap<String, RowRef> = HashMap::new();
+    let mut part = Part::Start;
+    let mut in_int = false;
+    let mut rhs_set: Option<String> = None;
+    let mut range_set: Option<String> = None;
+    let mut bound_set: Option<String> = None;
+    let mut rhs: Vec<f64> = Vec::new();
+    let mut ranges: Vec<Option<f64>> = Vec::new();
+    let mut offset = 0.0;
+    let mut ended = false;
+    let mut any = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.starts_with('*') || raw.trim().is_empty() {
+            continue;
+        }
+        any = true;
+        let fields: Vec<&str> = raw.split_whitespace().collect();
+        let header = !raw.starts_with([' ', '\t']);
+        if header {
+            let key = fields[0].to_ascii_uppercase();
+            part = match key.as_str() {
+                "NAME" => {
+                    let rest = raw[4.min(raw.len())..].trim();
+                    if !rest.is_empty() {
+                        name = Some(rest.to_string());
+                    }
+                    Part::Start
+                }
+                "OBJSENSE" => {
+                    if fields.len() > 1 {
+                        sense = objsense(&fields[1..], line, &err)?;
+                        Part::Start
+                    } else {
+                        Part::ObjSense
+                    }
+                }
+                "ROWS" => Part::Rows,
+                "COLUMNS" => Part::Columns,
+                "RHS" => Part::Rhs,
+                "RANGES" => Part::Ranges,
+                "BOUNDS" => Part::Bounds,
+                "ENDATA" => {
+                    ended = true;
+                    break;
+                }
+                "SOS" | "QUADOBJ" | "QMATRIX" | "QSECTION" | "QCMATRIX" | "CSECTION"
+                | "INDICATORS" | "OBJSENSE_MAX" => {
+                    return Err(err.at(line, format!("the section {key} is not supported")))
+                }
+                _ => {
+                    return Err(err.at(
+                        line,
+                        format!(
+                            "unknown section `{}` (data lines must start with a space)",
+                            fields[0]
+                        ),
+                    ))
+                }
+            };
+            if key != "NAME" && key != "OBJSENSE" && fields.len() > 1 {
+                return Err(err.at(line, format!("unexpected text after {key}")));
+            }
+            continue;
+        }
+        match part {
+            Part::Start => {
+                return Err(err.at(line, "a data line before any section"));
+            }
+            Part::ObjSense => {
+                sense = objsense(&fields, line, &err)?;
+                part = Part::Start;
+            }
+            Part::Rows => {
+                if fields.len() != 2 {
+                    return Err(err.at(line, "a ROWS line must read `type name`"));
+                }
+                let kind = fields[0].to_ascii_uppercase();
+                let row = fields[1];
+                if rows.contains_key(row) {
+                    return Err(err.at(line, format!("a second row named `{row}`")));
+                }
+                let r = match kind.as_str() {
+                    "N" if objective.is_none() => {
+                        objective = Some(row.to_string());
+                        RowRef::Objective
+                    }
+                    "N" => RowRef::Ignored,
+                    "E" | "L" | "G" => {
+                        let (lower, upper) = match kind.as_str() {
+                            "E" => (0.0, 0.0),
+                            "L" => (f64::NEG_INFINITY, 0.0),
+                            _ => (0.0, f64::INFINITY),
+                        };
+                        d.rows.push(RowDraft {
+                            name: row.to_string(),
+                            terms: Vec::new(),
+                            lower,
+                            upper,
+                        });
+                        rhs.push(0.0);
+                        ranges.push(None);
+                        RowRef::Row(d.rows.len() - 1, kind.chars().next().unwrap_or('E'))
+                    }
+                    _ => {
+                        return Err(err.at(
+                            line,
+                            format!("unknown row type `{}` (N, E, L or G)", fields[0]),
+                        ))
+                    }
+                };
+                rows.insert(row.to_string(), r);
+            }
+            Part::Columns => {
+                if fields.len() >= 2 && unquote(fields[1]).eq_ignore_ascii_case("MARKER") {
+                    match fields
+                        .get(2)
+                        .map(|f| unquote(f).to_ascii_uppercase())
+                        .as_deref()
+                    {
+                        Some("INTORG") if fields.len() == 3 => in_int = true,
+                        Some("INTEND") if fields.len() == 3 => in_int = false,
+                        _ => {
+                            return Err(
+                                err.at(line, "a MARKER line must end with 'INTORG' or 'INTEND'")
+                            )
+                        }
+                    }
+                    continue;
+                }
+                if fields.len() != 3 && fields.len() != 5 {
+                    return Err(err.at(
+                        line,
+                        "a COLUMNS line must read `column row value [row value]`",
+                    ));
+                }
+                let new = !d.index.contains_key(fields[0]);
+                let j = d.var(fields[0]);
+                if new && in_int {
+                    d.vars[j].integer = true;
+                }
+                for pair in fields[1..].chunks(2) {
+                    let v = finite(pair[1], line, &err)?;
+                    match rows.get(pair[0]) {
+                        None => {
+                            return Err(err.at(
+                                line,
+                                format!("the row `{}` is not declared in ROWS", pair[0]),
+                            ))
+                        }
+                        Some(RowRef::Objective) => d.vars[j].objective += v,
+                        Some(RowRef::Ignored) => {}
+                        Some(RowRef::Row(r, _)) => d.rows[*r].terms.push((j, v)),
+                    }
+                }
+            }
+            Part::Rhs | Part::Ranges => {
+                let what = if part == Part::Rhs { "RHS" } else { "RANGES" };
+                if !(2..=5).contains(&fields.len()) {
+                    return Err(err.at(
+                        line,
+                        format!("a {what} line must read `[set] row value [row value]`"),
+                    ));
+                }
+                let (set, pairs) = if fields.len() % 2 == 1 {
+                    (fields[0], &fields[1..])
+                } else {
+                    ("", &fields[..])
+                };
+                let chosen = if part == Part::Rhs {
+                    &mut rhs_set
+                } else {
+                    &mut range_set
+                };
+                if chosen.get_or_insert_with(|| set.to_string()) != set {
+                    continue;
+                }
+                for pair in pairs.chunks(2) {
+                    let v = number(pair[1], line, &err)?;
+                    match (rows.get(pair[0]), part) {
+                        (None, _) => {
+                            return Err(err.at(
+                                line,
+                                format!("the row `{}` is not declared in ROWS", pair[0]),
+                            ))
+                        }
+                        (Some(RowRef::Objective), Part::Rhs) => offset = -v,
+                        (Some(RowRef::Objective | RowRef::Ignored), _) => {}
+                        (Some(RowRef::Row(r, _)), Part::Rhs) => rhs[*r] = v,
+                        (Some(RowRef::Row(r, _)), _) => ranges[*r] = Some(v),
+                    }
+                }
+            }
+            Part::Bounds => {
+                bound(&fields, line, &mut d, &mut bound_set, &err)?;
+            }
+        }
+    }
+    if !any {
+        return Err(err.at(0, "empty file: no sections"));
+    }
+    if !ended {
+        return Err(err.at(0, "no ENDATA: the file is cut short"));
+    }
+    if part == Part::ObjSense {
+        return Err(err.at(0, "OBJSENSE without a value"));
+    }
+    // Sides from the row type, the RHS and the range.
+    let kinds: HashMap<usize, char> = rows
+        .values()
+        .filter_map(|r| match r {
+            RowRef::Row(i, k) => Some((*i, *k)),
+            _ => None,
+        })
+        .collect();
+    for (i, row) in d.rows.iter_mut().enumerate() {
+        let r = rhs[i];
+        let kind = kinds.get(&i).copied().unwrap_or('E');
+        let (lower, upper) = match (kind, ranges[i]) {
+            ('L', None) => (f64::NEG_INFINITY, r),
+            ('G', None) => (r, f64::INFINITY),
+            (_, None) => (r, r),
+            ('L', Some(rr)) => (r - rr.abs(), r),
+            ('G', Some(rr)) => (r, r + rr.abs()),
+            (_, Some(rr)) if rr >= 0.0 => (r, r + rr),
+            (_, Some(rr)) => (r + rr, r),
+        };
+        row.lower = lower;
+        row.upper = upper;
+    }
+    Ok(d.finish(name.unwrap_or_else(|| stem(file)), sense, offset))
+}
+
+fn objsense(fields: &[&str], line: usize, err: &Errors) -> Result<Sense, ReadError> {
+    match fields {
+        [s] => match s.to_ascii_uppercase().as_str() {
+            "MIN" | "MINIMIZE" | "MINIMISE" => Ok(Sense::Minimize),
+            "MAX" | "MAXIMIZE" | "MAXIMISE" => Ok(Sense::Maximize),
+            _ => Err(err.at(line, format!("unknown objective sense `{s}` (MIN or MAX)"))),
+        },
+        _ => Err(err.at(line, "OBJSENSE takes one value, MIN or MAX")),
+    }
+}
+
+/// One line of the `BOUNDS` section.
+fn bound(
+    fields: &[&str],
+    line: usize,
+    d: &mut Draft,
+    chosen: &mut Option<String>,
+    err: &Errors,
+) -> Result<(), ReadError> {
+    let kind = fields[0].to_ascii_uppercase();
+    let valued = match kind.as_str() {
+        "UP" | "LO" | "FX" | "LI" | "UI" => true,
+        "FR" | "MI" | "PL" | "BV" => false,
+        "SC" => return Err(err.at(line, "semi-continuous bounds (SC) are not supported")),
+        _ => {
+            return Err(err.at(
+                line,
+                format!(
+                    "unknown bound type `{}` (UP, LO, FX, FR, MI, PL, BV, LI, UI)",
+                    fields[0]
+                ),
+            ))
+        }
+    };
+    // Fields after the type: [set] column [value].
+    let rest = &fields[1..];
+    let (set, column, value) = match (valued, rest.len()) {
+        (true, 2) => ("", rest[0], Some(rest[1])),
+        (true, 3) => (rest[0], rest[1], Some(rest[2])),
+        (false, 1) => ("", rest[0], None),
+        (false, 2) => (rest[0], rest[1], None),
+        // `BV set column 1`: a value some writers add.
+        (false, 3) if kind == "BV" => (rest[0], rest[1], None),
+        _ => {
+            return Err(err.at(
+                line,
+                format!(
+                    "a {kind} bound must read `{kind} [set] column{}`",
+                    if valued { " value" } else { "" }
+                ),
+            ))
+        }
+    };
+    if chosen.get_or_insert_with(|| set.to_string()) != set {
+        return Ok(());
+    }
+    let v = value.map(|s| number(s, line, err)).transpose()?;
+    let Some(&j) = d.index.get(column) else {
+        return Err(err.at(
+            line,
+            format!("a bound on `{column}`, which is not a column"),
+        ));
+    };
+    let var = &mut d.vars[j];
+    let v0 = v.unwrap_or(0.0);
+    match kind.as_str() {
+        "UP" | "UI" => {
+            var.upper = Some(v0);
+            if v0 < 0.0 && var.lower.is_none() {
+                var.lower = Some(f64::NEG_INFINITY);
+            }
+        }
+        "LO" | "LI" => var.lower = Some(v0),
+        "FX" => {
+            var.lower = Some(v0);
+            var.upper = Some(v0);
+        }
+        "FR" => {
+            var.lower = Some(f64::NEG_INFINITY);
+            var.upper = Some(f64::INFINITY);
+        }
+        "MI" => var.lower = Some(f64::NEG_INFINITY),
+        "PL" => var.upper = Some(f64::INFINITY),
+        _ => {
+            // BV
+            var.lower = Some(0.0);
+            var.upper = Some(1.0);
+        }
+    }
+    if matches!(kind.as_str(), "BV" | "LI" | "UI") {
+        var.integer = true;
+    }
+    Ok(())
+}
