@@ -15,6 +15,7 @@ pub mod generate;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
@@ -56,7 +57,7 @@ pub static PUZZLE: PuzzleDef<Battleship> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// The report's sizes and fleets (Table 4.2, easy and hard) and 30×20 beyond them; the

@@ -22,6 +22,7 @@ pub mod graph;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 use super::{Formulation, Instance, PuzzleDef, Run, SuitePart};
@@ -97,7 +98,7 @@ pub static PUZZLE: PuzzleDef<Circuit> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// Five boards per size 3×3 … 10×10 as in report Tables A.1–A.2, CM1 and CM2 (and

@@ -17,6 +17,7 @@ pub mod hdc;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
@@ -78,7 +79,7 @@ pub static PUZZLE: PuzzleDef<Hashi> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// All four formulations with presolve on and off (the report's Table A.4 was measured

@@ -20,6 +20,7 @@ pub mod parse;
 pub mod picture;
 pub mod random;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 pub use super::cages::{Cage, Op};
@@ -67,7 +68,7 @@ pub static PUZZLE: PuzzleDef<KenKen> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// The 'extreme' Keen puzzle files of every size, 4×4 to 9×9 (five puzzles each).

@@ -20,6 +20,7 @@ pub mod parse;
 pub mod picture;
 pub mod states;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 use super::formulation::{grid_of_ones, mark_lines};
@@ -71,7 +72,7 @@ pub static PUZZLE: PuzzleDef<Nonogram> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// The committed puzzles, every formulation on the default engine and on the SAT engine

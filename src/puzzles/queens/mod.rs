@@ -23,6 +23,7 @@ pub mod least_walls;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 use super::counting::nogood_of_ones;
@@ -67,7 +68,7 @@ pub static PUZZLE: PuzzleDef<Queens> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: None,
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// How the engine comparison's instances were chosen.

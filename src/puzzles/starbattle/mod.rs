@@ -21,6 +21,7 @@ pub mod parse;
 pub mod picture;
 pub mod tables;
 pub mod url;
+pub mod user_schema;
 pub mod verify;
 pub mod window;
 
@@ -65,7 +66,7 @@ pub static PUZZLE: PuzzleDef<StarBattle> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// Parses the puzzles in `text` (the contents of `path`): puzz.link URLs, one per line

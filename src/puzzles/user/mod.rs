@@ -129,6 +129,62 @@ pub fn cell_value_grid(values: &[u32], n: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// Helpers of the puzzles' tests of their schemas.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::AnswerVar;
+    use crate::puzzles::Instance;
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// The first instance of a committed file under `instances/`.
+    pub fn committed<P: Instance + 'static>(file: &str) -> P {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("instances")
+            .join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        (P::puzzle().parse)(&path, &text).unwrap().remove(0)
+    }
+
+    /// The numbers in a variable's name after its prefix (`ship_3_4`: [3, 4]).
+    pub fn numbers(name: &str) -> Vec<usize> {
+        name.split('_')
+            .skip(1)
+            .map(|x| x.parse().unwrap())
+            .collect()
+    }
+
+    /// The values of `vars` from a function of the numbers in their names.
+    pub fn values(vars: &[AnswerVar], value: impl Fn(&[usize]) -> u32) -> Vec<u32> {
+        vars.iter().map(|v| value(&numbers(&v.name))).collect()
+    }
+
+    /// Asserts that the names are distinct and that there are `count` of them.
+    pub fn assert_names(vars: &[AnswerVar], count: usize) {
+        let names: BTreeSet<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names.len(), vars.len(), "names repeat");
+        assert_eq!(vars.len(), count);
+    }
+
+    /// The verified answer of formulation `key` on HiGHS.
+    pub fn solved<P: Instance + 'static>(p: &P, key: &str) -> crate::puzzles::Answer {
+        let options = crate::engines::SolveOptions::default();
+        let r = P::puzzle()
+            .solve(p, key, crate::engines::highs::HIGHS, &options)
+            .unwrap();
+        let answer = r.answer.expect("a solution");
+        assert_eq!(answer.verdict, Ok(()), "{}", answer.text);
+        answer
+    }
+
+    /// The index in `vars` of the variable named `name`.
+    pub fn at(vars: &[AnswerVar], name: &str) -> usize {
+        vars.iter()
+            .position(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no answer variable {name}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
