@@ -16,14 +16,19 @@ pub const SCHEMA: UserSchema<Nonogram> = UserSchema {
 /// The instance as JSON: `rows` and `cols` (the grid's height and width), `row_clues`
 /// (one list per row, top to bottom, of the lengths of its black runs from left to
 /// right; `[]` for an all-white row), `col_clues` (one list per column, left to right,
-/// of its runs from top to bottom) and `givens` (the cells shown from the start: one
-/// list per row of 1 for a black cell, 0 for a white one, `null` for a cell to be found;
-/// all `null` in most puzzles).
+/// of its runs from top to bottom) and `givens`, the cells shown from the start as
+/// `[row, col, colour]` (rows and columns from 1; colour 1 black, 0 white; empty in most
+/// puzzles).
 pub fn to_json(p: &Nonogram) -> serde_json::Value {
-    let givens: Vec<Vec<Option<u8>>> = p
+    let givens: Vec<[usize; 3]> = p
         .givens
         .iter()
-        .map(|row| row.iter().map(|g| g.map(u8::from)).collect())
+        .enumerate()
+        .flat_map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .filter_map(move |(c, g)| g.map(|black| [r + 1, c + 1, usize::from(black)]))
+        })
         .collect();
     serde_json::json!({
         "puzzle": "nonogram",
@@ -77,15 +82,13 @@ mod tests {
         );
         assert_eq!(j["row_clues"][1], serde_json::json!([2, 1]));
         assert_eq!(j["col_clues"][1], serde_json::json!([2, 1, 3]));
-        assert_eq!(
-            j["givens"][0],
-            serde_json::json!([null, null, null, null, null])
-        );
+        assert_eq!(j["givens"], serde_json::json!([]));
         p.givens[0][1] = Some(true);
         p.givens[0][0] = Some(false);
+        p.givens[2][4] = Some(true);
         assert_eq!(
-            to_json(&p)["givens"][0],
-            serde_json::json!([0, 1, null, null, null])
+            to_json(&p)["givens"],
+            serde_json::json!([[1, 1, 0], [1, 2, 1], [3, 5, 1]])
         );
     }
 }

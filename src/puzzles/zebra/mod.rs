@@ -15,6 +15,7 @@ pub mod ip;
 pub mod parse;
 pub mod picture;
 pub mod tables;
+pub mod user_schema;
 pub mod verify;
 
 use super::{Answer, Formulation, Instance, PuzzleDef, Run, SuitePart};
@@ -48,7 +49,7 @@ pub static PUZZLE: PuzzleDef<Zebra> = PuzzleDef {
     tables: tables::tables,
     suite,
     generator: Some(&generate::GENERATOR),
-    user: None,
+    user: Some(user_schema::SCHEMA),
 };
 
 /// The generated puzzles of the quick suite: sizes the clue-ordered searches finish, and
