@@ -54,7 +54,7 @@ enum Command {
     Run(RunArgs),
     /// Write the model of a formulation as MPS or LP, or the instance as JSON.
     ///
-    /// --json writes the instance in its puzzle's documented JSON shape (docs/<puzzle>.md,
+    /// --json writes the instance in its puzzle's documented JSON shape (docs/puzzles/<puzzle>.md,
     /// "Formulations without Rust"), the input of a formulation written outside Rust;
     /// with --all, every instance of the file as a JSON array.
     Export(ExportArgs),
@@ -671,9 +671,9 @@ fn main() -> ExitCode {
     let result = match matches.subcommand() {
         Some(("generate", m)) => commands::generate::generate(m),
         _ => match Cli::from_arg_matches(&matches) {
-            Ok(cli) => match puzzlebench::engines::registry::init(&cli.engines).and_then(|()| {
-                puzzlebench::puzzles::user::registry::init(&cli.formulations)
-            }) {
+            Ok(cli) => match puzzlebench::engines::registry::init(&cli.engines)
+                .and_then(|()| puzzlebench::puzzles::user::registry::init(&cli.formulations))
+            {
                 Ok(()) => dispatch(cli.command),
                 // `engine check` reports the definition it checks itself.
                 Err(e) if matches!(cli.command, Command::Engine(_)) => {

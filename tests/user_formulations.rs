@@ -118,7 +118,11 @@ fn the_pulp_gbm_is_the_built_in_gbm_plus_its_answer_layer_and_verifies_on_four_e
         assert_eq!(user.variables, built_in.variables + cells, "{file}");
         assert_eq!(user.binaries, built_in.binaries + cells, "{file}");
         assert_eq!(user.constraints, built_in.constraints + cells, "{file}");
-        assert_eq!(user.nonzeros, built_in.nonzeros + cells + covering, "{file}");
+        assert_eq!(
+            user.nonzeros,
+            built_in.nonzeros + cells + covering,
+            "{file}"
+        );
     }
     let mut engines = vec!["highs", "cbc", "sat"];
     if python_has("ortools", "cpsat on the PuLP gbm") {
@@ -143,8 +147,19 @@ fn the_pulp_gbm_is_the_built_in_gbm_plus_its_answer_layer_and_verifies_on_four_e
     );
     assert_eq!(rows.len(), instances * 2 * engines.len());
     for r in &rows {
-        assert_eq!(r.status, "optimal", "{} {} {}: {:?}", r.instance, r.formulation, r.backend, r.error);
-        assert_eq!(r.verified, Some(true), "{} {} {}", r.instance, r.formulation, r.backend);
+        assert_eq!(
+            r.status, "optimal",
+            "{} {} {}: {:?}",
+            r.instance, r.formulation, r.backend, r.error
+        );
+        assert_eq!(
+            r.verified,
+            Some(true),
+            "{} {} {}",
+            r.instance,
+            r.formulation,
+            r.backend
+        );
     }
     // Both formulations give the same answer on every instance and engine.
     for r in rows.iter().filter(|r| r.formulation == "user:gbm-pulp") {
@@ -152,7 +167,11 @@ fn the_pulp_gbm_is_the_built_in_gbm_plus_its_answer_layer_and_verifies_on_four_e
             .iter()
             .find(|b| b.formulation == "gbm" && b.instance == r.instance && b.backend == r.backend)
             .unwrap();
-        assert_eq!(r.answer_hash, twin.answer_hash, "{} {}", r.instance, r.backend);
+        assert_eq!(
+            r.answer_hash, twin.answer_hash,
+            "{} {}",
+            r.instance, r.backend
+        );
         assert_eq!(r.lp_bound, twin.lp_bound, "{} {}", r.instance, r.backend);
         assert!(r.build_seconds > Some(0.0));
     }
@@ -203,7 +222,14 @@ fn the_plain_python_sudoku_is_the_built_in_binary_model_and_verifies() {
     );
     assert!(rows.len() >= 8, "{}", rows.len());
     for r in &rows {
-        assert_eq!(r.verified, Some(true), "{} {}: {:?}", r.instance, r.formulation, r.error);
+        assert_eq!(
+            r.verified,
+            Some(true),
+            "{} {}: {:?}",
+            r.instance,
+            r.formulation,
+            r.error
+        );
     }
     for r in rows.iter().filter(|r| r.formulation == "user:binary-py") {
         let twin = rows
@@ -245,7 +271,13 @@ fn the_wrong_star_battle_model_is_caught_on_its_first_instance_and_the_sweep_goe
         .count();
     assert_eq!(rows.len(), files, "one row per instance: the sweep went on");
     let first = &rows[0];
-    assert_eq!(first.verified, Some(false), "{}: {:?}", first.instance, first.error);
+    assert_eq!(
+        first.verified,
+        Some(false),
+        "{}: {:?}",
+        first.instance,
+        first.error
+    );
     let wrong = rows.iter().filter(|r| r.verified == Some(false)).count();
     eprintln!("the wrong model: {wrong} of {} answers refused", rows.len());
     // The verifier names the rule: a region's stars.
@@ -289,7 +321,14 @@ fn sudoku_lp(change: impl Fn(String) -> String) -> String {
     let file = "instances/sudoku/solo_2x2.txt";
     let p = puzzles::puzzle("sudoku").unwrap();
     let json = dir.join("i.json");
-    std::fs::write(&json, p.load(&root().join(file)).unwrap()[0].instance_json().unwrap().to_string()).unwrap();
+    std::fs::write(
+        &json,
+        p.load(&root().join(file)).unwrap()[0]
+            .instance_json()
+            .unwrap()
+            .to_string(),
+    )
+    .unwrap();
     let lp = dir.join("m.lp");
     let o = Command::new("python3")
         .arg(root().join("examples/formulations/sudoku/binary_lp.py"))
@@ -323,7 +362,12 @@ fn solve_json(defs: &str, key: &str) -> (serde_json::Value, Output) {
 fn bad_models_give_an_error_row_naming_the_instance_and_the_problem() {
     let dir = scratch("bad-models");
     // The model lacks an answer variable: cell_1_1_1 is renamed.
-    let defs = copying(&dir, "missing", "missing.lp", &sudoku_lp(|t| t.replace("cell_1_1_1", "x_1_1_1")));
+    let defs = copying(
+        &dir,
+        "missing",
+        "missing.lp",
+        &sudoku_lp(|t| t.replace("cell_1_1_1", "x_1_1_1")),
+    );
     let (row, o) = solve_json(&defs, "user:missing");
     assert_ne!(o.status.code(), Some(0));
     assert_eq!(row["status"], "error");
@@ -335,16 +379,28 @@ fn bad_models_give_an_error_row_naming_the_instance_and_the_problem() {
     let half = "Minimize\n obj: 0 cell_1_1_1\nSubject To\n c1: cell_1_1_1 = 0.5\nBounds\n"
         .to_string()
         + &(1..=4)
-            .flat_map(|r| (1..=4).flat_map(move |c| (1..=4).map(move |v| format!(" 0 <= cell_{r}_{c}_{v} <= 1\n"))))
+            .flat_map(|r| {
+                (1..=4).flat_map(move |c| {
+                    (1..=4).map(move |v| format!(" 0 <= cell_{r}_{c}_{v} <= 1\n"))
+                })
+            })
             .collect::<String>()
         + "End\n";
     let defs = copying(&dir, "half", "half.lp", &half);
     let (row, _) = solve_json(&defs, "user:half");
     assert_eq!(row["status"], "error");
     let e = row["error"].as_str().unwrap();
-    assert!(e.contains("answer variable cell_1_1_1 has the value 0.5, not 0 or 1"), "{e}");
+    assert!(
+        e.contains("answer variable cell_1_1_1 has the value 0.5, not 0 or 1"),
+        "{e}"
+    );
     // The model does not parse: the error names the line and the problem.
-    let defs = copying(&dir, "broken", "broken.lp", &sudoku_lp(|t| t.replacen(" = 1\n", " = = 1\n", 1)));
+    let defs = copying(
+        &dir,
+        "broken",
+        "broken.lp",
+        &sudoku_lp(|t| t.replacen(" = 1\n", " = = 1\n", 1)),
+    );
     let (row, _) = solve_json(&defs, "user:broken");
     assert_eq!(row["status"], "error");
     let e = row["error"].as_str().unwrap();
@@ -361,7 +417,10 @@ fn bad_models_give_an_error_row_naming_the_instance_and_the_problem() {
     let (row, _) = solve_json(defs.to_str().unwrap(), "user:fails");
     assert_eq!(row["status"], "error");
     let e = row["error"].as_str().unwrap();
-    assert!(e.contains("exited with status 3: cannot import pulp"), "{e}");
+    assert!(
+        e.contains("exited with status 3: cannot import pulp"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -389,7 +448,10 @@ fn bad_definitions_fail_with_the_file_line_and_problem() {
     ]);
     assert_ne!(o.status.code(), Some(0));
     let e = text(&o.stderr);
-    assert!(e.contains("unknown formulation 'user:binary-pi'") && e.contains("user:binary-py"), "{e}");
+    assert!(
+        e.contains("unknown formulation 'user:binary-pi'") && e.contains("user:binary-py"),
+        "{e}"
+    );
     // `list` shows the examples apart, each with its file.
     let o = pb(&["--formulations", &examples(), "list"]);
     let l = text(&o.stdout);

@@ -58,7 +58,8 @@ fn read_side(path: &Path) -> Result<Side, Failure> {
 /// both sides have runs on them, else formulations; a key with no row on its side is bad
 /// input, naming the engines and formulations that side has.
 fn pair_runs(old: &mut Side, a: &str, new: &mut Side, b: &str) -> Result<Paired, Failure> {
-    let engines = old.rows.iter().any(|r| r.backend == a) && new.rows.iter().any(|r| r.backend == b);
+    let engines =
+        old.rows.iter().any(|r| r.backend == a) && new.rows.iter().any(|r| r.backend == b);
     let paired = if engines {
         Paired::Engines
     } else {

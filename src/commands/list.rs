@@ -22,7 +22,11 @@ pub fn text() -> String {
     let mut s = String::from("Puzzles and formulations (the first is the default; [kind]):\n");
     for p in PUZZLES.iter().filter(|p| !p.hidden()) {
         s.push_str(&format!("  {:<12} {}\n", p.key(), p.description()));
-        for f in p.formulations().iter().filter(|f| !f.key.starts_with(PREFIX)) {
+        for f in p
+            .formulations()
+            .iter()
+            .filter(|f| !f.key.starts_with(PREFIX))
+        {
             s.push_str(&format!(
                 "      {:<10} [{}] {}\n",
                 f.key,

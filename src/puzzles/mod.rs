@@ -118,8 +118,13 @@ impl<P: Instance + 'static> PuzzleDef<P> {
     fn user_formulation(
         &self,
         key: &str,
-    ) -> Result<Option<(&user::UserSchema<P>, &'static user::definition::UserFormulation)>, String>
-    {
+    ) -> Result<
+        Option<(
+            &user::UserSchema<P>,
+            &'static user::definition::UserFormulation,
+        )>,
+        String,
+    > {
         if !key.starts_with(user::definition::PREFIX) {
             return Ok(None);
         }

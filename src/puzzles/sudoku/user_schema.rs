@@ -1,5 +1,5 @@
 //! Sudoku for formulations written outside Rust ([`crate::puzzles::user`]): the instance
-//! as JSON and the answer variables `cell_R_C_V` (docs/sudoku.md, "Formulations without
+//! as JSON and the answer variables `cell_R_C_V` (docs/puzzles/sudoku.md, "Formulations without
 //! Rust").
 
 use super::Sudoku;

@@ -192,22 +192,40 @@ model = "lp"
     #[test]
     fn bad_definitions_name_the_file_line_and_problem() {
         let cases = [
-            (GOOD.replace("sudoku", "sudok"), ":2: unknown puzzle 'sudok'"),
+            (
+                GOOD.replace("sudoku", "sudok"),
+                ":2: unknown puzzle 'sudok'",
+            ),
             (
                 GOOD.replace("sudoku", "minclue"),
                 ":2: minclue takes no formulations written outside Rust",
             ),
-            (GOOD.replace("binary-py", "Binary py"), ":3: key 'Binary py'"),
+            (
+                GOOD.replace("binary-py", "Binary py"),
+                ":3: key 'Binary py'",
+            ),
             (GOOD.replace("\"lp\"", "\"nl\""), ":6: model 'nl'"),
-            (GOOD.replace("{model}", "{modle}"), ":5: unknown placeholder {modle}"),
+            (
+                GOOD.replace("{model}", "{modle}"),
+                ":5: unknown placeholder {modle}",
+            ),
             (
                 GOOD.replace(", \"{model}\"", ""),
                 ":5: the command does not name the model",
             ),
-            (GOOD.replace("{instance_json}", "x.json"), ":5: the command does not take the instance"),
-            (GOOD.replace("model = \"lp\"", "model = \"lp\"\nsolver = 1"), ":7: unknown field `solver`"),
+            (
+                GOOD.replace("{instance_json}", "x.json"),
+                ":5: the command does not take the instance",
+            ),
+            (
+                GOOD.replace("model = \"lp\"", "model = \"lp\"\nsolver = 1"),
+                ":7: unknown field `solver`",
+            ),
             (GOOD.replace("model = \"lp\"", ""), "missing field `model`"),
-            (GOOD.replace("command = [", "command = [\n]\nx = ["), "defs/binary-py.toml:"),
+            (
+                GOOD.replace("command = [", "command = [\n]\nx = ["),
+                "defs/binary-py.toml:",
+            ),
         ];
         for (text, want) in cases {
             let e = parse(&text).unwrap_err();

@@ -128,8 +128,7 @@ pub fn init(extra: &[PathBuf]) -> Result<(), String> {
             }
             named.push(f.canonicalize().unwrap_or_else(|_| f.clone()));
         }
-        let joined =
-            std::env::join_paths(&named).map_err(|e| format!("--formulations: {e}"))?;
+        let joined = std::env::join_paths(&named).map_err(|e| format!("--formulations: {e}"))?;
         // Before any thread starts (main calls this first).
         std::env::set_var(FORMULATIONS_VAR, joined);
     }

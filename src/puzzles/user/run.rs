@@ -112,10 +112,13 @@ pub fn build<P: Instance>(
             .filter(|l| !l.trim().is_empty())
             .collect();
         let tail = last[last.len().saturating_sub(3)..].join(" | ");
-        let how = done
-            .code
-            .map_or("was killed by a signal".to_string(), |c| format!("exited with status {c}"));
-        return Err(fail(format!("the model command ({}) {how}: {tail}", words.join(" "))));
+        let how = done.code.map_or("was killed by a signal".to_string(), |c| {
+            format!("exited with status {c}")
+        });
+        return Err(fail(format!(
+            "the model command ({}) {how}: {tail}",
+            words.join(" ")
+        )));
     }
     if !model_file.exists() {
         return Err(fail(format!(
