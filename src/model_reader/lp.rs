@@ -24,6 +24,9 @@
 //!   as [`Model::to_lp`] writes one). Besides the documented `expr sense rhs` this
 //!   reader takes `rhs sense expr` and the ranged form `lo <= expr <= hi` (or
 //!   `hi >= expr >= lo`), as HiGHS, Gurobi and SCIP read it.
+//!   A row ends with its right-hand side; in the form `rhs sense expr` it ends where the
+//!   expression ends, so a following unlabelled row starting with a sign would be read
+//!   as part of it (label such rows).
 //! * Optional `name:` labels. Unnamed rows are named `c1`, `c2`, ... by their position
 //!   among all rows, as the IBM documentation says CPLEX does ("If no constraint names
 //!   are specified, CPLEX assigns the names c1, c2, c3"); a generated name that
@@ -45,16 +48,19 @@
 //!
 //! # Refused, with the line
 //!
-//! Semi-continuous sections, SOS sections, lazy constraints and user cuts, indicator
+//! Semi-continuous sections, SOS sections, lazy constraints and user cuts (an empty
+//! such section is accepted: HiGHS writes an empty `semi` section), indicator
 //! constraints (`->`), quadratic terms (`[ ... ]`, `*`, `^`), any other character.
 //!
 //! # Writers' quirks
 //!
-//! * PuLP (3.3.2) writes `\* name *\` first, `OBJ:` or the objective's name as the label,
-//!   an objective constant as a plain number term, and rows as `_C1:` when unnamed. An
-//!   objective without variables is written with a variable `__dummy` fixed to 0 (`obj:
-//!   0 __dummy` and `__dummy = 0` in `Bounds`): it reads back as one more continuous
-//!   column, exactly what the file says.
+//! * PuLP (3.3.2) writes `\* name *\` first, `OBJ:` as the objective's label, rows
+//!   without a name as `_C1`, `_C2`, ..., and drops the objective's constant altogether
+//!   (`m += x + 10` is written as `OBJ: x`): the file cannot give it back. An objective
+//!   without variables is written as `OBJ: __dummy` with `__dummy = 0` in `Bounds` (its
+//!   MPS file gives `__dummy` the objective coefficient 0 instead): it
+//!   reads back as one more continuous column, exactly what the file says. A fixed binary
+//!   is listed in `Generals` with `f = 1` in `Bounds`.
 //! * [`Model::to_lp`] writes a ranged row as two rows `r` (`>=`) and `r_ub` (`<=`), an
 //!   empty row as `r: 0 >= 3`, and no bounds for binaries (so a binary fixed by its
 //!   bounds comes back with bounds 0 and 1).
@@ -220,6 +226,8 @@ enum Section {
     Bounds,
     Generals,
     Binaries,
+    /// A section this reader refuses when it has content: what it holds, its line.
+    Unsupported(&'static str, usize),
     End,
 }
 
@@ -228,13 +236,13 @@ fn is_word(t: Option<&Token>, word: &str) -> bool {
 }
 
 /// The section a line starts, and how many of its tokens the keyword takes.
-fn section_of(toks: &[Token], err: &Errors) -> Result<Option<(Section, usize)>, ReadError> {
+fn section_of(toks: &[Token]) -> Option<(Section, usize)> {
     let Some(Token {
         tok: Tok::Name(first),
         line,
     }) = toks.first()
     else {
-        return Ok(None);
+        return None;
     };
     if matches!(
         toks.get(1),
@@ -243,9 +251,9 @@ fn section_of(toks: &[Token], err: &Errors) -> Result<Option<(Section, usize)>, 
             ..
         })
     ) {
-        return Ok(None);
+        return None;
     }
-    let unsupported = |what: &str| Err(err.at(*line, format!("{what} are not supported")));
+    let unsupported = |what: &'static str| Some((Section::Unsupported(what, *line), toks.len()));
     let s = match first.to_ascii_lowercase().as_str() {
         "minimize" | "minimise" | "minimum" | "min" => (Section::Objective(Sense::Minimize), 1),
         "maximize" | "maximise" | "maximum" | "max" => (Section::Objective(Sense::Maximize), 1),
@@ -260,9 +268,9 @@ fn section_of(toks: &[Token], err: &Errors) -> Result<Option<(Section, usize)>, 
         "sos" | "sos1" | "sos2" => return unsupported("SOS constraints"),
         "lazy" if is_word(toks.get(1), "constraints") => return unsupported("lazy constraints"),
         "user" if is_word(toks.get(1), "cuts") => return unsupported("user cuts"),
-        _ => return Ok(None),
+        _ => return None,
     };
-    Ok(Some(s))
+    Some(s)
 }
 
 fn is_infinity(name: &str) -> bool {
@@ -467,7 +475,7 @@ pub fn parse_lp(text: &str, file: &Path) -> Result<Model, ReadError> {
     let mut section: Option<Section> = None;
     for toks in lines {
         let mut rest = &toks[..];
-        if let Some((s, n)) = section_of(&toks, &err)? {
+        if let Some((s, n)) = section_of(&toks) {
             if let Section::Objective(sn) = s {
                 if sense.is_some() {
                     return Err(err.at(toks[0].line, "a second objective section"));
@@ -492,6 +500,9 @@ pub fn parse_lp(text: &str, file: &Path) -> Result<Model, ReadError> {
             Some(Section::Bounds) => bounds.push(rest.to_vec()),
             Some(Section::Generals) => generals.extend_from_slice(rest),
             Some(Section::Binaries) => binaries.extend_from_slice(rest),
+            Some(Section::Unsupported(what, line)) => {
+                return Err(err.at(line, format!("{what} are not supported")))
+            }
             Some(Section::End) => break,
         }
     }
@@ -514,7 +525,7 @@ pub fn parse_lp(text: &str, file: &Path) -> Result<Model, ReadError> {
         if !e.constant.is_finite() {
             return Err(err.at(p.last_line, "the objective's constant is not finite"));
         }
-        offset = e.constant + offset;
+        offset += e.constant;
         for (n, c, line) in e.terms {
             check_coef(c, line, &err)?;
             let j = d.var(&n);
@@ -748,4 +759,159 @@ fn bound_line(toks: &[Token], d: &mut Draft, err: &Errors) -> Result<(), ReadErr
         return Err(p.unexpected("expected the end of the bound"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::VarKind;
+
+    fn lp(text: &str) -> Model {
+        parse_lp(text, Path::new("t.lp")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn fails(text: &str, line: usize, word: &str) {
+        let e = parse_lp(text, Path::new("t.lp")).unwrap_err();
+        assert_eq!(e.line, line, "{e}");
+        assert!(e.message.contains(word), "{e}");
+        assert!(e.to_string().starts_with("t.lp"), "{e}");
+    }
+
+    fn var<'m>(m: &'m Model, name: &str) -> &'m crate::model::Var {
+        m.vars
+            .iter()
+            .find(|v| v.name.to_string() == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn objective_rows_and_sections() {
+        let m = lp("\\* pulp header *\\\n\\ comment\nMAXIMIZE\n OBJ: 3x + 2 y\n  - 0.5e1 z + 7 \\ constant\n\
+             Subject To\n c1: x + y <= 4\n x + y + x >= -2\n- y = 1\n 3 >= z\nr5: 1 <= x + z <= 3\n\
+             r6: 5 >= y >= 1\nBounds\n x <= 10\n -inf <= y <= +INF\n z free\nGenerals\n x\nEnd\n");
+        assert_eq!(m.sense, Sense::Maximize);
+        assert_eq!(m.objective_offset, 7.0);
+        let names: Vec<String> = m.vars.iter().map(|v| v.name.to_string()).collect();
+        assert_eq!(names, ["x", "y", "z"]);
+        assert_eq!(var(&m, "z").objective, -5.0);
+        assert_eq!(m.rows.len(), 6);
+        let rn: Vec<String> = m.rows.iter().map(|r| r.name.to_string()).collect();
+        assert_eq!(rn, ["c1", "c2", "c3", "c4", "r5", "r6"].map(String::from));
+        // Repeated variables summed, sorted by column.
+        assert_eq!(
+            m.rows[1].terms,
+            vec![(crate::model::VarId(0), 2.0), (crate::model::VarId(1), 1.0)]
+        );
+        assert_eq!((m.rows[1].lower, m.rows[1].upper), (-2.0, f64::INFINITY));
+        assert_eq!((m.rows[3].lower, m.rows[3].upper), (f64::NEG_INFINITY, 3.0));
+        assert_eq!((m.rows[2].lower, m.rows[2].upper), (1.0, 1.0));
+        assert_eq!(m.rows[2].terms[0].1, -1.0);
+        assert_eq!((m.rows[4].lower, m.rows[4].upper), (1.0, 3.0));
+        assert_eq!((m.rows[5].lower, m.rows[5].upper), (1.0, 5.0));
+        assert_eq!(var(&m, "x").kind, VarKind::Integer);
+        assert_eq!((var(&m, "x").lower, var(&m, "x").upper), (0.0, 10.0));
+        assert_eq!(var(&m, "y").lower, f64::NEG_INFINITY);
+        assert_eq!(var(&m, "z").kind, VarKind::Continuous);
+        assert_eq!(var(&m, "z").upper, f64::INFINITY);
+    }
+
+    #[test]
+    fn keywords_and_senses() {
+        let m = lp(
+            "min obj: x\nst\n a: x < 1\n b: x =< 2\n c: x > 0\n d: x => 0\nsuch that\n e: x = 1\n\
+             bound\n x >= -infinity\nbin\n b1\nEND\nthis is ignored",
+        );
+        assert_eq!(m.sense, Sense::Minimize);
+        assert_eq!(m.rows[0].upper, 1.0);
+        assert_eq!(m.rows[1].upper, 2.0);
+        assert_eq!(m.rows[2].lower, 0.0);
+        assert_eq!(m.rows[3].lower, 0.0);
+        assert_eq!(var(&m, "x").lower, f64::NEG_INFINITY);
+        assert_eq!(var(&m, "b1").kind, VarKind::Binary);
+        let m = lp("Minimise\n x\nS.T.\n min: x >= 1\nsubject to\n st: x <= 2\n");
+        assert_eq!(m.rows[0].name.to_string(), "min");
+        assert_eq!(m.rows[1].name.to_string(), "st");
+    }
+
+    #[test]
+    fn bounds_forms() {
+        let m = lp(
+            "max\n a + b + c + d + e1x\nst\nBounds\n2 <= a\n -3 <= b <= 5\n c = 2\n d <= -1\n\
+             e1x >= 1\n e1x <= 4\n e1x >= 2\nbinaries\n f\n g\nbounds\n g = 1\n",
+        );
+        assert_eq!(
+            (var(&m, "a").lower, var(&m, "a").upper),
+            (2.0, f64::INFINITY)
+        );
+        assert_eq!((var(&m, "b").lower, var(&m, "b").upper), (-3.0, 5.0));
+        assert_eq!((var(&m, "c").lower, var(&m, "c").upper), (2.0, 2.0));
+        // CPLEX LP: a negative upper bound keeps the default lower bound 0.
+        assert_eq!((var(&m, "d").lower, var(&m, "d").upper), (0.0, -1.0));
+        // The last bound wins.
+        assert_eq!((var(&m, "e1x").lower, var(&m, "e1x").upper), (2.0, 4.0));
+        assert_eq!(var(&m, "f").kind, VarKind::Binary);
+        assert_eq!((var(&m, "f").lower, var(&m, "f").upper), (0.0, 1.0));
+        // A binary fixed by its bounds is an integer column with those bounds.
+        assert_eq!(var(&m, "g").kind, VarKind::Integer);
+        assert_eq!((var(&m, "g").lower, var(&m, "g").upper), (1.0, 1.0));
+        // Generals with bounds 0..1 are binary.
+        let m = lp("min\n x\nst\nbounds\n x <= 1\ngenerals\n x\n");
+        assert_eq!(var(&m, "x").kind, VarKind::Binary);
+    }
+
+    #[test]
+    fn names_and_generated_row_names() {
+        let m =
+            lp("min\n x(1,2) + y#{a}.b + z!\"$%&/;?@_`'|~\nst\n x(1,2) >= 1\n c1: y#{a}.b >= 2\n");
+        assert_eq!(m.vars.len(), 3);
+        assert_eq!(m.vars[2].name.to_string(), "z!\"$%&/;?@_`'|~");
+        assert_eq!(m.rows[0].name.to_string(), "c1_");
+        assert_eq!(m.rows[1].name.to_string(), "c1");
+    }
+
+    #[test]
+    fn empty_and_constant_rows() {
+        let m = lp("min\n obj: 0\nst\n r: 0 >= 3\n r_ub: <= 5\n f: x >= -inf\n g: 2 + x <= 3\n");
+        assert_eq!(m.objective_offset, 0.0);
+        assert!(m.rows[0].terms.is_empty());
+        assert_eq!(m.rows[0].lower, 3.0);
+        assert_eq!((m.rows[1].lower, m.rows[1].upper), (f64::NEG_INFINITY, 5.0));
+        assert_eq!(
+            (m.rows[2].lower, m.rows[2].upper),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
+        assert_eq!(m.rows[3].upper, 1.0);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        fails("", 0, "empty");
+        fails("\\ only a comment\n", 0, "empty");
+        fails("x + y\n", 1, "Minimize");
+        fails("min\n x\nst\n c: x + y\n d: x <= 1\n", 5, "sense");
+        fails("min\n x\nst\n c: x + y\n", 4, "sense");
+        fails("min\n x\nst\n c: x <= y\n", 4, "right-hand side");
+        fails("min\n x\nst\n c: x <= 1\n c: x >= 0\n", 5, "second row");
+        fails("min\n x\nst\n c: x + 1..2 y <= 1\n", 4, "number");
+        fails("min\n x + [ x ^ 2 ]\n", 2, "quadratic");
+        fails("min\n x\nst\n c: y = 1 -> x <= 2\n", 4, "indicator");
+        fails(
+            "min\n x\nst\n c: x <= 1\nsemi-continuous\n x\n",
+            5,
+            "semi-continuous",
+        );
+        fails("min\n x\nst\n c: x <= 1\nSOS\n s1: S1:: x:1\n", 5, "SOS");
+        fails("min\n x\nbounds\n x <=\n", 4, "bound");
+        fails("min\n x\nbounds\n 3 x\n", 4, "bound");
+        fails("min\n x\ngenerals\n x 3\n", 4, "variable name");
+        fails("min\n x\nst\n c: 1 <= x >= 0\n", 4, "ranged");
+        fails("min\n x\nst\n c: x <= 1 <= 2\n", 4, "end of the row");
+        fails("min\n x\n\\* open\n", 3, "not closed");
+        fails("min\n .x\n", 2, "period");
+        fails("min\n x\nst\n c: x + é <= 1\n", 4, "character");
+        fails("min\n x + inf\n", 2, "not finite");
+        fails("min\n x\nmax\n y\n", 3, "second objective");
+        fails("st\n x >= 1\n", 0, "Maximize");
+        fails("min\n x y\n", 2, "objective");
+    }
 }

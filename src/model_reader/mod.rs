@@ -245,6 +245,9 @@ fn stem(file: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::VarId;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn format_of_path() {
@@ -277,9 +280,505 @@ mod tests {
     #[test]
     fn merge_sums_and_sorts() {
         let t = merge_terms(vec![(2, 1.0), (0, 2.0), (2, 3.0)]);
-        assert_eq!(
-            t,
-            vec![(crate::model::VarId(0), 2.0), (crate::model::VarId(2), 4.0)]
-        );
+        assert_eq!(t, vec![(VarId(0), 2.0), (VarId(2), 4.0)]);
+    }
+
+    /// Columns by name (kind, bounds, objective); rows in order with terms by name.
+    type Canon = (
+        Sense,
+        u64,
+        BTreeMap<String, (VarKind, u64, u64, u64)>,
+        Vec<(String, Vec<(String, u64)>, u64, u64)>,
+    );
+
+    /// A model compared by names, independent of column order; floats bit for bit.
+    fn canon(m: &Model) -> Canon {
+        let vars = m
+            .vars
+            .iter()
+            .map(|v| {
+                (
+                    v.name.to_string(),
+                    (
+                        v.kind,
+                        v.lower.to_bits(),
+                        v.upper.to_bits(),
+                        v.objective.to_bits(),
+                    ),
+                )
+            })
+            .collect();
+        let rows = m
+            .rows
+            .iter()
+            .map(|r| {
+                let mut t: Vec<(String, u64)> = r
+                    .terms
+                    .iter()
+                    .map(|&(v, c)| (m.vars[v.0].name.to_string(), c.to_bits()))
+                    .collect();
+                t.sort();
+                (r.name.to_string(), t, r.lower.to_bits(), r.upper.to_bits())
+            })
+            .collect();
+        (m.sense, m.objective_offset.to_bits(), vars, rows)
+    }
+
+    /// The reader's rule: an integer column with bounds 0 and 1 is binary.
+    fn binary_rule(m: &mut Model) {
+        for v in &mut m.vars {
+            if v.kind == VarKind::Integer && v.lower == 0.0 && v.upper == 1.0 {
+                v.kind = VarKind::Binary;
+            }
+        }
+    }
+
+    /// What `to_lp` makes of a model: ranged rows split into `r` and `r_ub`.
+    fn as_written_lp(m: &Model) -> Model {
+        let mut e = m.clone();
+        binary_rule(&mut e);
+        e.rows.clear();
+        for r in &m.rows {
+            if r.lower.is_finite() && r.upper.is_finite() && r.lower != r.upper {
+                let mut lo = r.clone();
+                lo.upper = f64::INFINITY;
+                let mut up = r.clone();
+                up.lower = f64::NEG_INFINITY;
+                up.name = Name::Text(format!("{}_ub", r.name));
+                e.rows.push(lo);
+                e.rows.push(up);
+            } else {
+                e.rows.push(r.clone());
+            }
+        }
+        e
+    }
+
+    /// What `to_mps` makes of a model: free rows dropped (a second N row), `UP` below 0
+    /// without `LO` read as lower -inf.
+    fn as_written_mps(m: &Model, plain: bool) -> Model {
+        let mut e = m.clone();
+        binary_rule(&mut e);
+        for v in &mut e.vars {
+            if v.lower == 0.0 && v.upper < 0.0 {
+                v.lower = f64::NEG_INFINITY;
+            }
+        }
+        if plain {
+            for (j, v) in e.vars.iter_mut().enumerate() {
+                v.name = Name::Text(format!("C{j}"));
+            }
+            for (i, r) in e.rows.iter_mut().enumerate() {
+                r.name = Name::Text(format!("R{i}"));
+            }
+            e.sense = Sense::Minimize;
+            e.objective_offset = 0.0;
+        }
+        e.rows
+            .retain(|r| r.lower.is_finite() || r.upper.is_finite());
+        e
+    }
+
+    const NAME_TAILS: [&str; 6] = ["", "_a", "(1,2)", "#", "{k}", ".b"];
+    const LOWERS: [f64; 5] = [f64::NEG_INFINITY, -3.0, 0.0, 0.0, 2.0];
+    const UPPERS: [f64; 6] = [f64::INFINITY, -1.0, 0.0, 1.0, 5.0, 2.5];
+    const COEFS: [f64; 7] = [-2.0, -1.0, 0.5, 1.0, 4.0, 1e-3, 12345.678];
+
+    prop_compose! {
+        fn arb_model()(
+            sense in any::<bool>(),
+            offset in prop::sample::select(vec![0.0, 1.5, -7.0]),
+            vars in prop::collection::vec((0usize..3, 0usize..5, 0usize..6, 0usize..8, 0usize..6), 0..7),
+            rows in prop::collection::vec((prop::collection::vec((0usize..7, 0usize..7), 0..5), 0usize..5, -3i32..4, 0i32..4, 0usize..6), 0..6),
+        ) -> Model {
+            let mut m = Model::new("rt");
+            m.sense = if sense { Sense::Maximize } else { Sense::Minimize };
+            m.objective_offset = offset;
+            for (j, &(k, lo, up, obj, tail)) in vars.iter().enumerate() {
+                let name = format!("v{j}{}", NAME_TAILS[tail]);
+                let objective = if obj >= COEFS.len() { 0.0 } else { COEFS[obj] };
+                match k {
+                    0 => { m.add_var(name, VarKind::Binary, 0.0, 1.0, objective); }
+                    1 => { m.add_var(name, VarKind::Integer, LOWERS[lo], UPPERS[up], objective); }
+                    _ => { m.add_var(name, VarKind::Continuous, LOWERS[lo], UPPERS[up], objective); }
+                }
+            }
+            let n = m.vars.len();
+            for (i, (terms, kind, lo, width, tail)) in rows.into_iter().enumerate() {
+                let terms: Vec<(VarId, f64)> = if n == 0 {
+                    Vec::new()
+                } else {
+                    terms.iter().map(|&(v, c)| (VarId(v % n), COEFS[c])).collect()
+                };
+                let lo = lo as f64;
+                let (l, u) = match kind {
+                    0 => (lo, lo),
+                    1 => (f64::NEG_INFINITY, lo),
+                    2 => (lo, f64::INFINITY),
+                    3 => (lo, lo + 1.0 + width as f64),
+                    _ => (f64::NEG_INFINITY, f64::INFINITY),
+                };
+                m.add_row(format!("r{i}{}", NAME_TAILS[tail]), terms, l, u);
+            }
+            m
+        }
+    }
+
+    fn check_round_trip(m: &Model) {
+        let lp_text = m.to_lp();
+        let back =
+            parse_lp(&lp_text, Path::new("rt.lp")).unwrap_or_else(|e| panic!("{e}\n{lp_text}"));
+        let want = as_written_lp(m);
+        assert_eq!(canon(&back), canon(&want), "{lp_text}");
+        assert_eq!(back.counts(), want.counts());
+        for plain in [false, true] {
+            let text = if plain { m.to_mps_plain() } else { m.to_mps() };
+            let back =
+                parse_mps(&text, Path::new("rt.mps")).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let want = as_written_mps(m, plain);
+            assert_eq!(canon(&back), canon(&want), "{text}");
+            assert_eq!(back.counts(), want.counts());
+            if !plain {
+                // Free MPS keeps the column order.
+                let names = |m: &Model| {
+                    m.vars
+                        .iter()
+                        .map(|v| v.name.to_string())
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(names(&back), names(&want));
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn writers_round_trip(m in arb_model()) {
+            check_round_trip(&m);
+        }
+    }
+
+    /// Runs both readers; either answer is fine, a panic is not, and an error names the
+    /// file.
+    fn no_panic(text: &str) {
+        for r in [
+            parse_lp(text, Path::new("f.lp")),
+            parse_mps(text, Path::new("f.lp")),
+        ] {
+            if let Err(e) = r {
+                assert!(e.to_string().starts_with("f.lp"), "{e}");
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    enum Mutation {
+        DropToken(usize),
+        DuplicateLine(usize),
+        SwapChars(usize, usize),
+        Insert(usize, char),
+    }
+
+    fn mutate(text: &str, muts: &[Mutation]) -> String {
+        let mut s: Vec<char> = text.chars().collect();
+        for m in muts {
+            match *m {
+                Mutation::DropToken(k) => {
+                    let t: String = s.iter().collect();
+                    let toks: Vec<&str> = t.split(' ').collect();
+                    if !toks.is_empty() {
+                        let k = k % toks.len();
+                        let kept: Vec<&str> = toks
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, _)| i != k)
+                            .map(|(_, x)| *x)
+                            .collect();
+                        s = kept.join(" ").chars().collect();
+                    }
+                }
+                Mutation::DuplicateLine(k) => {
+                    let t: String = s.iter().collect();
+                    let mut lines: Vec<&str> = t.lines().collect();
+                    if !lines.is_empty() {
+                        let k = k % lines.len();
+                        lines.insert(k, lines[k]);
+                    }
+                    s = lines.join("\n").chars().collect();
+                }
+                Mutation::SwapChars(i, j) => {
+                    if !s.is_empty() {
+                        let n = s.len();
+                        s.swap(i % n, j % n);
+                    }
+                }
+                Mutation::Insert(i, c) => {
+                    let i = i % (s.len() + 1);
+                    s.insert(i, c);
+                }
+            }
+        }
+        s.into_iter().collect()
+    }
+
+    fn arb_mutation() -> impl Strategy<Value = Mutation> {
+        prop_oneof![
+            any::<usize>().prop_map(Mutation::DropToken),
+            any::<usize>().prop_map(Mutation::DuplicateLine),
+            (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Mutation::SwapChars(i, j)),
+            (
+                any::<usize>(),
+                prop::sample::select(vec![
+                    '-', '[', ':', '\\', '*', '<', '=', '\n', ' ', 'e', '9', '.', '\''
+                ])
+            )
+                .prop_map(|(i, c)| Mutation::Insert(i, c)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn fuzz_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            no_panic(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn fuzz_random_text(text in "[ \\n\\\\*:<=>+\\-\\[\\]0-9.eExyzMINROWSCOLUMNSRHSBOUNDSENDATAstbound]{0,120}") {
+            no_panic(&text);
+        }
+
+        #[test]
+        fn fuzz_mutated_files(m in arb_model(), muts in prop::collection::vec(arb_mutation(), 1..4)) {
+            for text in [m.to_lp(), m.to_mps(), m.to_mps_plain()] {
+                no_panic(&mutate(&text, &muts));
+            }
+        }
+    }
+
+    fn data(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/model_reader")
+            .join(name)
+    }
+
+    fn both(stem: &str) -> [Model; 2] {
+        let lp =
+            read_model(&data(&format!("{stem}.lp")), Format::Lp).unwrap_or_else(|e| panic!("{e}"));
+        let mps = read_model(&data(&format!("{stem}.mps")), Format::Mps)
+            .unwrap_or_else(|e| panic!("{e}"));
+        [lp, mps]
+    }
+
+    fn find<'m>(m: &'m Model, name: &str) -> &'m Var {
+        m.vars
+            .iter()
+            .find(|v| v.name.to_string() == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn pulp_mixed() {
+        for m in both("pulp_mixed") {
+            let c = m.counts();
+            assert_eq!(
+                (
+                    c.variables,
+                    c.binaries,
+                    c.integers,
+                    c.continuous,
+                    c.constraints,
+                    c.nonzeros
+                ),
+                (4, 1, 1, 2, 4, 10)
+            );
+            assert_eq!(m.sense, Sense::Minimize);
+            // PuLP drops the objective's constant (10) from both files.
+            assert_eq!(m.objective_offset, 0.0);
+            let n = find(&m, "n");
+            assert_eq!(
+                (n.kind, n.lower, n.upper, n.objective),
+                (VarKind::Integer, 1.0, 9.0, 2.0)
+            );
+            let y = find(&m, "y");
+            assert_eq!(
+                (y.kind, y.lower, y.upper, y.objective),
+                (VarKind::Continuous, f64::NEG_INFINITY, f64::INFINITY, -1.0)
+            );
+            let z = find(&m, "z");
+            assert_eq!((z.lower, z.upper, z.objective), (-2.5, 4.0, 0.5));
+            assert_eq!(find(&m, "b").kind, VarKind::Binary);
+            let c1 = m.rows.iter().find(|r| r.name.to_string() == "_C1").unwrap();
+            assert_eq!(
+                (c1.lower, c1.upper, c1.terms.len()),
+                (-5.0, f64::INFINITY, 2)
+            );
+            let bal = m
+                .rows
+                .iter()
+                .find(|r| r.name.to_string() == "balance")
+                .unwrap();
+            assert_eq!((bal.lower, bal.upper), (1.0, 1.0));
+        }
+    }
+
+    #[test]
+    fn pulp_knap() {
+        for m in both("pulp_knap") {
+            let c = m.counts();
+            assert_eq!(
+                (
+                    c.variables,
+                    c.binaries,
+                    c.integers,
+                    c.continuous,
+                    c.constraints,
+                    c.nonzeros
+                ),
+                (5, 2, 3, 0, 2, 7)
+            );
+            // The MPS file has the sense only in PuLP's `*SENSE:Maximize` comment.
+            assert_eq!(m.sense, Sense::Maximize);
+            let x = find(&m, "x_1");
+            assert_eq!(
+                (x.kind, x.lower, x.upper, x.objective),
+                (VarKind::Integer, 0.0, f64::INFINITY, 4.0)
+            );
+            assert_eq!(find(&m, "w1").objective, -1.0);
+            let w = m
+                .rows
+                .iter()
+                .find(|r| r.name.to_string() == "weight")
+                .unwrap();
+            assert_eq!((w.lower, w.upper), (f64::NEG_INFINITY, 5.0));
+        }
+    }
+
+    #[test]
+    fn pulp_empty_objective() {
+        for (m, dummy_objective) in both("pulp_empty").into_iter().zip([1.0, 0.0]) {
+            let c = m.counts();
+            // f (fixed to 1: integer, not binary), g (binary), and PuLP's __dummy.
+            assert_eq!(
+                (
+                    c.variables,
+                    c.binaries,
+                    c.integers,
+                    c.continuous,
+                    c.constraints
+                ),
+                (3, 1, 1, 1, 1)
+            );
+            let f = find(&m, "f");
+            assert_eq!((f.kind, f.lower, f.upper), (VarKind::Integer, 1.0, 1.0));
+            let d = find(&m, "__dummy");
+            // The LP file says `OBJ: __dummy`, the MPS file `__dummy OBJ 0`.
+            assert_eq!((d.lower, d.upper, d.objective), (0.0, 0.0, dummy_objective));
+        }
+    }
+
+    /// A model with every kind, infinite and negative bounds, ranged rows and an offset.
+    fn rich(sense: Sense) -> Model {
+        let mut m = Model::new("rich");
+        m.sense = sense;
+        m.objective_offset = 2.5;
+        let b = m.add_var("b", VarKind::Binary, 0.0, 1.0, 3.0);
+        let n = m.add_var("n", VarKind::Integer, -4.0, 6.0, -1.0);
+        let y = m.add_var("y", VarKind::Continuous, f64::NEG_INFINITY, 8.0, 0.5);
+        let z = m.add_var("z", VarKind::Continuous, -2.0, f64::INFINITY, 1.0);
+        m.add_row("r0", [(b, 1.0), (n, 1.0), (y, 1.0)], 1.0, 7.0);
+        m.add_le("r1", [(n, 2.0), (z, -1.0)], 5.0);
+        m.add_ge("r2", [(y, 1.0), (z, 1.0)], -3.0);
+        m.add_eq("r3", [(b, 1.0), (z, 2.0)], 1.0);
+        m
+    }
+
+    /// Has HiGHS read `model` (through our free MPS), solve it and write it as `ext`.
+    fn highs_round(model: &Model, dir: &Path, ext: &str) -> (f64, Model) {
+        use std::ffi::CString;
+        let src = dir.join("in.mps");
+        std::fs::write(&src, model.to_mps()).unwrap();
+        let out = dir.join(format!("out.{ext}"));
+        let c = |p: &Path| CString::new(p.to_str().unwrap()).unwrap();
+        // SAFETY: a fresh HiGHS instance used only here and destroyed at the end; the
+        // strings outlive the calls.
+        let objective = unsafe {
+            let h = highs_sys::Highs_create();
+            highs_sys::Highs_setBoolOptionValue(h, c"output_flag".as_ptr(), 0);
+            assert_eq!(highs_sys::Highs_readModel(h, c(&src).as_ptr()), 0);
+            assert_eq!(highs_sys::Highs_run(h), 0);
+            let v = highs_sys::Highs_getObjectiveValue(h);
+            assert!(highs_sys::Highs_writeModel(h, c(&out).as_ptr()) >= 0);
+            highs_sys::Highs_destroy(h);
+            v
+        };
+        let format = Format::of_path(&out).unwrap();
+        let back = read_model(&out, format).unwrap_or_else(|e| {
+            panic!("{e}\n{}", std::fs::read_to_string(&out).unwrap_or_default())
+        });
+        (objective, back)
+    }
+
+    #[test]
+    fn files_written_by_highs() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut models = vec![rich(Sense::Minimize), rich(Sense::Maximize)];
+        models.push(crate::engines::test_models::model_of(
+            3,
+            (-2, 3),
+            &[1, -2, 3],
+            Sense::Maximize,
+            &[
+                (vec![1, 1, 1], 0.0, 4.0),
+                (vec![2, -1, 0], f64::NEG_INFINITY, 1.0),
+            ],
+        ));
+        models.push(crate::engines::test_models::binary_model(
+            4,
+            &[1, 2, 3, 4],
+            Sense::Minimize,
+            &[(vec![1, 1, 1, 1], 2.0, f64::INFINITY)],
+        ));
+        for m in &models {
+            for ext in ["lp", "mps"] {
+                let (highs_objective, back) = highs_round(m, dir.path(), ext);
+                let text = std::fs::read_to_string(dir.path().join(format!("out.{ext}"))).unwrap();
+                let mut want = m.counts();
+                if ext == "lp" {
+                    // HiGHS writes a ranged row as two rows (`r0lo`, `r0up`).
+                    let ranged: Vec<&crate::model::Row> = m
+                        .rows
+                        .iter()
+                        .filter(|r| {
+                            r.lower.is_finite() && r.upper.is_finite() && r.lower != r.upper
+                        })
+                        .collect();
+                    want.constraints += ranged.len();
+                    want.nonzeros += ranged.iter().map(|r| r.terms.len()).sum::<usize>();
+                }
+                assert_eq!(back.counts(), want, "{ext}\n{text}");
+                assert_eq!(back.sense, m.sense, "{text}");
+                assert_eq!(back.objective_offset, m.objective_offset, "{text}");
+                for v in &m.vars {
+                    let w = find(&back, &v.name.to_string());
+                    assert_eq!(
+                        (w.kind, w.lower, w.upper, w.objective),
+                        (v.kind, v.lower, v.upper, v.objective),
+                        "{text}"
+                    );
+                }
+                // The model read back has the optimum HiGHS found for the original.
+                let settings = crate::engines::Settings::default();
+                let budget = crate::engines::budget::Budget::unlimited();
+                let ours = crate::engines::highs::solve(&back, &settings, &budget);
+                // The engine leaves the constant to its caller.
+                let got = ours.objective.unwrap_or(f64::NAN) + back.objective_offset;
+                assert!(
+                    (got - highs_objective).abs() < 1e-6,
+                    "{got} vs {highs_objective}\n{text}"
+                );
+            }
+        }
     }
 }

@@ -50,13 +50,17 @@
 //!
 //! # Writers' quirks
 //!
-//! PuLP (3.3.2) writes `*<meta creator='pulp'>` comment lines, `OBJSENSE` then `    MAX` on
-//! the next line for maximisation, the objective row named after the objective (`OBJ`
-//! when unnamed), no objective constant at all in its MPS files (the constant is lost:
-//! PuLP keeps it only in its own JSON/LP output), binaries as `BV` bounds inside
-//! `MARKER` blocks, and an objective without variables through a column `__dummy`
-//! fixed to 0 (it reads back as one more column). [`Model::to_mps_plain`] names
-//! columns `C0, C1, ...` and rows `R0, R1, ...` and writes neither sense nor constant.
+//! PuLP (3.3.2) writes no `OBJSENSE` section: the sense is only in a first comment
+//! line `*SENSE:Maximize` (or `*SENSE:Minimize`). Standard readers ignore it and read a
+//! maximisation as a minimisation; this reader honours that comment when the file has
+//! no `OBJSENSE` section (an `OBJSENSE` section wins). PuLP drops the objective's
+//! constant (no RHS on the objective row), writes each integer column in a `MARKER`
+//! block of its own (marker lines named `MARK`), binaries as `BV` bounds, and an
+//! objective without variables through a column `__dummy` fixed to 0 (it reads back as
+//! one more column). [`Model::to_mps_plain`] names columns `C0, C1, ...` and rows
+//! `R0, R1, ...` and writes neither sense nor constant; [`Model::to_mps`] writes a
+//! column with a negative upper bound and lower bound 0 as `UP` alone, which the rule
+//! above reads with lower bound -inf.
 //!
 //! [`Model::to_mps`]: crate::model::Model::to_mps
 //! [`Model::to_mps_plain`]: crate::model::Model::to_mps_plain
@@ -125,9 +129,18 @@ pub fn parse_mps(text: &str, file: &Path) -> Result<Model, ReadError> {
     let mut offset = 0.0;
     let mut ended = false;
     let mut any = false;
+    let mut objsense_given = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         if raw.starts_with('*') || raw.trim().is_empty() {
+            // PuLP's sense comment, used unless an OBJSENSE section says otherwise.
+            if !objsense_given {
+                match raw.trim() {
+                    "*SENSE:Maximize" => sense = Sense::Maximize,
+                    "*SENSE:Minimize" => sense = Sense::Minimize,
+                    _ => {}
+                }
+            }
             continue;
         }
         any = true;
@@ -144,6 +157,7 @@ pub fn parse_mps(text: &str, file: &Path) -> Result<Model, ReadError> {
                     Part::Start
                 }
                 "OBJSENSE" => {
+                    objsense_given = true;
                     if fields.len() > 1 {
                         sense = objsense(&fields[1..], line, &err)?;
                         Part::Start
@@ -440,4 +454,183 @@ fn bound(
         var.integer = true;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{VarId, VarKind};
+
+    fn mps(text: &str) -> Model {
+        parse_mps(text, Path::new("t.mps")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn fails(text: &str, line: usize, word: &str) {
+        let e = parse_mps(text, Path::new("t.mps")).unwrap_err();
+        assert_eq!(e.line, line, "{e}");
+        assert!(e.message.contains(word), "{e}");
+    }
+
+    fn var<'m>(m: &'m Model, name: &str) -> &'m crate::model::Var {
+        m.vars
+            .iter()
+            .find(|v| v.name.to_string() == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    const FULL: &str = r#"* comment
+NAME          example
+OBJSENSE
+    MAX
+ROWS
+ N  COST
+ L  LIM1
+ G  LIM2
+ E  MYEQN
+ E  EQ2
+ N  OTHER
+COLUMNS
+    X1        COST         1.0   LIM1         1.0
+    X1        LIM2         1.0   OTHER 5
+    MARKER                 'MARKER'                 'INTORG'
+    X2        COST         2.0   LIM1         1.0
+    X2        MYEQN       -1.0   MYEQN 3
+    MARKER                 'MARKER'                 'INTEND'
+    X3        COST        -1.0   MYEQN        1.0
+    X4  EQ2 1
+    X5 COST 0
+    X6 COST 0
+    X7 COST 0
+    X8 COST 0
+RHS
+    RHS       COST        -2.5
+    RHS       LIM1         4.0   LIM2         1.0
+    RHS       MYEQN        7.0   EQ2 1
+    OTHERSET  LIM1  99
+RANGES
+    RNG       LIM1         2.5   LIM2   -3
+    RNG       MYEQN        -2   EQ2 4
+BOUNDS
+ UP BND       X1           4.0
+ LO BND       X2          -1.0
+ UP BND       X2           1.0
+ MI BND       X3
+ UP BND X4 -2
+ BV BND X5
+ LI BND X6 2
+ UI BND X6 9
+ FR BND X7
+ FX BND X8 3.5
+ PL BND X4
+ UP OTHER X1 0
+ENDATA
+"#;
+
+    #[test]
+    fn full_file() {
+        let m = mps(FULL);
+        assert_eq!(m.name, "example");
+        assert_eq!(m.sense, Sense::Maximize);
+        assert_eq!(m.objective_offset, 2.5);
+        assert_eq!(m.rows.len(), 4);
+        let x1 = var(&m, "X1");
+        assert_eq!(
+            (x1.kind, x1.objective, x1.lower, x1.upper),
+            (VarKind::Continuous, 1.0, 0.0, 4.0)
+        );
+        let x2 = var(&m, "X2");
+        assert_eq!((x2.kind, x2.lower, x2.upper), (VarKind::Integer, -1.0, 1.0));
+        assert_eq!(m.rows[2].terms, vec![(VarId(1), 2.0), (VarId(2), 1.0)]);
+        assert_eq!(var(&m, "X3").lower, f64::NEG_INFINITY);
+        // UP below 0 with no lower bound: lower -inf; PL: upper +inf.
+        let x4 = var(&m, "X4");
+        assert_eq!((x4.lower, x4.upper), (f64::NEG_INFINITY, f64::INFINITY));
+        assert_eq!(var(&m, "X5").kind, VarKind::Binary);
+        let x6 = var(&m, "X6");
+        assert_eq!((x6.kind, x6.lower, x6.upper), (VarKind::Integer, 2.0, 9.0));
+        let x7 = var(&m, "X7");
+        assert_eq!((x7.lower, x7.upper), (f64::NEG_INFINITY, f64::INFINITY));
+        assert_eq!((var(&m, "X8").lower, var(&m, "X8").upper), (3.5, 3.5));
+        // Ranges: L [r-|R|, r]; G [r, r+|R|]; E by sign of R.
+        assert_eq!((m.rows[0].lower, m.rows[0].upper), (1.5, 4.0));
+        assert_eq!((m.rows[1].lower, m.rows[1].upper), (1.0, 4.0));
+        assert_eq!((m.rows[2].lower, m.rows[2].upper), (5.0, 7.0));
+        assert_eq!((m.rows[3].lower, m.rows[3].upper), (1.0, 5.0));
+    }
+
+    #[test]
+    fn objsense_forms_and_integer_defaults() {
+        let m = mps("NAME\nOBJSENSE MAXIMIZE\nROWS\n N obj\n E r\nCOLUMNS\n MARKER MARKER INTORG\n x r 1\n MARKER MARKER INTEND\nRHS\n r 3\nENDATA\n");
+        assert_eq!(m.sense, Sense::Maximize);
+        assert_eq!(m.name, "t");
+        // Integer columns from MARKER blocks: bounds 0 and +inf.
+        assert_eq!(
+            (m.vars[0].kind, m.vars[0].upper),
+            (VarKind::Integer, f64::INFINITY)
+        );
+        assert_eq!(m.rows[0].lower, 3.0);
+        let m = mps("OBJSENSE\n  min\nROWS\n N obj\nCOLUMNS\n x obj 1\nENDATA\n");
+        assert_eq!(m.sense, Sense::Minimize);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        fails("", 0, "empty");
+        fails("* only\n\n", 0, "empty");
+        fails("ROWS\n N obj\nCOLUMNS\n x obj 1\n", 0, "ENDATA");
+        fails("ROWS\n N obj\nFOO\nENDATA\n", 3, "unknown section");
+        fails("ROWS\n N obj\nQUADOBJ\nENDATA\n", 3, "not supported");
+        fails("ROWS\n N obj\n X r\nENDATA\n", 3, "row type");
+        fails("ROWS\n N obj\n E r\n L r\nENDATA\n", 4, "second row");
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1x\nENDATA\n",
+            4,
+            "not a number",
+        );
+        fails("ROWS\n N obj\nCOLUMNS\n x q 1\nENDATA\n", 4, "not declared");
+        fails("ROWS\n N obj\nCOLUMNS\n x obj\nENDATA\n", 4, "COLUMNS line");
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1\nRHS\n q 1\nENDATA\n",
+            6,
+            "not declared",
+        );
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n UP b y 1\nENDATA\n",
+            6,
+            "not a column",
+        );
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n SC b x 1\nENDATA\n",
+            6,
+            "semi-continuous",
+        );
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n XX b x 1\nENDATA\n",
+            6,
+            "bound type",
+        );
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n UP x\nENDATA\n",
+            6,
+            "UP bound",
+        );
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj 1\nBOUNDS\n UP b x nan\nENDATA\n",
+            6,
+            "not a number",
+        );
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n x obj inf\nENDATA\n",
+            4,
+            "not finite",
+        );
+        fails("OBJSENSE\n  UP\nENDATA\n", 2, "objective sense");
+        fails(" N obj\nENDATA\n", 1, "before any section");
+        fails(
+            "ROWS\n N obj\nCOLUMNS\n MARKER 'MARKER' 'INTXX'\nENDATA\n",
+            4,
+            "MARKER",
+        );
+        fails("ROWS extra\nENDATA\n", 1, "unexpected text");
+    }
 }
