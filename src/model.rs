@@ -442,7 +442,9 @@ impl Model {
                     }
                     if l == f64::NEG_INFINITY {
                         let _ = writeln!(s, " MI BND {}", name);
-                    } else if l != 0.0 {
+                    } else if l != 0.0 || u < 0.0 {
+                        // A negative UP alone sets the lower bound to -inf in the classic
+                        // MPS rule: a lower bound 0 is written then.
                         let _ = writeln!(s, " LO BND {} {}", name, num(l));
                     }
                     if u != f64::INFINITY {

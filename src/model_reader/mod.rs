@@ -354,16 +354,12 @@ mod tests {
         e
     }
 
-    /// What `to_mps` makes of a model: free rows dropped (a second N row), `UP` below 0
-    /// without `LO` read as lower -inf.
+    /// What `to_mps` makes of a model: free rows dropped (a second N row). (A column with
+    /// lower bound 0 and a negative upper bound gets `LO 0` beside its `UP`, so that the
+    /// classic rule, `UP` below 0 alone sets the lower bound to -inf, does not apply.)
     fn as_written_mps(m: &Model, plain: bool) -> Model {
         let mut e = m.clone();
         binary_rule(&mut e);
-        for v in &mut e.vars {
-            if v.lower == 0.0 && v.upper < 0.0 {
-                v.lower = f64::NEG_INFINITY;
-            }
-        }
         if plain {
             for (j, v) in e.vars.iter_mut().enumerate() {
                 v.name = Name::Text(format!("C{j}"));

@@ -59,8 +59,8 @@
 //! objective without variables through a column `__dummy` fixed to 0 (it reads back as
 //! one more column). [`Model::to_mps_plain`] names columns `C0, C1, ...` and rows
 //! `R0, R1, ...` and writes neither sense nor constant; [`Model::to_mps`] writes a
-//! column with a negative upper bound and lower bound 0 as `UP` alone, which the rule
-//! above reads with lower bound -inf.
+//! column with a negative upper bound and lower bound 0 as `LO 0` and `UP`, so that the
+//! rule above does not apply to it.
 //!
 //! [`Model::to_mps`]: crate::model::Model::to_mps
 //! [`Model::to_mps_plain`]: crate::model::Model::to_mps_plain
