@@ -105,8 +105,9 @@ fn the_pulp_gbm_is_the_built_in_gbm_plus_its_answer_layer_and_verifies_on_four_e
         let loaded = p.load(&root().join(&path)).unwrap();
         instances += loaded.len();
         let instance = &loaded[0];
-        let built_in = instance.build("gbm").unwrap().counts();
-        let user = user_model("battleship", &path, "user:gbm-pulp", &dir).counts();
+        let built_in_model = instance.build("gbm").unwrap();
+        let user_model = user_model("battleship", &path, "user:gbm-pulp", &dir);
+        let (built_in, user) = (built_in_model.counts(), user_model.counts());
         // The answer layer: a column ship_R_C and a row link_R_C per cell, whose terms
         // are the cell's column and the placements covering it.
         let json = instance.instance_json().unwrap();
@@ -177,6 +178,35 @@ fn the_pulp_gbm_is_the_built_in_gbm_plus_its_answer_layer_and_verifies_on_four_e
     }
 }
 
+/// Asserts that `user`'s first columns and rows are `built_in`'s, term for term and bound
+/// for bound (names aside), and returns how many columns and rows `user` has beyond them.
+fn same_model_then(built_in: &Model, user: &Model, what: &str) -> (usize, usize) {
+    assert!(user.vars.len() >= built_in.vars.len(), "{what}");
+    assert!(user.rows.len() >= built_in.rows.len(), "{what}");
+    for (j, (a, b)) in built_in.vars.iter().zip(&user.vars).enumerate() {
+        assert_eq!(
+            (a.kind, a.lower, a.upper, a.objective),
+            (b.kind, b.lower, b.upper, b.objective),
+            "{what}: column {j} ({} and {})",
+            a.name,
+            b.name
+        );
+    }
+    for (i, (a, b)) in built_in.rows.iter().zip(&user.rows).enumerate() {
+        assert_eq!(
+            (&a.terms, a.lower, a.upper),
+            (&b.terms, b.lower, b.upper),
+            "{what}: row {i} ({} and {})",
+            a.name,
+            b.name
+        );
+    }
+    (
+        user.vars.len() - built_in.vars.len(),
+        user.rows.len() - built_in.rows.len(),
+    )
+}
+
 /// Σ over the placements of ships of length `l` of their cells, on the grid of `json`.
 fn placements_cells(json: &serde_json::Value, l: usize) -> usize {
     let (m, n) = (
@@ -201,6 +231,7 @@ fn the_plain_python_sudoku_is_the_built_in_binary_model_and_verifies() {
         let built_in = instance.build("binary").unwrap();
         let user = user_model("sudoku", file, "user:binary-py", &dir);
         assert_eq!(user.counts(), built_in.counts(), "{file}");
+        assert_eq!(same_model_then(&built_in, &user, file), (0, 0));
     }
     let rows = sweep(
         &dir,

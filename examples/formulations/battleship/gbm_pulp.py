@@ -97,13 +97,18 @@ def main(instance_path, model_path):
             same = [y[a] for a, pl in enumerate(all_placements) if pl[0] == length]
             prob += pulp.lpSum(same) == count, f"fleet_{length}"
     # The answer variables and their rows.
+    ship = []
     for i in range(m):
         for j in range(n):
-            ship = pulp.LpVariable(f"ship_{i + 1}_{j + 1}", cat="Binary")
-            prob += ship - pulp.lpSum(y[a] for a, _ in cover[i, j]) == 0, f"link_{i + 1}_{j + 1}"
-    # A feasibility problem: objective 0, written as one zero term so that PuLP adds no
-    # column of its own (it writes a fixed `__dummy` column for an empty objective).
-    prob.setObjective(pulp.LpAffineExpression([(y[0], 0)]) if y else 0)
+            ship.append(pulp.LpVariable(f"ship_{i + 1}_{j + 1}", cat="Binary"))
+            covering = pulp.lpSum(y[a] for a, _ in cover[i, j])
+            prob += ship[-1] - covering == 0, f"link_{i + 1}_{j + 1}"
+    # A feasibility problem: objective 0, written with a zero term per variable, in the
+    # built-in model's column order (a reader numbers the columns as they first appear,
+    # so the columns come in the same order as the built-in's, the answer layer last);
+    # and so that PuLP adds no column of its own (it writes a fixed `__dummy` column for
+    # an empty objective).
+    prob.setObjective(pulp.LpAffineExpression([(v, 0) for v in y + ship]))
     prob.writeLP(model_path)
 
 

@@ -13,11 +13,15 @@ import json
 import sys
 
 
-def row(name, terms, sense, rhs):
-    """One LP row, its terms (coefficient, variable) ten to a line."""
+def expression(terms):
+    """Terms (coefficient, variable) as LP text, ten to a line."""
     parts = [f"{'+' if c >= 0 else '-'} {abs(c):g} {v}" for c, v in terms]
-    lines = [" ".join(parts[i:i + 10]) for i in range(0, len(parts), 10)] or ["0 cell_1_1_1"]
-    return f" {name}: " + "\n   ".join(lines) + f" {sense} {rhs:g}\n"
+    return "\n   ".join(" ".join(parts[i:i + 10]) for i in range(0, len(parts), 10))
+
+
+def row(name, terms, sense, rhs):
+    """One LP row."""
+    return f" {name}: {expression(terms)} {sense} {rhs:g}\n"
 
 
 def main(instance_path, model_path):
@@ -69,7 +73,11 @@ def main(instance_path, model_path):
     names = [x(i, j, k) for i in range(n) for j in range(n) for k in range(n)]
     with open(model_path, "w") as out:
         out.write(f"\\ Sudoku {p['name']}: report (3.1) in plain Python\n")
-        out.write("Minimize\n obj: 0 cell_1_1_1\nSubject To\n")
+        out.write("Minimize\n")
+        # Objective 0, with a zero term per variable in the built-in model's column order
+        # (a reader numbers the columns as they first appear).
+        out.write(f" obj: {expression([(0, v) for v in names])}\n")
+        out.write("Subject To\n")
         out.writelines(rows)
         out.write("Binaries\n")
         for i in range(0, len(names), 10):
