@@ -482,8 +482,17 @@ pub fn run_in_process(
 
 impl RunSpec {
     /// The cap that binds this run: [`RunSpec::cap`] when it is below the configuration's
-    /// time limit (or the configuration has none).
+    /// time limit (or the configuration has none). A formulation written outside Rust is
+    /// never capped: its command (an interpreter's start, a modelling library's import)
+    /// runs before its run clock starts ([`crate::puzzles::user::run`]) and would spend a
+    /// cap set from a built-in model's time.
     pub fn binding_cap(&self) -> Option<f64> {
+        if self
+            .formulation
+            .starts_with(crate::puzzles::user::definition::PREFIX)
+        {
+            return None;
+        }
         self.cap
             .filter(|&c| self.options.time_limit.is_none_or(|limit| c < limit))
     }

@@ -159,20 +159,40 @@ impl<P: Instance + 'static> PuzzleDef<P> {
                 kind.key()
             )));
         }
-        let run = Run::new(engine, kind, options);
-        let mut r = match user {
-            Some((schema, f)) => user::run::solve(p, schema, f, &run),
-            None => (self.find(key)?.solve)(p, &run),
+        let Some((schema, f)) = user else {
+            let run = Run::new(engine, kind, options);
+            let r = (self.find(key)?.solve)(p, &run);
+            return Ok(finish(run, r));
         };
-        // What the formulation made of the engine's outcome (minimum-clue Sudoku turns an
-        // infeasible leader into its best clue set, proven) ends the timeline, where it
-        // improves on what was reported.
-        run.budget.record_outcome(&r.outcome);
-        run.budget.finish();
-        r.trace = run.budget.trace();
-        r.run_seconds = Some(run.budget.elapsed());
-        Ok(r)
+        // A formulation written outside Rust runs its command and reads its model first,
+        // within the time limit; the run (its clock, and what is left of the limit)
+        // starts with the model in hand.
+        let built = match user::run::build(p, schema, f, options.time_limit) {
+            Ok(b) => b,
+            Err(e) => return Ok(e.into_result()),
+        };
+        let options = SolveOptions {
+            time_limit: options
+                .time_limit
+                .map(|l| (l - built.seconds).max(0.0)),
+            ..options.clone()
+        };
+        let run = Run::new(engine, kind, &options);
+        let r = user::run::solve(p, schema, f, built, &run);
+        Ok(finish(run, r))
     }
+}
+
+/// Ends a run: its timeline and run clock go into its report.
+fn finish(run: Run, mut r: RunResult) -> RunResult {
+    // What the formulation made of the engine's outcome (minimum-clue Sudoku turns an
+    // infeasible leader into its best clue set, proven) ends the timeline, where it
+    // improves on what was reported.
+    run.budget.record_outcome(&r.outcome);
+    run.budget.finish();
+    r.trace = run.budget.trace();
+    r.run_seconds = Some(run.budget.elapsed());
+    r
 }
 
 fn unknown_formulation<'a>(puzzle: &str, key: &str, keys: impl Iterator<Item = &'a str>) -> String {
