@@ -172,9 +172,7 @@ impl<P: Instance + 'static> PuzzleDef<P> {
             Err(e) => return Ok(e.into_result()),
         };
         let options = SolveOptions {
-            time_limit: options
-                .time_limit
-                .map(|l| (l - built.seconds).max(0.0)),
+            time_limit: options.time_limit.map(|l| (l - built.seconds).max(0.0)),
             ..options.clone()
         };
         let run = Run::new(engine, kind, &options);
