@@ -39,6 +39,12 @@ static REGISTRY: OnceLock<Registry> = OnceLock::new();
 
 /// The project's `engines/` folder: in the current folder, else above the executable.
 pub fn project_folder() -> Option<PathBuf> {
+    project_folder_named("engines")
+}
+
+/// The project's folder `name` (`engines`, `formulations`): in the current folder, else
+/// in the first folder above the puzzlebench executable that has one.
+pub fn project_folder_named(name: &str) -> Option<PathBuf> {
     let mut places = Vec::new();
     if let Ok(cwd) = std::env::current_dir() {
         places.push(cwd);
@@ -48,13 +54,13 @@ pub fn project_folder() -> Option<PathBuf> {
     }
     places
         .into_iter()
-        .map(|d| d.join("engines"))
+        .map(|d| d.join(name))
         .find(|d| d.is_dir())
 }
 
-/// The folders of [`ENGINES_VAR`].
-fn env_folders() -> Vec<PathBuf> {
-    std::env::var_os(ENGINES_VAR)
+/// The folders of the environment variable `var` (separated as `PATH` is).
+fn env_folders(var: &str) -> Vec<PathBuf> {
+    std::env::var_os(var)
         .map(|v| {
             std::env::split_paths(&v)
                 .filter(|p| !p.as_os_str().is_empty())
@@ -65,14 +71,42 @@ fn env_folders() -> Vec<PathBuf> {
 
 /// The definition folders, each once: the project's, then those of [`ENGINES_VAR`].
 pub fn folders() -> Vec<PathBuf> {
+    definition_folders("engines", ENGINES_VAR)
+}
+
+/// The folders of definitions of one sort, each once: the project's folder `name`, then
+/// those of the environment variable `var`.
+pub fn definition_folders(name: &str, var: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
-    for f in project_folder().into_iter().chain(env_folders()) {
+    for f in project_folder_named(name)
+        .into_iter()
+        .chain(env_folders(var))
+    {
         let f = f.canonicalize().unwrap_or(f);
         if !out.contains(&f) {
             out.push(f);
         }
     }
     out
+}
+
+/// Adds the folders `extra` of the command-line option `option` (`--engines`) to the
+/// environment variable `var`, so that the processes this one starts read them too; an
+/// error names a folder that is not there. Call it before any thread starts.
+pub fn add_folders_to_var(extra: &[PathBuf], var: &str, option: &str) -> Result<(), String> {
+    if extra.is_empty() {
+        return Ok(());
+    }
+    let mut named = env_folders(var);
+    for f in extra {
+        if !f.is_dir() {
+            return Err(format!("{option} {}: no such folder", f.display()));
+        }
+        named.push(f.canonicalize().unwrap_or_else(|_| f.clone()));
+    }
+    let joined = std::env::join_paths(&named).map_err(|e| format!("{option}: {e}"))?;
+    std::env::set_var(var, joined);
+    Ok(())
 }
 
 /// The file of the built-in engine `key`, for messages.
@@ -150,18 +184,8 @@ fn make(folders: &[PathBuf]) -> (Registry, Vec<String>) {
 /// processes this one starts. Call it before anything asks for an engine; the error
 /// lists every definition that could not be read or clashes.
 pub fn init(extra: &[PathBuf]) -> Result<(), String> {
-    if !extra.is_empty() {
-        let mut named = env_folders();
-        for f in extra {
-            if !f.is_dir() {
-                return Err(format!("--engines {}: no such folder", f.display()));
-            }
-            named.push(f.canonicalize().unwrap_or_else(|_| f.clone()));
-        }
-        let joined = std::env::join_paths(&named).map_err(|e| format!("--engines: {e}"))?;
-        // Before any thread starts (main calls this first).
-        std::env::set_var(ENGINES_VAR, joined);
-    }
+    // Before any thread starts (main calls this first).
+    add_folders_to_var(extra, ENGINES_VAR, "--engines")?;
     let (registry, errors) = make(&folders());
     if REGISTRY.set(registry).is_err() {
         return Err("internal: the engine definitions were read before --engines".into());

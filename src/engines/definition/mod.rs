@@ -194,6 +194,20 @@ pub struct Definition {
 /// definition's `applies` may name (all of them when it names none).
 pub const DRIVER_SETTINGS: &[&str] = &["threads", "seed", "mip_gap", "presolve"];
 
+/// Reads the TOML `text` of the definition file `file` into `T`; the error names the file
+/// and the line.
+pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &Path,
+) -> Result<T, String> {
+    toml::from_str(text).map_err(|e| {
+        let line = e.span().map_or(1, |s| {
+            text[..s.start.min(text.len())].matches('\n').count() + 1
+        });
+        format!("{}:{line}: {}", file.display(), e.message().trim_end())
+    })
+}
+
 /// The folder of the definition file `file`, absolute where it can be made so: what
 /// `{dir}` stands for.
 pub(crate) fn folder_of(file: &Path) -> String {
@@ -268,12 +282,7 @@ impl Definition {
         let at = |key: &str, why: String| {
             format!("{}:{}: {why}", file.display(), line_of_key(text, key))
         };
-        let w: Written = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(1, |s| {
-                text[..s.start.min(text.len())].matches('\n').count() + 1
-            });
-            format!("{}:{line}: {}", file.display(), e.message().trim_end())
-        })?;
+        let w: Written = parse_toml(text, file)?;
         let key_ok = !w.key.is_empty()
             && w.key
                 .chars()

@@ -15,7 +15,7 @@
 //! `.venv/bin/python`, where there is one, else `python3`). Every key but these is an
 //! error naming the file and line.
 
-use crate::engines::definition::{folder_of, line_of_key, placeholders};
+use crate::engines::definition::{folder_of, line_of_key, parse_toml, placeholders};
 use crate::model_reader::Format;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -67,12 +67,7 @@ impl UserFormulation {
         let at = |key: &str, why: String| {
             format!("{}:{}: {why}", file.display(), line_of_key(text, key))
         };
-        let w: Written = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(1, |s| {
-                text[..s.start.min(text.len())].matches('\n').count() + 1
-            });
-            format!("{}:{line}: {}", file.display(), e.message().trim_end())
-        })?;
+        let w: Written = parse_toml(text, file)?;
         let puzzle = crate::puzzles::puzzle(&w.puzzle).map_err(|e| at("puzzle", e))?;
         if puzzle.user_meaning().is_none() {
             return Err(at(

@@ -21,41 +21,10 @@ pub const FORMULATIONS_VAR: &str = "PUZZLEBENCH_FORMULATIONS";
 
 static REGISTRY: OnceLock<Vec<UserFormulation>> = OnceLock::new();
 
-/// The project's `formulations/` folder: in the current folder, else above the executable.
-pub fn project_folder() -> Option<PathBuf> {
-    let mut places = Vec::new();
-    if let Ok(cwd) = std::env::current_dir() {
-        places.push(cwd);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        places.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
-    }
-    places
-        .into_iter()
-        .map(|d| d.join("formulations"))
-        .find(|d| d.is_dir())
-}
-
-fn env_folders() -> Vec<PathBuf> {
-    std::env::var_os(FORMULATIONS_VAR)
-        .map(|v| {
-            std::env::split_paths(&v)
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The definition folders, each once: the project's, then those of [`FORMULATIONS_VAR`].
+/// The definition folders, each once: the project's `formulations/`, then those of
+/// [`FORMULATIONS_VAR`].
 pub fn folders() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for f in project_folder().into_iter().chain(env_folders()) {
-        let f = f.canonicalize().unwrap_or(f);
-        if !out.contains(&f) {
-            out.push(f);
-        }
-    }
-    out
+    crate::engines::registry::definition_folders("formulations", FORMULATIONS_VAR)
 }
 
 /// The `*.toml` files of `folder` and of the folders inside it, sorted.
@@ -120,18 +89,8 @@ pub fn read(folders: &[PathBuf]) -> (Vec<UserFormulation>, Vec<String>) {
 /// [`FORMULATIONS_VAR`] for the processes this one starts. Call it before anything asks
 /// for a formulation; the error lists every definition that could not be read.
 pub fn init(extra: &[PathBuf]) -> Result<(), String> {
-    if !extra.is_empty() {
-        let mut named = env_folders();
-        for f in extra {
-            if !f.is_dir() {
-                return Err(format!("--formulations {}: no such folder", f.display()));
-            }
-            named.push(f.canonicalize().unwrap_or_else(|_| f.clone()));
-        }
-        let joined = std::env::join_paths(&named).map_err(|e| format!("--formulations: {e}"))?;
-        // Before any thread starts (main calls this first).
-        std::env::set_var(FORMULATIONS_VAR, joined);
-    }
+    // Before any thread starts (main calls this first).
+    crate::engines::registry::add_folders_to_var(extra, FORMULATIONS_VAR, "--formulations")?;
     let (found, errors) = read(&folders());
     if REGISTRY.set(found).is_err() {
         return Err("internal: the formulation definitions were read before --formulations".into());
