@@ -561,4 +561,16 @@ fn two_engines_are_paired_run_by_run_on_the_run_clock() {
         "{}",
         stderr(&o)
     );
+    // Two formulations pair the same way, each on its engine, by solve time.
+    let o = pb()
+        .arg("diff")
+        .arg(&file)
+        .arg(&file)
+        .args(["--pair", "gbm=cbm", "--out"])
+        .arg(dir.path().join("out-f"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(out.contains("formulations paired: gbm in"), "{out}{}", stderr(&o));
+    assert!(out.contains("gbm→cbm on cbc"), "{out}");
 }

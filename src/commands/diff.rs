@@ -58,12 +58,25 @@ fn read_side(path: &Path) -> Result<Side, Failure> {
 /// both sides have runs on them, else formulations; a key with no row on its side is bad
 /// input, naming the engines and formulations that side has.
 fn pair_runs(old: &mut Side, a: &str, new: &mut Side, b: &str) -> Result<Paired, Failure> {
-    let engines =
-        old.rows.iter().any(|r| r.backend == a) && new.rows.iter().any(|r| r.backend == b);
-    let paired = if engines {
+    let engine = |side: &Side, key: &str| side.rows.iter().any(|r| r.backend == key);
+    let formulation = |side: &Side, key: &str| side.rows.iter().any(|r| r.formulation == key);
+    let paired = if engine(old, a) || engine(new, b) {
         Paired::Engines
-    } else {
+    } else if formulation(old, a) || formulation(new, b) {
         Paired::Formulations
+    } else {
+        let names = |side: &Side, f: fn(&Record) -> &str| {
+            let mut has: Vec<&str> = side.rows.iter().map(f).collect();
+            has.sort_unstable();
+            has.dedup();
+            has.join(", ")
+        };
+        return Err(bad_input(format!(
+            "--pair {a}={b}: {a} is no engine or formulation of {} (its engines: {}; its formulations: {})",
+            old.path.display(),
+            names(old, |r| r.backend.as_str()),
+            names(old, |r| r.formulation.as_str()),
+        )));
     };
     let label = format!("{a}→{b}");
     for (side, key) in [(&mut *old, a), (&mut *new, b)] {
@@ -72,17 +85,17 @@ fn pair_runs(old: &mut Side, a: &str, new: &mut Side, b: &str) -> Result<Paired,
             Paired::Formulations => r.formulation.clone(),
         };
         if !side.rows.iter().any(|r| of(r) == key) {
-            let names = |f: fn(&Record) -> &str| {
-                let mut has: Vec<&str> = side.rows.iter().map(f).collect();
-                has.sort_unstable();
-                has.dedup();
-                has.join(", ")
+            let what = match paired {
+                Paired::Engines => "engine",
+                Paired::Formulations => "formulation",
             };
+            let mut has: Vec<String> = side.rows.iter().map(of).collect();
+            has.sort_unstable();
+            has.dedup();
             return Err(bad_input(format!(
-                "{}: no run of engine or formulation {key} (its engines: {}; its formulations: {})",
+                "{}: no run on {what} {key} (its {what}s: {})",
                 side.path.display(),
-                names(|r| r.backend.as_str()),
-                names(|r| r.formulation.as_str()),
+                has.join(", ")
             )));
         }
         side.rows.retain(|r| of(r) == key);
