@@ -81,6 +81,10 @@ fn puzzle_folders() -> BTreeSet<String> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        // `user/` is no puzzle but a shared piece in a folder, as cages.rs and counting.rs
+        // are files: formulations written outside Rust, which every puzzle's
+        // user_schema.rs serves.
+        .filter(|name| name != "user")
         .collect()
 }
 
