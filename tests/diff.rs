@@ -571,6 +571,10 @@ fn two_engines_are_paired_run_by_run_on_the_run_clock() {
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(out.contains("formulations paired: gbm in"), "{out}{}", stderr(&o));
+    assert!(
+        out.contains("formulations paired: gbm in"),
+        "{out}{}",
+        stderr(&o)
+    );
     assert!(out.contains("gbm→cbm on cbc"), "{out}");
 }
