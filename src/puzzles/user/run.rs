@@ -54,8 +54,6 @@ pub struct Built {
     pub model: Model,
     /// The column of each answer variable, in the schema's order.
     pub answer_columns: Vec<VarId>,
-    /// Seconds the command took.
-    pub command_seconds: f64,
     /// Seconds the command took plus the reading of the model.
     pub seconds: f64,
 }
@@ -205,7 +203,6 @@ pub fn read<P: Instance>(
     Ok(Built {
         model,
         answer_columns,
-        command_seconds,
         seconds: command_seconds + started.elapsed().as_secs_f64(),
     })
 }
