@@ -65,26 +65,30 @@ enum Command {
     /// to OUT/results.csv, which is resumed when it exists (finished runs are kept and
     /// skipped); --fresh starts a new file and keeps the old one under a dated name.
     Reproduce(ReproduceArgs),
-    /// Race a puzzle's configurations over a plan of instances and drop those a test
-    /// shows are worse (F-Race, with pairwise exact tests).
+    /// Race a puzzle's configurations over a plan of instances: drop those a test shows
+    /// are not the best, call equivalent those shown within a margin of it.
     ///
     /// The candidates are those of the puzzle's engine comparison: every formulation on
     /// every installed engine that takes it (or those of --backend and --formulation). The
     /// plan (--instances, default 36) is fixed before the race starts: one instance from
     /// each rung of the puzzle's ladder (instances/<puzzle>/ladder.txt) in turn, within a
     /// rung in the order --seed fixes, so it is the same on any machine and with any
-    /// engines. Each round runs every survivor once on the next planned instance, each run
-    /// in a worker process and a row of OUT/results.csv with the race's name in its `race`
-    /// column. After every 12 instances a look tests every ordered pair of survivors with
-    /// the exact one-sided sign test over the instances that separate the pair (times that
-    /// differ to the millisecond, the slower at 10 ms or more), Holm-adjusted at the look's
-    /// level (alpha 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, ...); a candidate
-    /// beaten by a rejected test with at least 10 separating instances is dropped. It ends
-    /// when one candidate is left, when after a look the best and the runner-up share at
-    /// least 10 separating instances ("enough instances"), or when the plan is run;
-    /// --budget is a safety cap that stops it short (and says so). Every look and decision
-    /// goes to OUT/race.jsonl. Started again with the same command, a race goes on where
-    /// it stopped. docs/race.md explains the method and what it guarantees.
+    /// engines. Each round runs every survivor once on the next planned instance, one run
+    /// at a time (the best first, the others under an adaptive cap of twice its time plus
+    /// 0.1 s), each in a worker process and a row of OUT/results.csv with the race's name
+    /// in its `race` column. At looks fixed before the start (after 12 to 17 instances, then
+    /// every 6, and at the plan's end; alpha 0.05 spent over them) every survivor's exact
+    /// one-sided signed-rank test against every other, on the log ratios of their times
+    /// over the instances separating them, decides by the closure of "a is a best": a
+    /// candidate is dropped when its test against some survivor meets its level; a
+    /// survivor whose ratio's interval lies within --margin of the best is equivalent to
+    /// it. The race ends when one candidate is left, when every survivor is equivalent to
+    /// the best ("decided"), or when the plan is run; --budget is a safety cap that stops
+    /// it short (and says so). Each candidate's label against the best (ahead, equivalent
+    /// within the margin, or undecided, because ...) and ratio with its interval are
+    /// printed; every look and drop goes to OUT/race.jsonl. Started again with the same
+    /// command, a race goes on where it stopped. docs/race.md explains the method and what
+    /// it guarantees.
     Race(RaceArgs),
     /// Rebuild every table and plot from result CSVs (gathered here or elsewhere).
     Report(ReportArgs),
@@ -432,18 +436,26 @@ struct ReproduceArgs {
     /// the report says so. Default: 5 minutes.
     #[arg(long, value_parser = parse_budget, value_name = "DURATION")]
     race_budget: Option<f64>,
-    /// The instances each race plans (a look every 12): the same instances in the same
-    /// order on any machine and with any engines.
+    /// The instances each race plans (looks after 12, then every 6): the same instances
+    /// in the same order on any machine and with any engines.
     #[arg(long, value_name = "N", default_value_t = commands::race::DEFAULT_INSTANCES)]
     race_instances: usize,
-    /// Runs at once in the races, each on a physical core of its own (default: one per
-    /// physical core; the report's parts run as --jobs says).
+    /// Races at once, each on a physical core of its own and running its runs one at a
+    /// time, so that the best and the others are timed alike (default: one per physical
+    /// core; the report's parts run as --jobs says).
     #[arg(long, value_name = "N")]
     race_jobs: Option<usize>,
+    /// The races' margin of equivalence (`puzzlebench race --margin`): 10% unless said.
+    #[arg(long, default_value = "10%", value_name = "M", value_parser = parse_margin)]
+    race_margin: f64,
 }
 
 fn parse_budget(s: &str) -> Result<f64, String> {
     commands::race::parse_budget(s)
+}
+
+fn parse_margin(s: &str) -> Result<f64, String> {
+    commands::race::parse_margin(s)
 }
 
 #[derive(Args)]
@@ -464,10 +476,17 @@ struct RaceArgs {
     #[arg(long, value_delimiter = ',')]
     formulation: Vec<String>,
     /// The instances the race plans: taken from the ladder's rungs in turn, in the order
-    /// --seed fixes, the same on any machine and with any engines. The race runs them all
-    /// unless one candidate is left first; a test (a look) comes after every 12.
+    /// --seed fixes, the same on any machine and with any engines. The tests (looks) come
+    /// after 12 instances, then every 6, and at the plan's end, with α = 0.05 spent over
+    /// them; the race runs until every candidate but the best is dropped or equivalent to
+    /// it, or the plan (or --budget) runs out (docs/race.md).
     #[arg(long, value_name = "N", default_value_t = commands::race::DEFAULT_INSTANCES)]
     instances: usize,
+    /// The margin of equivalence: a candidate whose ratio to the best lies, with the
+    /// race's confidence, within it both ways is "equivalent within" it. A percentage
+    /// (10%) or a fraction (0.1).
+    #[arg(long, default_value = "10%", value_name = "M")]
+    margin: String,
     /// A safety cap on each race: wall time of its runs, worker starts included, as seconds
     /// (90) or with a unit (90s, 5m, 1h). When spent (checked before each instance) the race
     /// stops short of its plan, and its summary and report say so.
@@ -553,10 +572,11 @@ struct SlurmArgs {
 #[derive(Args)]
 struct MeasureArgs {
     /// Runs at once, each in its own process on CPU cores of its own (never two on the
-    /// hyperthreads of one physical core, unless --share-cores). Default: 1 for run and
-    /// race (timings are cleanest one at a time on a quiet machine); for reproduce one per
-    /// physical core, as its races run (BenchExec's rule). More than the physical cores
-    /// gives a warning.
+    /// hyperthreads of one physical core, unless --share-cores); for race, races at once
+    /// (a puzzle that asks two questions races two), each running its runs one at a time
+    /// on a core of its own. Default: 1 for run and race (timings are cleanest one at a
+    /// time on a quiet machine); for reproduce one per physical core (BenchExec's rule).
+    /// More than the physical cores gives a warning.
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// Memory limit of each run in MiB, for all its processes together (a cgroup's limit;
@@ -772,6 +792,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             measuring: a.measuring.measuring(1),
             instances_dir: a.instances_dir,
             quiet: a.quiet,
+            margin: a.margin,
         }),
         Command::Report(a) => {
             commands::report::report(&a.csv, &a.out, a.shift, &a.figures, a.pool_machines)
@@ -844,6 +865,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         race_budget: a.race_budget,
         race_instances: a.race_instances,
         race_jobs: a.race_jobs,
+        race_margin: a.race_margin,
     }
 }
 

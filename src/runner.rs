@@ -95,6 +95,9 @@ pub struct Plan {
     /// The race these runs belong to (`puzzlebench race`): written in every row's `race`
     /// column. `None` for a sweep.
     pub race: Option<String>,
+    /// The race's plan length and margin, written in every row's `race_plan` and
+    /// `race_margin` columns, so that the race can be rebuilt from its rows alone.
+    pub race_rule: Option<(usize, f64)>,
 }
 
 /// What to expand into a [`Plan`].
@@ -230,6 +233,7 @@ impl Plan {
             same,
             repeat_gate: None,
             race: None,
+            race_rule: None,
         })
     }
 }
@@ -749,6 +753,8 @@ pub fn sweep(
                 let Some(mut rec) = rec else { return };
                 if let Some(race) = &plan.race {
                     rec.race = race.clone();
+                    rec.race_plan = plan.race_rule.map(|r| r.0);
+                    rec.race_margin = plan.race_rule.map(|r| r.1);
                 }
                 if stop.load(Ordering::SeqCst) && rec.status == Status::Error.key() {
                     // The worker died because the sweep is stopping: not a result.

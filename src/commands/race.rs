@@ -15,9 +15,8 @@ use super::{bad_input, failed, own_executable, parse_engines, stop_flag, Failure
 use crate::engines::{Engine, SolveOptions};
 use crate::puzzles::{self, Puzzle, SuitePart};
 use crate::race::capping::cap_after;
-use crate::race::elimination::RaceConfig;
 use crate::race::ladder::{ladder_file, Ladder};
-use crate::race::state::{RaceState, CAPPED, ENOUGH, ONE_LEFT, PLAN_RUN};
+use crate::race::state::{RaceState, CAPPED, DECIDED, ONE_LEFT, PLAN_RUN};
 use crate::record::{self, Record};
 use crate::runner::{self, Loaded, Plan, PlanRequest, RunEnv, RunSpec, SweepConfig};
 use serde_json::json;
@@ -53,6 +52,9 @@ pub struct RaceSpec {
     /// The safety cap: wall seconds of the race's runs after which it stops short of its
     /// plan (and says so).
     pub budget: f64,
+    /// The margin of equivalence (0.1: a survivor within 10 % of the best, both ways, at
+    /// the race's level, is equivalent to it).
+    pub margin: f64,
 }
 
 /// The races of `p`: one per engine-comparison part of its quick suite (or full, when not
@@ -60,7 +62,7 @@ pub struct RaceSpec {
 /// Rust named there joins the parts of the built-in ones named with it, or the first
 /// part), with `time_limit` replacing
 /// the part's own when given, `instances` planned each, and the safety cap `budget`
-/// (seconds of runs).
+/// (seconds of runs), and the margin of equivalence `margin`.
 pub fn race_specs(
     p: &'static dyn Puzzle,
     quick: bool,
@@ -68,6 +70,7 @@ pub fn race_specs(
     time_limit: Option<f64>,
     instances: usize,
     budget: f64,
+    margin: f64,
 ) -> Result<Vec<RaceSpec>, Failure> {
     for f in only {
         p.formulation(f).map_err(bad_input)?;
@@ -135,6 +138,7 @@ pub fn race_specs(
             time_limit: limit,
             instances,
             budget,
+            margin,
         });
     }
     if out.is_empty() {
@@ -161,6 +165,27 @@ pub fn parse_budget(text: &str) -> Result<f64, String> {
             "--budget: `{text}` is not a duration; write seconds (90), or a number with s, m or h (90s, 5m, 1.5h)"
         )),
     }
+}
+
+/// Parses a margin of equivalence: a percentage (`10%`, `2.5 %`) or a fraction below 1
+/// (`0.1`); it must lie above 0 and below 100 %.
+pub fn parse_margin(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let (num, scale) = match t.strip_suffix('%') {
+        Some(n) => (n.trim(), 0.01),
+        None => (t, 1.0),
+    };
+    let bad = || {
+        format!(
+            "--margin: `{text}` is not a margin; write a percentage (10%) or a fraction below 1 (0.1)"
+        )
+    };
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    let m = v * scale;
+    if !(m > 0.0 && m < 1.0 && m.is_finite()) {
+        return Err(bad());
+    }
+    Ok(m)
 }
 
 /// A candidate: a formulation on an engine with one setting.
@@ -237,13 +262,15 @@ pub struct RaceRun<'a> {
     pub seed: u64,
     /// No progress line.
     pub quiet: bool,
+    /// Where progress bars go when several races run at once.
+    pub bars: Option<&'a indicatif::MultiProgress>,
 }
 
 /// How a race ended.
 pub struct Ended {
     /// The race's state at the end.
     pub state: RaceState,
-    /// Why it ended: [`ONE_LEFT`], [`ENOUGH`], [`PLAN_RUN`] or [`CAPPED`].
+    /// Why it ended: [`ONE_LEFT`], [`DECIDED`], [`PLAN_RUN`] or [`CAPPED`].
     pub reason: String,
     /// The rungs' labels, by instance raced.
     pub rungs: Vec<String>,
@@ -311,27 +338,48 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             other.instance
         )));
     }
-    let mut state = RaceState::new(&spec.name, p.key(), names.clone());
-    let rule = RaceConfig::default();
+    if let Some(row) = done.values().find(|row| {
+        row.race_plan.is_some_and(|n| n != planned.len())
+            || row
+                .race_margin
+                .is_some_and(|m| (m - spec.margin).abs() > 1e-12)
+    }) {
+        return Err(bad_input(format!(
+            "{}: the race {} there planned {} instances with a margin of {}, this one {} with {}: start it with the same --instances and --margin, or use another --out",
+            r.csv.display(),
+            spec.name,
+            row.race_plan.map_or("?".into(), |n| n.to_string()),
+            row.race_margin.map_or("?".into(), crate::race::state::percent),
+            planned.len(),
+            crate::race::state::percent(spec.margin)
+        )));
+    }
     let total = planned.len();
+    let mut state = RaceState::new(&spec.name, p.key(), names.clone(), total, spec.margin);
+    let rule = state.config().clone();
     let mut events = vec![json!({
         "race": spec.name, "event": "start", "puzzle": p.key(),
         "candidates": names, "ladder": file.display().to_string(),
         "rungs": labels.iter().zip(&sizes).map(|(l, n)| json!({"rung": l, "instances": n})).collect::<Vec<_>>(),
-        "seed": r.seed, "time_limit": spec.time_limit, "cap_seconds": spec.budget,
-        "plan": plan_names, "look_every": rule.look_every, "alpha": rule.alpha,
-        "alpha_by_look": (1..=rule.looks_in(total).max(1)).map(|t| rule.alpha_at(t)).collect::<Vec<_>>(),
-        "min_pair": rule.min_pair,
+        "seed": r.seed, "time_limit": spec.time_limit, "budget_seconds": spec.budget,
+        "plan": plan_names, "looks": state.schedule().0, "alpha": rule.alpha,
+        "alpha_by_look": state.schedule().1, "min_pair": rule.min_pair,
+        "margin": rule.margin, "test": "signed-rank, closure of 'a is a best'",
+        "runs_at_once": r.config.jobs,
     })];
     let bar = super::progress_bar(total.max(1) as u64, r.quiet, &spec.name);
+    let bar = match r.bars {
+        Some(m) => m.add(bar),
+        None => bar,
+    };
     let mut rungs = Vec::new();
     let mut plan = planned.into_iter();
     let reason = loop {
         if state.survivors().len() <= 1 {
             break ONE_LEFT;
         }
-        if state.has_enough() {
-            break ENOUGH;
+        if state.decided() {
+            break DECIDED;
         }
         if state.spent >= spec.budget {
             break CAPPED;
@@ -346,10 +394,12 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             labels[g],
             survivors.len()
         ));
-        let mut plan = round_plan(spec, &cands, &survivors, loaded)?;
-        // Adaptive capping: the current best runs first, alone; the others then run with a
-        // cap from its time there.
-        let leader = state.best().filter(|b| survivors.contains(b));
+        let mut plan = round_plan(spec, &cands, &survivors, loaded, total)?;
+        // Adaptive capping: the current best runs first; the others then run with a cap
+        // from its time there. Every run of a race runs alone in it, one at a time
+        // (`run_races` gives each race one worker), so the best and the others are timed
+        // alike.
+        let leader = state.leader().filter(|b| survivors.contains(b));
         let (first, rest): (Vec<RunSpec>, Vec<RunSpec>) = std::mem::take(&mut plan.runs)
             .into_iter()
             .partition(|s| Some(run_name(&s.formulation, s.engine, &s.options, s.kind)) == leader);
@@ -398,36 +448,34 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
             "best": best, "spent_seconds": round3(state.spent),
             "ran_first": leader, "cap_seconds": cap.map(round3), "capped": capped,
         }));
-        if rule.is_look(k) {
-            if let Some(look) = state.looks().last().filter(|l| l.raced_instances == k) {
-                let mut v = serde_json::to_value(look).map_err(failed)?;
-                v["race"] = json!(spec.name);
-                v["event"] = json!("look");
-                events.push(v);
-            }
-        }
+        log_look(&mut events, &spec.name, &state, k, &decisions)?;
         for f in &state.refusals[before..] {
             events.push(
                 json!({"race": spec.name, "event": "refused", "candidate": f.candidate,
                 "instance": f.instance, "reason": f.reason}),
             );
         }
-        for d in decisions {
-            let mut v = serde_json::to_value(&d).map_err(failed)?;
-            v["race"] = json!(spec.name);
-            v["event"] = json!("drop");
-            events.push(v);
-        }
         write_log(r.log, &spec.name, &events)?;
         bar.set_position(k as u64);
     };
     bar.finish_and_clear();
+    // A race cut short of its plan by its budget makes one last look with the level its
+    // plan's later looks would have had.
+    let last = state.finish();
+    let k = state.raced.len();
+    log_look(&mut events, &spec.name, &state, k, &last)?;
+    let best = state.best();
+    let runner = state.runner_up();
+    let verdict = runner.as_deref().and_then(|c| state.verdict(c, reason));
     events.push(json!({
         "race": spec.name, "event": "end", "reason": reason,
         "raced_instances": state.raced.len(), "planned_instances": total,
         "counted_best_runner_up": state.counted_between(
-            &state.best().unwrap_or_default(), &state.runner_up().unwrap_or_default()),
-        "best": state.best(), "runner_up": state.runner_up(), "survivors": state.survivors(),
+            &best.clone().unwrap_or_default(), &runner.clone().unwrap_or_default()),
+        "best": best, "runner_up": runner, "survivors": state.survivors(),
+        "verdict": verdict.as_ref().map(|v| v.label()),
+        "ratio": verdict.as_ref().map(|v| v.ratio_cell()),
+        "level": verdict.as_ref().map(|v| v.comparison.level),
         "spent_seconds": round3(state.spent),
     }));
     write_log(r.log, &spec.name, &events)?;
@@ -437,6 +485,31 @@ pub fn run_race(spec: &RaceSpec, engines: &[Engine], r: &RaceRun) -> Result<Ende
         rungs,
         planned: total,
     })
+}
+
+/// Adds to `events` the look made after `k` instances, if one was, and its drops.
+fn log_look(
+    events: &mut Vec<serde_json::Value>,
+    race: &str,
+    state: &RaceState,
+    k: usize,
+    decisions: &[crate::race::elimination::Decision],
+) -> Result<(), Failure> {
+    if let Some(look) = state.looks().last().filter(|l| l.raced_instances == k) {
+        let mut v = serde_json::to_value(look).map_err(failed)?;
+        v["race"] = json!(race);
+        v["event"] = json!("look");
+        if !events.iter().any(|e| e == &v) {
+            events.push(v);
+        }
+    }
+    for d in decisions {
+        let mut v = serde_json::to_value(d).map_err(failed)?;
+        v["race"] = json!(race);
+        v["event"] = json!("drop");
+        events.push(v);
+    }
+    Ok(())
 }
 
 /// The error of a race a signal stopped.
@@ -480,6 +553,7 @@ fn round_plan(
     cands: &BTreeMap<String, Candidate>,
     survivors: &[String],
     loaded: Loaded,
+    planned: usize,
 ) -> Result<Plan, Failure> {
     let mut runs: Vec<RunSpec> = Vec::new();
     let mut plan: Option<Plan> = None;
@@ -510,11 +584,15 @@ fn round_plan(
     let mut plan = plan.expect("at least one survivor");
     plan.runs = runs;
     plan.race = Some(spec.name.clone());
+    plan.race_rule = Some((planned, spec.margin));
     Ok(plan)
 }
 
 /// Rewrites `log` with `events` for race `name`, keeping the lines of other races.
 fn write_log(log: &Path, name: &str, events: &[serde_json::Value]) -> Result<(), Failure> {
+    // Races running at once share the log: one rewrites it at a time.
+    static LOG_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = LOG_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let mut lines: Vec<String> = match std::fs::read_to_string(log) {
         Ok(text) => text
             .lines()
@@ -531,6 +609,69 @@ fn write_log(log: &Path, name: &str, events: &[serde_json::Value]) -> Result<(),
     std::fs::write(&tmp, lines.join("\n") + "\n")
         .and_then(|_| std::fs::rename(&tmp, log))
         .map_err(|e| failed(format!("{}: {e}", log.display())))
+}
+
+/// Runs (or goes on with) `races`, each with its engines, up to `at_once` at a time. Each
+/// race has one worker of its own: its runs run one at a time, on the CPUs of one slot of
+/// `r.config` (slot `i` for the `i`-th race running at once), so that within a race the
+/// best and every other candidate are timed alike, each run alone in its race, while the
+/// machine's other cores serve other races. `done` is called with each race as it ends.
+/// Every race that can run does; the first failure is returned after them (a signal stops
+/// them all).
+pub fn run_races(
+    races: &[(RaceSpec, Vec<Engine>)],
+    r: &RaceRun,
+    at_once: usize,
+    done: &(dyn Fn(&Ended) + Sync),
+) -> Result<Vec<Ended>, Failure> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = at_once.clamp(1, races.len().max(1));
+    let next = AtomicUsize::new(0);
+    let failed_once = AtomicBool::new(false);
+    let out: Mutex<Vec<Option<Result<Ended, Failure>>>> =
+        Mutex::new((0..races.len()).map(|_| None).collect());
+    let multi = indicatif::MultiProgress::new();
+    if r.quiet {
+        multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    std::thread::scope(|scope| {
+        for slot in 0..threads {
+            let (next, failed_once, out, multi) = (&next, &failed_once, &out, &multi);
+            let mut config = r.config.clone();
+            config.jobs = 1;
+            config.cores = vec![r.config.cores.get(slot).cloned().unwrap_or_default()];
+            scope.spawn(move || {
+                let own = RaceRun {
+                    config: &config,
+                    bars: Some(multi),
+                    ..*r
+                };
+                loop {
+                    if failed_once.load(Ordering::SeqCst) || r.stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((spec, engines)) = races.get(i) else {
+                        return;
+                    };
+                    let result = run_race(spec, engines, &own);
+                    match &result {
+                        Ok(ended) => {
+                            multi.suspend(|| done(ended));
+                        }
+                        Err(_) => failed_once.store(true, Ordering::SeqCst),
+                    }
+                    out.lock().unwrap()[i] = Some(result);
+                }
+            });
+        }
+    });
+    let mut ended = Vec::new();
+    for result in out.into_inner().unwrap().into_iter().flatten() {
+        ended.push(result?);
+    }
+    Ok(ended)
 }
 
 /// What `puzzlebench race` was asked.
@@ -551,12 +692,15 @@ pub struct RaceCommand {
     pub out: PathBuf,
     /// The seed of the instance order within each rung.
     pub seed: u64,
-    /// Workers, memory limit, cores, cgroups and run order.
+    /// Races at once (`--jobs`: each race runs its runs one at a time), memory limit,
+    /// cores, cgroups and run order.
     pub measuring: super::measuring::Measuring,
     /// The folder holding the instance folders and ladders.
     pub instances_dir: PathBuf,
     /// No progress line.
     pub quiet: bool,
+    /// The margin of equivalence, as written (`10%`, `0.1`).
+    pub margin: String,
 }
 
 /// The seconds a worker of a race may run past its time limit before it is killed.
@@ -574,7 +718,16 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
     if c.instances == 0 {
         return Err(bad_input("--instances: a race plans at least one instance"));
     }
-    let specs = race_specs(p, true, &c.formulations, c.time_limit, c.instances, budget)?;
+    let margin = parse_margin(&c.margin).map_err(bad_input)?;
+    let specs = race_specs(
+        p,
+        true,
+        &c.formulations,
+        c.time_limit,
+        c.instances,
+        budget,
+        margin,
+    )?;
     std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
     let csv = c.out.join("results.csv");
     record::check_results_file(&csv).map_err(bad_input)?;
@@ -595,11 +748,13 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
         instances_dir: &c.instances_dir,
         seed: c.seed,
         quiet: c.quiet,
+        bars: None,
     };
-    for spec in &specs {
-        let ended = run_race(spec, &engines, &run)?;
-        println!("{}", summary(&ended));
-    }
+    let races: Vec<(RaceSpec, Vec<Engine>)> =
+        specs.into_iter().map(|s| (s, engines.clone())).collect();
+    run_races(&races, &run, c.measuring.jobs, &|ended| {
+        println!("{}", summary(ended))
+    })?;
     println!(
         "rows: {}; decisions: {}",
         csv.display(),
@@ -608,40 +763,35 @@ pub fn race(c: &RaceCommand) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A race's outcome in a few lines.
+/// A race's outcome in a few lines: why it ended, the best, and every other candidate's
+/// label against it with its ratio and interval at the race's level.
 pub fn summary(e: &Ended) -> String {
     let s = &e.state;
     let best = s.best().unwrap_or_else(|| "none".into());
-    let runner = s.runner_up().unwrap_or_else(|| "none".into());
     let mut out = format!(
-        "{}: {} of {} planned instances raced, {:.1} s of runs; ended: {}.\n",
+        "{}: {} of {} planned instances raced, {:.1} s of runs; ended: {}.\n  best: {best}\n",
         s.name,
         s.raced.len(),
         e.planned,
         s.spent,
         e.reason
     );
-    let (w, l) = s.versus(&best, &runner);
-    out.push_str(&format!(
-        "  best: {best}; runner-up: {runner}; {} instances separate them (best faster on {w}, slower on {l})\n",
-        w + l
-    ));
-    let others: Vec<String> = s
-        .survivors()
-        .into_iter()
-        .filter(|c| Some(c) != s.best().as_ref())
-        .collect();
-    if !others.is_empty() {
-        out.push_str(&format!(
-            "  not separated from the best: {}\n",
-            others.join(", ")
-        ));
-    }
-    for d in s.decisions() {
-        out.push_str(&format!(
-            "  dropped {} after {} instances: best faster on {} of {} separating, sign test p = {:.2e} (Holm level {:.2e})\n",
-            d.candidate, d.raced_instances, d.best_faster, d.counted_instances, d.p_value, d.level
-        ));
+    for (i, c) in s.order().iter().enumerate().skip(1) {
+        let role = if i == 1 { "runner-up " } else { "" };
+        if let Some(v) = s.verdict(c, &e.reason) {
+            let when = match s.decisions().iter().find(|d| &d.candidate == c) {
+                Some(d) => format!("dropped after {} instances; ", d.raced_instances),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "  {role}{c}: {}; {when}ratio to the best {} on {} separating instances, p = {:.2e} at the level {:.2e}\n",
+                v.label(),
+                v.ratio_cell(),
+                v.comparison.instances,
+                v.comparison.p_value,
+                v.comparison.level
+            ));
+        }
     }
     for f in &s.refusals {
         out.push_str(&format!(

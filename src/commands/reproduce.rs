@@ -159,8 +159,10 @@ pub struct ReproduceConfig {
     pub race_budget: Option<f64>,
     /// The instances each race plans.
     pub race_instances: usize,
-    /// Runs at once in the races (None: one per physical core).
+    /// Races at once, each running its runs one at a time (None: one per physical core).
     pub race_jobs: Option<usize>,
+    /// The races' margin of equivalence.
+    pub race_margin: f64,
 }
 
 /// The safety cap of a race of the main job, wall seconds of its runs: a race plans its
@@ -192,6 +194,7 @@ fn plan_races(
             c.time_limit,
             c.race_instances,
             c.race_budget.unwrap_or(RACE_BUDGET),
+            c.race_margin,
         )?;
         for spec in specs {
             let file = crate::race::ladder::ladder_file(
@@ -561,11 +564,11 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         instances_dir: &c.instances_dir,
         seed: super::race::DEFAULT_SEED,
         quiet: c.quiet,
+        bars: None,
     };
-    for (spec, engines) in &races {
-        let ended = super::race::run_race(spec, engines, &run)?;
-        eprintln!("{}", super::race::summary(&ended));
-    }
+    super::race::run_races(&races, &run, race_measuring.jobs, &|ended| {
+        eprintln!("{}", super::race::summary(ended))
+    })?;
     if let Some(shard) = c.shard {
         eprintln!(
             "shard {shard} done: its rows are in {}; when every shard is done, `puzzlebench merge` their results.csv files and `puzzlebench report` the merged file",
@@ -640,7 +643,7 @@ mod tests {
     fn each_race_runs_whole_in_the_shard_with_the_least_budget_so_far() {
         let sudoku = puzzles::puzzle("sudoku").unwrap();
         let spec = |budget| {
-            let mut s = super::super::race::race_specs(sudoku, true, &[], None, 36, budget)
+            let mut s = super::super::race::race_specs(sudoku, true, &[], None, 36, budget, 0.1)
                 .unwrap()
                 .remove(0);
             s.name = format!("r{budget}");

@@ -10,16 +10,16 @@
 //! stops has status `capped` ([`crate::record::CAPPED`]), its cap in `cap_seconds`, and
 //! the configuration's own `time_limit` (so its run id is the uncapped run's).
 //!
-//! What the race makes of it: a capped run is charged the configuration's time limit, as a
-//! failure is ([`crate::race::state::race_seconds`]). On that instance it is then slower
-//! than the best (which took less than half its cap: true of the uncapped run too), and
-//! slower than any candidate that finished under the cap (true too); against another capped
-//! run or a failure it ties, and separates nothing. Every comparison it enters is thus one
-//! the uncapped run would have given the same way, or none: capping never makes a test
-//! count an instance the wrong way, it only leaves out some instances between two slow
-//! candidates. Outside the race a capped run is neither a success nor a failure: reports
-//! set it aside, except the race's own answer, which charges it its cap, a lower bound on
-//! its time ([`crate::report::answer::raced_seconds`]).
+//! What the race makes of it: a run stopped at its cap is only known to be slower than the
+//! cap ([`crate::race::separation`]): slower than the best (which took less than half of
+//! it) and than any candidate that finished under it; against another stopped run nothing
+//! is known, and the instance separates nothing. In the log ratios a test uses, it stands
+//! at its cap on the side where that understates the gap the test looks for, and as
+//! unbounded on the other, so that capping never makes a test reject more easily than the
+//! uncapped runs would have. Everywhere a capped run is "stopped", never solved: the race takes it as a
+//! time of at least its cap ([`crate::race::separation::Obs::stopped`]), and the report's
+//! figures and means that take it at its cap mark them as lower bounds
+//! ([`crate::report::answer::raced_seconds`]).
 
 use crate::record::Record;
 use crate::stats::succeeded;
@@ -47,12 +47,6 @@ pub fn cap_after(best: &Record) -> Option<f64> {
 /// its time; `None` for any other run.
 pub fn stopped_at(r: &Record) -> Option<f64> {
     r.cap_seconds.filter(|_| r.is_capped())
-}
-
-/// Whether a raced answer and its figures count `r` as solved: it succeeded, or the race's
-/// cap stopped it (the race stopped it; it did not fail).
-pub fn solved_or_capped(r: &Record) -> bool {
-    succeeded(r) || r.is_capped()
 }
 
 #[cfg(test)]

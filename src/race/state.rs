@@ -1,42 +1,50 @@
 //! A race as its rows tell it: the candidates, the instances raced in order, each
-//! candidate's charged time on each, who refused, who was dropped and when. The `race`
-//! command builds it instance by instance as it runs; the report rebuilds it from the rows
-//! alone ([`replay`]), so a results file (merged from shards or not) holds every race
-//! whole, and `race.jsonl` is a record of it, never the only one.
+//! candidate's run on each, who refused, who was dropped and when, and what the race
+//! decided between its best and every other candidate. The `race` command builds it
+//! instance by instance as it runs; the report rebuilds it from the rows alone
+//! ([`replay`]: the rows carry the race's plan length and margin), so a results file
+//! (merged from shards or not) holds every race whole, and `race.jsonl` is a record of it,
+//! never the only one.
 
-use super::elimination::{Decision, Look, Race, RaceConfig};
-use super::sign::{sign_test_p, tally};
+use super::elimination::{Comparison, Decided, Decision, Look, Race, RaceConfig};
+use super::separation::{round_ms, tally, LogRatios, Obs, MIN_COUNTED_SECONDS};
+use super::signed_rank::{hodges_lehmann, interval, test_greater};
 use crate::record::Record;
-use crate::stats::{median, succeeded};
+use crate::stats::succeeded;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Why a race ended: one candidate left.
 pub const ONE_LEFT: &str = "one candidate left";
+/// Why a race ended: at a look, every survivor but the best was equivalent to it.
+pub const DECIDED: &str = "decided";
 /// Why a race ended: every planned instance raced.
 pub const PLAN_RUN: &str = "plan run";
-/// Why a race ended: the safety cap in seconds stopped it short of its plan.
-pub const CAPPED: &str = "cut short by the time cap";
-/// Why a race ended: after a look, the best and the runner-up shared at least
-/// [`super::elimination::MIN_PAIR`] separating instances ([`RaceState::has_enough`]).
-pub const ENOUGH: &str = "enough instances";
-/// The shift (seconds) of [`RaceState::distance_from_best`], the report's default SGM
-/// shift: differences well under 10 ms count little.
-pub const CLOSENESS_SHIFT: f64 = 0.01;
+/// Why a race ended: its budget (seconds of runs) was spent short of its plan.
+pub const CAPPED: &str = "budget spent";
+/// Why a race ended, where its log does not say: its rows end short of its plan and of a
+/// decision (a race stopped, or still running).
+pub const STOPPED: &str = "rows end short of the plan";
 
-/// The seconds a race charges a run, on the run clock (the clock of the time limit: model
-/// building, LP relaxation, solve and, for a solver in a child process, its start and the
-/// model's transfer; `run_seconds`): its run-clock time when it succeeded, else exactly its
-/// time limit, as a failure, and as a run its adaptive cap stopped
-/// ([`super::capping`]). The solve clock (`seconds`) stands in for rows without a run
-/// clock (a run killed at its hard limit, rows of older versions).
-pub fn race_seconds(r: &Record) -> f64 {
+/// The run a race counts for a row: finished (verified, or a proof of infeasibility) at
+/// its run-clock time; else stopped at its bound: the adaptive cap for a capped run, the
+/// time limit for a failure or a wrong answer (a run without a limit at its time). The
+/// solve clock (`seconds`) stands in for rows without a run clock.
+pub fn observed(r: &Record) -> Obs {
     let t = r.run_seconds.or(r.seconds).unwrap_or(0.0);
     if succeeded(r) {
-        t
+        Obs::done(t)
+    } else if r.is_capped() {
+        Obs::stopped(r.cap_seconds.or(r.time_limit).unwrap_or(t))
     } else {
-        r.time_limit.unwrap_or(t)
+        Obs::stopped(r.time_limit.unwrap_or(t))
     }
+}
+
+/// The seconds a race charges a run in its summaries: its run-clock time when it
+/// finished, else its bound ([`observed`]).
+pub fn race_seconds(r: &Record) -> f64 {
+    observed(r).seconds
 }
 
 /// A candidate that refused an instance (a model over an engine's limit): it leaves the
@@ -52,37 +60,118 @@ pub struct Refusal {
 }
 
 /// One instance of a race, as raced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Raced {
     /// Its name, as the rows give it.
     pub name: String,
-    /// Per candidate (in [`RaceState::candidates`] order) the time charged (seconds on the
-    /// run clock, median over its runs, a failure or a capped run at its time limit:
-    /// [`race_seconds`]); `None` for one not in the race.
-    pub times: Vec<Option<f64>>,
+    /// Per candidate (in [`RaceState::candidates`] order) its run: finished at its time,
+    /// or stopped at its bound; `None` for one not in the race.
+    pub runs: Vec<Option<Obs>>,
     /// Per candidate, whether the race's adaptive cap stopped a run of it there
-    /// ([`super::capping`]); `false` for one not in the race.
-    #[serde(default)]
+    /// ([`super::capping`]).
     pub capped: Vec<bool>,
-    /// Per candidate, whether it solved the instance (verified); `false` for one not in
-    /// the race.
+    /// Per candidate, whether it solved the instance (the verifier accepted its answer,
+    /// or it proved infeasibility).
     pub solved: Vec<bool>,
 }
 
-/// The race's evidence between its best and one other candidate.
+impl Raced {
+    /// Per candidate, the seconds charged ([`race_seconds`]), `None` for one not in the
+    /// race.
+    pub fn times(&self) -> Vec<Option<f64>> {
+        self.runs.iter().map(|o| o.map(|o| o.seconds)).collect()
+    }
+}
+
+/// What a race decided between its best and one other candidate.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Separation {
-    /// Separating instances on which the best was faster.
-    pub best_faster: usize,
-    /// Separating instances on which the other was faster.
-    pub best_slower: usize,
-    /// The one-sided sign test's p-value of the best being faster, over all their shared
-    /// separating instances (after the race, not a test it made).
-    pub p_value: f64,
-    /// When a look of the race dropped the other with this best's test against it rejected:
-    /// the instances raced then, the p-value and Holm's level it met. `None`: no test
-    /// separated them.
-    pub dropped_at: Option<(usize, f64, f64)>,
+pub enum Outcome {
+    /// A look dropped the candidate with the best's own test meeting its level: the best
+    /// is ahead. The interval lies above 1.
+    Ahead,
+    /// At the race's last look the interval lay inside the margin.
+    Equivalent,
+    /// A look dropped the candidate on another survivor's test, not the best's.
+    DroppedBy(String),
+    /// Neither: why.
+    Undecided(Undecided),
+}
+
+/// Why a race left a candidate undecided against its best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undecided {
+    /// The plan ran out.
+    PlanRanOut,
+    /// The budget was spent.
+    BudgetSpent,
+    /// Most instances both ran took both under [`MIN_COUNTED_SECONDS`]: too fast to time.
+    TooFast,
+    /// The rows end short of the plan and of a decision.
+    Stopped,
+}
+
+impl Undecided {
+    /// The reason in words, as a label ends: "undecided, because …".
+    pub fn because(self) -> &'static str {
+        match self {
+            Undecided::PlanRanOut => "the plan ran out",
+            Undecided::BudgetSpent => "the budget was spent",
+            Undecided::TooFast => "the runs are too fast to time (< 10 ms)",
+            Undecided::Stopped => "the race's rows end short of its plan",
+        }
+    }
+}
+
+/// The race's verdict on a candidate against its best, with the interval that matches it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// What was decided.
+    pub outcome: Outcome,
+    /// The comparison it rests on (the look's, or one made on the rows at the end).
+    pub comparison: Comparison,
+    /// The instances raced at that comparison.
+    pub at: usize,
+    /// The margin of equivalence of the race.
+    pub margin: f64,
+}
+
+impl Verdict {
+    /// The label, as every page prints it: `ahead`, `equivalent within 10 %`, `dropped
+    /// on X's test`, or `undecided, because …`.
+    pub fn label(&self) -> String {
+        match &self.outcome {
+            Outcome::Ahead => "ahead".into(),
+            Outcome::Equivalent => format!("equivalent within {}", percent(self.margin)),
+            Outcome::DroppedBy(x) => format!("dropped on {x}'s test, not the best's"),
+            Outcome::Undecided(u) => format!("undecided, because {}", u.because()),
+        }
+    }
+
+    /// The ratio of the candidate's time to the best's with its interval, as a cell: `1.52
+    /// (1.21–1.93)`; where the candidate's runs were stopped among the instances, a lower
+    /// bound with no upper limit: `≥ 3.29 (≥ 2.07; 10 of 12 stopped)`.
+    pub fn ratio_cell(&self) -> String {
+        let c = &self.comparison;
+        let f = |x: Option<f64>| x.map_or("?".to_string(), |v| format!("{v:.2}"));
+        match (c.ratio, c.stopped) {
+            (None, _) => "–".into(),
+            (Some(r), 0) => match (c.low, c.high) {
+                (None, None) => format!("{r:.2} (no interval on {} instances)", c.instances),
+                _ => format!("{r:.2} ({}–{})", f(c.low), f(c.high)),
+            },
+            (Some(r), s) => format!("≥ {r:.2} (≥ {}; {s} of {} stopped)", f(c.low), c.instances),
+        }
+    }
+}
+
+/// `0.1` as `10 %`.
+pub fn percent(x: f64) -> String {
+    let p = x * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{:.0} %", p)
+    } else {
+        format!("{p:.1} %")
+    }
 }
 
 /// A race's state.
@@ -105,15 +194,21 @@ pub struct RaceState {
 }
 
 impl RaceState {
-    /// A race of `puzzle`'s `candidates` (sorted here) that has run nothing, with the
-    /// default rule ([`RaceConfig::default`]).
-    pub fn new(name: &str, puzzle: &str, mut candidates: Vec<String>) -> RaceState {
+    /// A race of `puzzle`'s `candidates` (sorted here) over a plan of `planned`
+    /// instances with the margin `margin`, that has run nothing.
+    pub fn new(
+        name: &str,
+        puzzle: &str,
+        mut candidates: Vec<String>,
+        planned: usize,
+        margin: f64,
+    ) -> RaceState {
         candidates.sort();
         candidates.dedup();
         RaceState {
             name: name.to_string(),
             puzzle: puzzle.to_string(),
-            race: Race::new(candidates.clone(), RaceConfig::default()),
+            race: Race::new(candidates.clone(), RaceConfig::with_margin(margin), planned),
             candidates,
             raced: Vec::new(),
             refusals: Vec::new(),
@@ -145,22 +240,51 @@ impl RaceState {
         self.race.config()
     }
 
+    /// The instances the race planned.
+    pub fn planned(&self) -> usize {
+        self.race.planned()
+    }
+
+    /// The instance counts of the plan's looks, and each one's level.
+    pub fn schedule(&self) -> (&[usize], &[f64]) {
+        self.race.schedule()
+    }
+
+    /// Whether the race is over: its plan raced, one candidate left, or decided.
+    pub fn finished(&self) -> bool {
+        self.race.finished()
+    }
+
+    /// Whether the race decided: one candidate left, or every survivor equivalent to the
+    /// best at the last look.
+    pub fn decided(&self) -> bool {
+        self.race.decided()
+    }
+
+    /// Ends a race cut short of its plan: a last look with the level the plan's later
+    /// looks would have had ([`Race::finish`]).
+    pub fn finish(&mut self) -> Vec<Decision> {
+        self.race.finish()
+    }
+
     fn index(&self, name: &str) -> Option<usize> {
         self.candidates.iter().position(|c| c == name)
     }
 
-    /// Over the instances both ran, those that separate `a` from `b` (to the millisecond,
-    /// the slower at 10 ms or more: [`super::sign::separates`]): (on how many `a` was faster, on how
-    /// many `b` was). (0, 0) for a name not in the race.
+    fn pair_runs(&self, i: usize, j: usize) -> impl Iterator<Item = (Obs, Obs)> + '_ {
+        self.raced
+            .iter()
+            .filter_map(move |r| Some((r.runs[i]?, r.runs[j]?)))
+    }
+
+    /// Over the instances both ran, those that separate `a` from `b` with a known order
+    /// ([`super::separation::faster`]): (on how many `a` was faster, on how many `b` was).
+    /// (0, 0) for a name not in the race.
     pub fn versus(&self, a: &str, b: &str) -> (usize, usize) {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return (0, 0);
         };
-        tally(
-            self.raced
-                .iter()
-                .filter_map(|r| Some((r.times[i]?, r.times[j]?))),
-        )
+        tally(self.pair_runs(i, j))
     }
 
     /// The instances that separate `a` from `b` (of those both ran): what a test between
@@ -170,82 +294,48 @@ impl RaceState {
         x + y
     }
 
-    /// The current best: the survivor with the most net wins over the other survivors
-    /// ([`Race::best`]).
+    /// The best: the best of the race's last look where that look was made on every
+    /// instance raced, else the survivor with the highest signed-rank score
+    /// ([`Race::final_best`]).
     pub fn best(&self) -> Option<String> {
-        self.race.best().map(|j| self.candidates[j].clone())
+        self.race.final_best().map(|j| self.candidates[j].clone())
     }
 
-    /// The race's statistic for `candidate` against the best: its share of the instances
-    /// separating the two on which it was faster (½ when none separates them), and how
-    /// many separate them.
-    pub fn share_against_best(&self, candidate: &str) -> (f64, usize) {
-        let Some(best) = self.best() else {
-            return (0.5, 0);
-        };
-        let (faster, slower) = self.versus(candidate, &best);
-        let n = faster + slower;
-        if n == 0 {
-            (0.5, 0)
-        } else {
-            (faster as f64 / n as f64, n)
+    /// The candidate that runs first on the next instance and sets the others' cap
+    /// ([`Race::leader`]).
+    pub fn leader(&self) -> Option<String> {
+        self.race.leader().map(|j| self.candidates[j].clone())
+    }
+
+    /// The signed-rank test of `candidate` being slower than the best, on every instance
+    /// both ran: (p-value, separating instances). `(1, 0)` for the best itself or an
+    /// unknown name; p = 1 under the race's fewest separating instances.
+    pub fn test_against_best(&self, candidate: &str) -> (f64, usize) {
+        match (self.index(candidate), self.race.final_best()) {
+            (Some(i), Some(b)) => self.race.test_against(i, b),
+            _ => (1.0, 0),
         }
     }
 
-    /// How far `candidate` lies behind the best by time: the mean over the instances both
-    /// measured ([`Self::measured_by_both`]) of ln((t + s) / (t_best + s)), with the
-    /// report's shift s = 10 ms ([`CLOSENESS_SHIFT`]); infinite where they measured none
-    /// together. It orders candidates of equal share ([`Self::order`]): a sign test cannot
-    /// tell apart two candidates that lost every separating instance, their times can.
-    pub fn distance_from_best(&self, candidate: &str) -> f64 {
-        let Some(best) = self.best() else {
-            return f64::INFINITY;
-        };
-        let (Some(i), Some(j)) = (self.index(candidate), self.index(&best)) else {
-            return f64::INFINITY;
-        };
-        let capped = |r: &Raced, k: usize| r.capped.get(k).copied().unwrap_or(false);
-        let logs: Vec<f64> = self
-            .raced
-            .iter()
-            .filter(|r| !capped(r, i) && !capped(r, j))
-            .filter_map(|r| Some((r.times[i]?, r.times[j]?)))
-            .map(|(t, b)| ((t + CLOSENESS_SHIFT) / (b + CLOSENESS_SHIFT)).ln())
-            .collect();
-        if logs.is_empty() {
-            f64::INFINITY
-        } else {
-            logs.iter().sum::<f64>() / logs.len() as f64
-        }
-    }
-
-    /// The candidates from best to worst: the best, then every other candidate that did not
-    /// refuse (surviving or dropped, whichever test dropped it) by its share of wins
-    /// against the best on the instances separating the two ([`Self::share_against_best`]),
-    /// among equal shares the nearer to the best by time first
-    /// ([`Self::distance_from_best`]), then more separating instances, then by name; then
-    /// those that refused.
+    /// The candidates from best to worst: the best; then the other survivors, the one
+    /// whose test against the best is weakest (largest p-value) first, ties by more
+    /// separating instances, then by name; then the dropped ones, those that stayed longest
+    /// first; then those that refused ([`Race::order`]).
     pub fn order(&self) -> Vec<String> {
-        let Some(best) = self.best() else {
-            return self.candidates.clone();
-        };
-        let mut others: Vec<(String, f64, f64, usize)> = self
-            .candidates
+        let refused: Vec<usize> = self
+            .refusals
             .iter()
-            .filter(|c| **c != best && !self.refused(c))
-            .map(|c| {
-                let (share, n) = self.share_against_best(c);
-                (c.clone(), share, self.distance_from_best(c), n)
-            })
+            .filter_map(|r| self.index(&r.candidate))
             .collect();
-        others.sort_by(|a, b| {
-            b.1.total_cmp(&a.1)
-                .then(a.2.total_cmp(&b.2))
-                .then(b.3.cmp(&a.3))
-                .then(a.0.cmp(&b.0))
-        });
-        let mut names = vec![best];
-        names.extend(others.into_iter().map(|o| o.0));
+        let mut names: Vec<String> = self
+            .race
+            .order(&refused)
+            .into_iter()
+            .map(|j| self.candidates[j].clone())
+            .collect();
+        if names.is_empty() {
+            return self.candidates.clone();
+        }
         for r in &self.refusals {
             if !names.contains(&r.candidate) {
                 names.push(r.candidate.clone());
@@ -254,24 +344,8 @@ impl RaceState {
         names
     }
 
-    /// Whether the race has enough instances: a look has just been made (the instances
-    /// raced are a multiple of the look interval) and the best and the runner-up share at
-    /// least [`RaceConfig::min_pair`] separating instances. A race ends there: its verdict
-    /// between the two rests on as many instances as a drop needs, and a later look could
-    /// only add drops (docs/race.md).
-    pub fn has_enough(&self) -> bool {
-        let rule = self.config();
-        if !rule.is_look(self.raced.len()) {
-            return false;
-        }
-        match (self.best(), self.runner_up()) {
-            (Some(b), Some(r)) => self.counted_between(&b, &r) >= rule.min_pair,
-            _ => false,
-        }
-    }
-
-    /// The runner-up: the candidate the race's statistic places second
-    /// ([`Self::order`]), survivor or dropped; never one that refused.
+    /// The runner-up: the candidate whose test against the best is weakest, survivors
+    /// before dropped ones ([`Self::order`]); never one that refused.
     pub fn runner_up(&self) -> Option<String> {
         let best = self.best()?;
         self.order()
@@ -279,20 +353,113 @@ impl RaceState {
             .find(|c| *c != best && !self.refused(c))
     }
 
-    /// What the race says of the best against `other`: the sign test on the instances
-    /// separating them, and whether a test of the race dropped `other` against this best.
-    pub fn separation(&self, other: &str) -> Separation {
-        let best = self.best().unwrap_or_default();
-        let (best_faster, best_slower) = self.versus(&best, other);
-        let drop = self
+    /// The race's verdict on `candidate` against the best, given why the race ended
+    /// (`ended`: [`ONE_LEFT`], [`DECIDED`], [`PLAN_RUN`], [`CAPPED`] or anything else for a
+    /// race whose log does not say). `None` for the best, an unknown name or a candidate
+    /// that refused.
+    pub fn verdict(&self, candidate: &str, ended: &str) -> Option<Verdict> {
+        let best = self.best()?;
+        if candidate == best || self.refused(candidate) || self.index(candidate).is_none() {
+            return None;
+        }
+        let margin = self.config().margin;
+        let dropped = self
             .decisions()
             .iter()
-            .find(|d| d.candidate == other && d.beaten_by.contains(&best));
-        Separation {
+            .find(|d| d.candidate == candidate)
+            .cloned();
+        let at_look = self
+            .race
+            .last_comparison(candidate)
+            .filter(|(l, _)| l.best == best || dropped.is_some());
+        let (comparison, at) = match at_look {
+            Some((l, c)) => (c.clone(), l.raced_instances),
+            None => (self.comparison_now(candidate, &best), self.raced.len()),
+        };
+        let outcome = match self.race.outcome(self.index(candidate)?)? {
+            Decided::Ahead => Outcome::Ahead,
+            Decided::DroppedBy(x) => Outcome::DroppedBy(x),
+            Decided::Equivalent => Outcome::Equivalent,
+            Decided::Open => Outcome::Undecided(self.why_undecided(candidate, &best, ended)),
+        };
+        Some(Verdict {
+            outcome,
+            comparison,
+            at,
+            margin,
+        })
+    }
+
+    /// Why `candidate` is undecided against `best` when the race ended for `ended`.
+    fn why_undecided(&self, candidate: &str, best: &str, ended: &str) -> Undecided {
+        let (Some(i), Some(j)) = (self.index(candidate), self.index(best)) else {
+            return Undecided::Stopped;
+        };
+        let both: Vec<(Obs, Obs)> = self.pair_runs(i, j).collect();
+        let fast = both
+            .iter()
+            .filter(|(a, b)| round_ms(a.seconds.max(b.seconds)) < MIN_COUNTED_SECONDS)
+            .count();
+        if !both.is_empty() && 2 * fast > both.len() {
+            Undecided::TooFast
+        } else if ended == CAPPED {
+            Undecided::BudgetSpent
+        } else if ended == PLAN_RUN || self.raced.len() >= self.planned() {
+            Undecided::PlanRanOut
+        } else {
+            Undecided::Stopped
+        }
+    }
+
+    /// A comparison of `candidate` with `best` on every instance both ran, at the level
+    /// of the race's last look for it (or the first look's for none): for a candidate no
+    /// look compared with this best.
+    fn comparison_now(&self, candidate: &str, best: &str) -> Comparison {
+        let (i, j) = (
+            self.index(candidate).unwrap_or(0),
+            self.index(best).unwrap_or(0),
+        );
+        let lr = LogRatios::of(self.pair_runs(i, j));
+        let level = self
+            .race
+            .last_comparison(candidate)
+            .map(|(_, c)| c.level)
+            .unwrap_or_else(|| {
+                let (_, alphas) = self.race.schedule();
+                let k = self.survivors().len().max(2);
+                alphas.first().copied().unwrap_or(self.config().alpha) / (2.0 * (k - 1) as f64)
+            });
+        let eq_level = self
+            .race
+            .last_comparison(candidate)
+            .map_or(level, |(_, c)| c.equivalence_level.max(level));
+        let (lo, hi) = interval(&lr.lower, &lr.upper, level, eq_level);
+        let (best_slower, best_faster) = tally(self.pair_runs(i, j));
+        let finite = |v: f64| v.is_finite().then_some(v.exp());
+        let n = lr.len();
+        Comparison {
+            candidate: candidate.to_string(),
+            instances: n,
             best_faster,
             best_slower,
-            p_value: sign_test_p(best_faster, best_slower),
-            dropped_at: drop.map(|d| (d.raced_instances, d.p_value, d.level)),
+            stopped: lr.a_censored,
+            p_value: if n < self.config().min_pair {
+                1.0
+            } else {
+                test_greater(&lr.lower)
+            },
+            strongest: f64::NAN,
+            strongest_against: best.to_string(),
+            level,
+            equivalence_level: eq_level,
+            plausible: 0,
+            ratio: finite(hodges_lehmann(&lr.lower)),
+            low: finite(lo),
+            high: finite(hi),
+            dropped: false,
+            beaten_by: Vec::new(),
+            equivalent: false,
+            unreachable: None,
         }
     }
 
@@ -303,40 +470,38 @@ impl RaceState {
 
     /// The instances `candidate` ran, in race order (names).
     pub fn instances_of(&self, candidate: &str) -> Vec<String> {
-        let Some(j) = self.candidates.iter().position(|c| c == candidate) else {
+        let Some(j) = self.index(candidate) else {
             return Vec::new();
         };
         self.raced
             .iter()
-            .filter(|r| r.times[j].is_some())
+            .filter(|r| r.runs[j].is_some())
             .map(|r| r.name.clone())
             .collect()
     }
 
-    /// The instances both `a` and `b` ran, capped or not, in race order (names): where a
-    /// raced verdict's ratio is taken, a capped run charged its cap.
+    /// The instances both `a` and `b` ran, stopped or not, in race order (names).
     pub fn ran_by_both(&self, a: &str, b: &str) -> Vec<String> {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return Vec::new();
         };
         self.raced
             .iter()
-            .filter(|r| r.times[i].is_some() && r.times[j].is_some())
+            .filter(|r| r.runs[i].is_some() && r.runs[j].is_some())
             .map(|r| r.name.clone())
             .collect()
     }
 
     /// The instances both `a` and `b` ran and neither was capped on, in race order (names):
-    /// those on which both times are measured.
+    /// those on which both times are measured or failed at the limit.
     pub fn measured_by_both(&self, a: &str, b: &str) -> Vec<String> {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return Vec::new();
         };
-        let capped = |r: &Raced, k: usize| r.capped.get(k).copied().unwrap_or(false);
         self.raced
             .iter()
-            .filter(|r| r.times[i].is_some() && r.times[j].is_some())
-            .filter(|r| !capped(r, i) && !capped(r, j))
+            .filter(|r| r.runs[i].is_some() && r.runs[j].is_some())
+            .filter(|r| !r.capped[i] && !r.capped[j])
             .map(|r| r.name.clone())
             .collect()
     }
@@ -346,16 +511,21 @@ impl RaceState {
         let Some(j) = self.index(candidate) else {
             return 0;
         };
-        self.raced
-            .iter()
-            .filter(|r| r.capped.get(j).copied().unwrap_or(false))
-            .count()
+        self.raced.iter().filter(|r| r.capped[j]).count()
+    }
+
+    /// How many instances `candidate` solved (the verifier accepted its answer) in the race.
+    pub fn solved_count(&self, candidate: &str) -> usize {
+        let Some(j) = self.index(candidate) else {
+            return 0;
+        };
+        self.raced.iter().filter(|r| r.solved[j]).count()
     }
 
     /// Adds the instance `name` from its rows (every row of this race on it): each
-    /// survivor's rows give its charged time, the median over its runs; a survivor that
-    /// refused leaves the race. Returns the drops the test made, if a checkpoint was
-    /// reached. `None` when some survivor has no row (the instance is not complete).
+    /// survivor's row gives its run (the median run by time where it has several); a
+    /// survivor that refused leaves the race. Returns the drops the test made, if a look
+    /// was reached. `None` when some survivor has no row (the instance is not complete).
     pub fn add(&mut self, name: &str, rows: &[&Record]) -> Option<Vec<Decision>> {
         let alive = self.race.survivors();
         let mut by: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
@@ -367,7 +537,7 @@ impl RaceState {
         }
         let k = self.raced.len() + 1;
         let n = self.candidates.len();
-        let mut times = vec![None; n];
+        let mut runs = vec![None; n];
         let mut solved = vec![false; n];
         let mut capped = vec![false; n];
         for &j in &alive {
@@ -381,10 +551,12 @@ impl RaceState {
                 self.race.withdraw(j);
                 continue;
             }
-            let charged: Vec<f64> = rs.iter().map(|r| race_seconds(r)).collect();
-            times[j] = median(&charged);
-            capped[j] = rs.iter().any(|r| r.is_capped());
-            solved[j] = rs.iter().filter(|r| succeeded(r)).count() * 2 > rs.len();
+            let mut obs: Vec<(Obs, &Record)> = rs.iter().map(|r| (observed(r), *r)).collect();
+            obs.sort_by(|a, b| a.0.seconds.total_cmp(&b.0.seconds));
+            let (o, r) = obs[(obs.len() - 1) / 2];
+            runs[j] = Some(o);
+            capped[j] = r.is_capped();
+            solved[j] = succeeded(r);
         }
         for rs in by.values() {
             self.spent += rs
@@ -392,11 +564,10 @@ impl RaceState {
                 .map(|r| r.wall_seconds.or(r.seconds).unwrap_or(0.0))
                 .sum::<f64>();
         }
-        let row: Vec<f64> = times.iter().map(|t| t.unwrap_or(f64::NAN)).collect();
-        let decisions = self.race.record(&row);
+        let decisions = self.race.record(&runs);
         self.raced.push(Raced {
             name: name.to_string(),
-            times,
+            runs,
             solved,
             capped,
         });
@@ -406,7 +577,10 @@ impl RaceState {
 
 /// Every race in `rows` (rows with a `race` column), rebuilt from the rows alone: the
 /// instances in the order their first row appears, the candidates those of the race's
-/// rows; an instance whose rows are not complete ends the replay.
+/// rows, the plan's length and margin from the rows' `race_plan` and `race_margin` (36
+/// and 10 % for rows of versions without them); an instance whose rows are not complete
+/// ends the replay, and a race whose rows end short of its plan and of a decision gets
+/// the last look of a race cut short ([`RaceState::finish`]).
 pub fn replay(rows: &[Record]) -> Vec<RaceState> {
     let mut by_race: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
     for r in rows.iter().filter(|r| !r.race.is_empty()) {
@@ -425,12 +599,27 @@ pub fn replay(rows: &[Record]) -> Vec<RaceState> {
                 per.entry(&r.instance).or_default().push(r);
             }
             let puzzle = rs.first().map_or("", |r| r.puzzle.as_str());
-            let mut state = RaceState::new(name, puzzle, candidates.into_iter().collect());
+            let planned = rs
+                .iter()
+                .find_map(|r| r.race_plan)
+                .unwrap_or(crate::commands::race::DEFAULT_INSTANCES);
+            let margin = rs
+                .iter()
+                .find_map(|r| r.race_margin)
+                .unwrap_or(super::elimination::MARGIN);
+            let mut state = RaceState::new(
+                name,
+                puzzle,
+                candidates.into_iter().collect(),
+                planned,
+                margin,
+            );
             for i in order {
-                if state.add(i, &per[i]).is_none() {
+                if state.finished() || state.add(i, &per[i]).is_none() {
                     break;
                 }
             }
+            state.finish();
             state
         })
         .collect()
@@ -449,6 +638,8 @@ mod tests {
                     puzzle: "p".into(),
                     instance: format!("i{i:02}"),
                     race: "p".into(),
+                    race_plan: Some(36),
+                    race_margin: Some(0.1),
                     formulation: "f".into(),
                     backend: engine.to_string(),
                     status: "optimal".into(),
@@ -463,100 +654,92 @@ mod tests {
     }
 
     #[test]
-    fn a_race_has_enough_after_a_look_where_best_and_runner_up_share_ten_separating_instances() {
-        // "b" is 1.5 times "a" on every instance: each instance separates them.
-        let pair = [("a", vec![0.1]), ("b", vec![0.15])];
-        let first_look = replay(&rows(&pair, 12)).remove(0);
-        assert_eq!(first_look.counted_between("f on a", "f on b"), 12);
-        assert!(
-            first_look.has_enough(),
-            "12 separating instances at the first look"
-        );
-        // Between looks a race has not enough, whatever its counts.
-        let between = replay(&rows(&pair, 11)).remove(0);
-        assert!(!between.has_enough(), "no look after 11 instances");
-        // Where only 9 of the 12 separate the two (3 ties to the millisecond), it goes on.
-        let mut b = vec![0.15; 12];
-        for t in b.iter_mut().take(3) {
-            *t = 0.1;
-        }
-        let few = replay(&rows(&[("a", vec![0.1]), ("b", b)], 12)).remove(0);
-        assert_eq!(few.counted_between("f on a", "f on b"), 9);
-        assert!(!few.has_enough(), "9 separating instances are not enough");
-    }
-
-    #[test]
-    fn the_runner_up_is_placed_second_by_the_races_statistic_not_by_name() {
-        // "a" always fastest; "b-close" loses 11 of 12 to it (wins one), "c-far" loses all:
-        // both are dropped at the first look, and the runner-up is the closer one, though
-        // the later name (the old rule took the last of a look's drops by name).
-        let mut close = vec![0.3; 12];
-        close[5] = 0.05;
+    fn the_runner_up_is_the_weakest_test_against_the_best() {
+        // "a" always fastest; "b-close" 1.3× slower on 10 of 12 instances and faster on
+        // 2; "c-far" 3× slower on all: c-far is dropped at the first look, b-close is the
+        // weakest test and survives.
+        let mut close = vec![0.13; 12];
+        close[5] = 0.08;
+        close[9] = 0.08;
         let race = replay(&rows(
-            &[("a", vec![0.1]), ("b-close", close), ("c-far", vec![0.9])],
+            &[("a", vec![0.1]), ("b-close", close), ("c-far", vec![0.3])],
             12,
         ))
         .remove(0);
-        assert_eq!(race.survivors(), vec!["f on a"]);
-        assert_eq!(race.decisions().len(), 2);
         assert_eq!(race.best().as_deref(), Some("f on a"));
         assert_eq!(race.runner_up().as_deref(), Some("f on b-close"));
         assert_eq!(race.order(), ["f on a", "f on b-close", "f on c-far"]);
-        let sep = race.separation("f on b-close");
-        assert_eq!((sep.best_faster, sep.best_slower), (11, 1));
-        assert_eq!(sep.dropped_at.map(|d| d.0), Some(12));
-        assert_eq!(race.counted_between("f on a", "f on b-close"), 12);
+        assert!(!race.survivors().contains(&"f on c-far".to_string()));
+        let v = race.verdict("f on c-far", PLAN_RUN).unwrap();
+        assert_eq!(v.outcome, Outcome::Ahead);
+        assert!(v.comparison.low.unwrap() > 1.0);
+        // A candidate with fewer instances separating it from the best, everything else
+        // equal, comes after one with more (ties by more instances).
+        let (p1, n1) = race.test_against_best("f on b-close");
+        assert!(p1 > race.test_against_best("f on c-far").0);
+        assert_eq!(n1, 12);
     }
 
     #[test]
-    fn among_candidates_that_lost_every_separating_instance_the_nearer_by_time_is_runner_up() {
-        // "a" fastest everywhere; "b-far" (5×) and "c-near" (1.5×) lose all 12: equal
-        // shares (0) and equal separating counts, so only their times can tell which is
-        // nearer. The old tie-break took the first by name ("b-far").
-        let race = replay(&rows(
+    fn the_runner_up_is_not_the_most_stopped_candidate() {
+        // Issue 73's Circuit: the old rule ordered by share of wins and broke ties by time
+        // over uncapped instances only, so a candidate stopped on most instances came
+        // second. Here "near" is 1.15× slower on 8 instances and 0.9× on 4; "capped" wins
+        // 3 by 5 % and is stopped at 2.5× on the other 9. Its test against the best is the
+        // stronger one (its 9 losses are its largest differences), so "near" is the
+        // runner-up.
+        let mut rs = rows(
             &[
-                ("a", vec![0.1]),
-                ("b-far", vec![0.5]),
-                ("c-near", vec![0.15]),
+                ("a", vec![0.2]),
+                ("capped", vec![0.19]),
+                ("near", vec![0.23, 0.23, 0.18]),
             ],
             12,
-        ))
-        .remove(0);
+        );
+        for r in rs.iter_mut() {
+            let i: usize = r.instance[1..].parse().unwrap();
+            if r.backend == "capped" && i >= 3 {
+                r.status = crate::record::CAPPED.into();
+                r.cap_seconds = Some(0.5);
+                r.verified = None;
+            }
+        }
+        let race = replay(&rs).remove(0);
         assert_eq!(race.best().as_deref(), Some("f on a"));
-        assert_eq!(race.share_against_best("f on b-far"), (0.0, 12));
-        assert_eq!(race.share_against_best("f on c-near"), (0.0, 12));
-        assert!(race.distance_from_best("f on c-near") < race.distance_from_best("f on b-far"));
-        assert_eq!(race.runner_up().as_deref(), Some("f on c-near"));
+        assert!(race.test_against_best("f on near").0 > race.test_against_best("f on capped").0);
+        assert_eq!(race.runner_up().as_deref(), Some("f on near"));
     }
 
     #[test]
-    fn separation_is_counted_per_pair() {
-        // a at 1 ms, b at 2 ms: nothing separates them, though c at 1 s makes every
-        // instance's slowest survivor take 10 ms or more.
-        let race = replay(&rows(
-            &[("a", vec![0.001]), ("b", vec![0.002]), ("c", vec![1.0])],
-            24,
-        ))
-        .remove(0);
-        assert_eq!(race.counted_between("f on a", "f on b"), 0);
-        // c, slower than both on every instance, is dropped at the first look (12).
-        assert_eq!(race.counted_between("f on a", "f on c"), 12);
-        assert!(!race.survivors().contains(&"f on c".to_string()));
-        // Not separated: no test between a and b, so neither can be called ahead.
-        assert!(race.survivors().contains(&"f on a".to_string()));
-        assert!(race.survivors().contains(&"f on b".to_string()));
-        let other = if race.best().as_deref() == Some("f on a") {
-            "f on b"
-        } else {
-            "f on a"
-        };
-        assert_eq!(race.separation(other).dropped_at, None);
+    fn stopped_runs_are_bounds_and_never_solved() {
+        // "b" stopped by the cap on 10 of 12 instances (at 0.5 s, the best at 0.2 s), and
+        // faster than the best on the 2 it finished: its ratio is a lower bound.
+        let mut rs = rows(&[("a", vec![0.2]), ("b", vec![0.15])], 12);
+        for r in rs.iter_mut() {
+            let i: usize = r.instance[1..].parse().unwrap();
+            if r.backend == "b" && i >= 2 {
+                r.status = crate::record::CAPPED.into();
+                r.cap_seconds = Some(0.5);
+                r.verified = None;
+            }
+        }
+        let race = replay(&rs).remove(0);
+        assert_eq!(race.solved_count("f on b"), 2);
+        assert_eq!(race.capped_runs("f on b"), 10);
+        let v = race.verdict("f on b", PLAN_RUN).unwrap();
+        assert_eq!(v.comparison.stopped, 10);
+        assert_eq!(v.comparison.high, None, "no upper limit");
+        let cell = v.ratio_cell();
+        assert!(
+            cell.starts_with("≥ ") && cell.contains("10 of 12 stopped"),
+            "{cell}"
+        );
     }
 
     #[test]
-    fn a_capped_run_is_charged_its_limit_and_counts_only_where_its_direction_is_known() {
-        // "a" is the best (0.1 s); "b" ran 0.5 s on i00; "c" and "d" were capped on i00
-        // (charged their 10 s limit, as a failure), "d" failed at its limit on i01.
+    fn a_capped_run_is_a_bound_and_counts_only_where_its_direction_is_known() {
+        // "a" is the best (0.1 s); "b" ran 0.5 s on i00; "c" and "d" were capped at 0.32 s
+        // on i00, "d" failed at its 10 s limit on i01.
         let mut rs = rows(
             &[
                 ("a", vec![0.1]),
@@ -567,7 +750,6 @@ mod tests {
             2,
         );
         for r in rs.iter_mut() {
-            // The run clock is what the race charges.
             r.run_seconds = r.seconds.map(|s| s + 0.01);
             if r.instance == "i00" && (r.backend == "c" || r.backend == "d") {
                 r.status = crate::record::CAPPED.into();
@@ -581,23 +763,35 @@ mod tests {
         }
         let race = replay(&rs).remove(0);
         assert_eq!(
-            race.raced[0].times[2],
-            Some(10.0),
-            "a capped run is charged its limit"
+            race.raced[0].runs[2],
+            Some(Obs::stopped(0.32)),
+            "a capped run stands at its cap"
         );
-        assert_eq!(race.raced[1].times[0], Some(0.11), "the run clock");
+        assert_eq!(
+            race.raced[1].runs[0],
+            Some(Obs::done(0.11)),
+            "the run clock"
+        );
+        assert_eq!(race.raced[1].runs[3], Some(Obs::stopped(10.0)));
         assert!(race.raced[0].capped[2] && !race.raced[1].capped[2]);
-        // On i00 the best beat both capped runs; "b" (finished) beat them too; "c" and "d"
-        // (both capped) tie. On i01 "c" (0.31 s) beat "d" (a failure).
+        // On i00 the best beat both capped runs; "b" (0.51 s, finished over their cap)
+        // has no known order against them; "c" and "d" (both capped) tie. On i01 "c"
+        // (0.31 s) beat "d" (a failure).
         assert_eq!(race.versus("f on a", "f on c"), (2, 0));
-        assert_eq!(race.versus("f on b", "f on c"), (1, 1));
+        assert_eq!(race.versus("f on b", "f on c"), (0, 1));
         assert_eq!(race.versus("f on c", "f on d"), (1, 0));
         assert_eq!(race.capped_runs("f on c"), 1);
-        // A raced ratio is measured where neither was capped.
         assert_eq!(race.measured_by_both("f on a", "f on c"), vec!["i01"]);
-        assert_eq!(
-            race.measured_by_both("f on a", "f on b"),
-            vec!["i00", "i01"]
-        );
+    }
+
+    #[test]
+    fn a_race_replayed_from_rows_ends_with_the_last_look_of_a_race_cut_short() {
+        // 14 instances of a 36-instance plan: a look at 12 (level 0.0125) and, at the end,
+        // one with what the looks after 14 would have had (0.0375).
+        let race = replay(&rows(&[("a", vec![0.1, 0.2]), ("b", vec![0.13, 0.16])], 14)).remove(0);
+        let looks = race.looks();
+        assert_eq!(looks.len(), 2);
+        assert_eq!(looks[1].raced_instances, 14);
+        assert!((looks[1].alpha - 0.0375).abs() < 1e-12);
     }
 }

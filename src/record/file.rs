@@ -6,6 +6,12 @@ use super::Record;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Held while a results file is opened (read, and its incomplete last line cut) or a row
+/// appended, so that races running at once in one process ([`crate::commands::race`]) never
+/// cut a row another is writing.
+static FILE_LOCK: Mutex<()> = Mutex::new(());
 
 /// An append-only results file: header written once, every row flushed as it comes.
 pub struct ResultsFile {
@@ -30,6 +36,11 @@ impl ResultsFile {
     /// An existing file must start with puzzlebench's header and parse; an incomplete last
     /// line (no newline, or a row that does not parse) is cut off and reported, never kept.
     pub fn open(path: &Path) -> Result<(Self, Existing), String> {
+        let _held = FILE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        Self::open_held(path)
+    }
+
+    fn open_held(path: &Path) -> Result<(Self, Existing), String> {
         let shown = path.display();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -69,7 +80,7 @@ impl ResultsFile {
                 .and_then(|_| std::fs::rename(&beside, path))
                 .map_err(|e| format!("{shown}: cannot rewrite in today's columns: {e}"))?;
             drop(file);
-            let (f, mut e) = ResultsFile::open(path)?;
+            let (f, mut e) = ResultsFile::open_held(path)?;
             e.upgraded_columns = true;
             e.repaired_bytes += text.len().saturating_sub(complete.len());
             return Ok((f, e));
@@ -122,6 +133,7 @@ impl ResultsFile {
         w.serialize(&one_line).map_err(|e| e.to_string())?;
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         // One write call per row, so a row is never interleaved with another.
+        let _held = FILE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         self.file
             .write_all(&bytes)
             .and_then(|_| self.file.flush())

@@ -145,6 +145,13 @@ pub struct Record {
     /// ([`race_run_id`]): a report part's run of the same instance is never shared.
     #[serde(default)]
     pub race: String,
+    /// The instances the run's race planned (its looks and their levels follow from it:
+    /// [`crate::race::elimination::RaceConfig::looks`]); empty outside a race.
+    #[serde(default)]
+    pub race_plan: Option<usize>,
+    /// The race's margin of equivalence (0.1: within 10 %); empty outside a race.
+    #[serde(default)]
+    pub race_margin: Option<f64>,
     /// Size label of the instance for tables, e.g. `9x9`.
     pub size_label: String,
     /// A number that orders instances by size (cells for Sudoku), for plots.

@@ -26,7 +26,7 @@ use crate::record::Record;
 use crate::stats::{
     charged_seconds, median, par2, sgm_ratio_interval, shifted_geometric_mean, succeeded, RESAMPLES,
 };
-use crate::table::{duration, seconds as cell_seconds, Table, NO_FIGURE};
+use crate::table::{duration, Table, NO_FIGURE};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::report::paired::TOO_FAST;
@@ -52,8 +52,13 @@ impl std::fmt::Display for Config {
 pub struct Standing {
     /// The configuration.
     pub config: Config,
-    /// Comparison instances it solved.
+    /// Comparison instances it solved: the verifier accepted its answer (or it proved
+    /// infeasibility) in more than half its repeats. A run a race's cap stopped is never
+    /// solved.
     pub solved: usize,
+    /// Comparison instances on which a race's adaptive cap stopped it: its time there is
+    /// its cap, a lower bound, and so is any mean over them ([`Standing::sgm_cell`]).
+    pub stopped: usize,
     /// Its shifted geometric mean over the comparison instances (failures at the limit).
     pub sgm: f64,
     /// Its median time over the comparison instances.
@@ -70,6 +75,29 @@ pub struct Standing {
     pub solve_sgm: Option<f64>,
 }
 
+impl Standing {
+    /// Its SGM as a cell: seconds, with `≥` where some of its runs were stopped by a
+    /// race's cap (they enter at their cap, a lower bound).
+    pub fn sgm_cell(&self) -> String {
+        let t = crate::table::secs(Some(self.sgm));
+        if self.stopped > 0 {
+            format!("≥ {t}")
+        } else {
+            t
+        }
+    }
+
+    /// Its solved count over `n` instances as a cell, with the stopped ones where there
+    /// are any: `10/12`, `2/12 (10 stopped)`.
+    pub fn solved_cell(&self, n: usize) -> String {
+        if self.stopped > 0 {
+            format!("{}/{n} ({} stopped)", self.solved, self.stopped)
+        } else {
+            format!("{}/{n}", self.solved)
+        }
+    }
+}
+
 /// What the comparison says.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
@@ -81,20 +109,38 @@ pub enum Verdict {
     TooFast,
     /// The best solved more instances than the runner-up: ahead whatever the times.
     MoreSolved,
-    /// A race's best and runner-up: a look of the race dropped the runner-up against this
-    /// best (the exact sign test, Holm-adjusted): the best is ahead.
-    Separated,
-    /// A race's best and runner-up: no test of the race separated them; neither the
-    /// runner-up's solved count nor the interval of the ratio favours it.
-    NotSeparated,
-    /// A race's best and runner-up, not separated by a test, and the runner-up solved
-    /// more of the comparison instances: the race's statistic and the solved count disagree.
-    RunnerUpSolvedMore,
-    /// A race's best and runner-up, not separated by a test, and the interval of the ratio
-    /// lies below 1: the runner-up is faster by the SGM.
-    RunnerUpFaster,
+    /// A race's best and runner-up: what the race decided between them
+    /// ([`crate::race::state::Verdict`]).
+    Raced(RacedVerdict),
     /// Only one configuration ran the comparison instances.
     Alone,
+}
+
+/// What a race decided between its best and runner-up, as the answer shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RacedVerdict {
+    /// The label: `ahead`, `equivalent within 10 %`, `undecided, because …`, or `dropped
+    /// on X's test, not the best's`.
+    pub label: String,
+    /// Whether the best is ahead (the interval lies above 1).
+    pub ahead: bool,
+    /// Whether the two are equivalent within the margin.
+    pub equivalent: bool,
+    /// The ratio of the runner-up's time to the best's (Hodges–Lehmann over the instances
+    /// separating them) with its interval at the race's level, as a cell; a lower bound
+    /// where the runner-up's runs were stopped ([`crate::race::state::Verdict::ratio_cell`]).
+    pub ratio_cell: String,
+    /// The interval's lower end's level (one-sided), that of a drop.
+    pub level: f64,
+    /// The interval's upper end's level, that of an equivalence claim.
+    pub equivalence_level: f64,
+    /// The instances separating the two.
+    pub instances: usize,
+    /// Of those, the ones on which the runner-up's run was stopped.
+    pub stopped: usize,
+    /// Where the race's runs were too short for the verdict to be about solving: why
+    /// ([`crate::report::race::short_runs`]).
+    pub short_runs: Option<String>,
 }
 
 /// The answer for one puzzle.
@@ -130,13 +176,18 @@ pub struct Answer {
 }
 
 impl RaceNote {
-    /// The race in one short cell: `36/36 × 24, plan run; 14 separate`.
+    /// The race in one short cell: `24/36 instances × 20 candidates (+ 8 refused),
+    /// decided; 22 separate the two`.
     pub fn summary(&self) -> String {
         format!(
-            "{}{} × {}, {}; {} separate",
+            "{}{} instances × {} candidates{}, {}; {} separate the two",
             self.raced,
             self.planned.map_or(String::new(), |p| format!("/{p}")),
             self.candidates,
+            match self.refused.len() {
+                0 => String::new(),
+                n => format!(" (+ {n} refused)"),
+            },
             self.ended,
             self.counted
         )
@@ -144,25 +195,27 @@ impl RaceNote {
 
     /// The race in sentences, for the puzzle's page.
     pub fn describe(&self) -> String {
-        let apart = if self.not_separated.is_empty() {
-            "no other survivor".to_string()
+        let others = if self.others.is_empty() {
+            "no other candidate survived".to_string()
         } else {
             format!(
-                "not separated from the best: {}",
-                self.not_separated.join(", ")
+                "the other survivors: {}",
+                self.others
+                    .iter()
+                    .map(|(c, label)| format!("{c} ({label})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         };
-        let test = match self.separated_at {
-            Some((at, p, level)) => format!(
-                "a look after {at} instances dropped the runner-up against the best (sign test p = {p:.2e}, Holm level {level:.2e})"
-            ),
-            None => "no test of the race separated the best from the runner-up".to_string(),
-        };
         format!(
-            "{} of {} planned instances raced with {} candidates (ended: {}); {} instances separate the best from the runner-up (to the millisecond, the slower at 10 ms or more): the best faster on {}, slower on {}; {test}; {apart}",
+            "{} of {} planned instances raced with {} candidates{} (ended: {}); {} instances separate the best from the runner-up (to the millisecond, the slower at 10 ms or more): the best faster on {}, slower on {}; {others}",
             self.raced,
             self.planned.map_or("?".to_string(), |p| p.to_string()),
             self.candidates,
+            match self.refused.len() {
+                0 => String::new(),
+                n => format!(" that ran (and {n} that refused)"),
+            },
             self.ended,
             self.counted,
             self.best_wins.0,
@@ -178,24 +231,21 @@ pub struct RaceNote {
     pub name: String,
     /// Instances raced.
     pub raced: usize,
-    /// Instances the race planned, where its log (`race.jsonl`) says.
+    /// Instances the race planned.
     pub planned: Option<usize>,
-    /// Why it ended: one candidate left, enough instances, plan run, cut short by the time
-    /// cap (from its log), or without the log what the rows show.
+    /// Why it ended: one candidate left, decided, plan run, budget spent (from its log),
+    /// or without the log what the rows show.
     pub ended: String,
     /// Instances that separate the best from the runner-up (both ran them; to the
     /// millisecond, the slower at 10 ms or more): what the race's test between them counts.
     pub counted: usize,
-    /// Candidates at the start.
+    /// Candidates that ran (those that refused left out).
     pub candidates: usize,
-    /// Survivors other than the best: not separated from it.
-    pub not_separated: Vec<String>,
+    /// Survivors other than the best, each with its label against it.
+    pub others: Vec<(String, String)>,
     /// Of the separating instances, those on which the best was faster, and those on which
     /// it was slower.
     pub best_wins: (usize, usize),
-    /// When a look dropped the runner-up against this best: instances raced, p-value, Holm
-    /// level.
-    pub separated_at: Option<(usize, f64, f64)>,
     /// Each drop: candidate, after how many instances, the test and its p-value.
     pub dropped: Vec<String>,
     /// Each refusal: candidate and the instance from which it refused.
@@ -230,9 +280,10 @@ impl Answer {
         let b = self.best();
         let n = self.instances.len();
         let head = format!(
-            "{}: solved {}/{n}, SGM {}",
+            "{}: solved {}, SGM {}{}",
             b.config,
-            b.solved,
+            b.solved_cell(n),
+            if b.stopped > 0 { "≥ " } else { "" },
             seconds(b.sgm)
         );
         let Some(r) = self.runner_up() else {
@@ -244,31 +295,48 @@ impl Answer {
         let ci = self.interval.map_or(String::new(), |(lo, hi)| {
             format!(" (95 % CI {lo:.2}–{hi:.2})")
         });
-        let margin = format!(
-            "runner-up {} (solved {}/{n}), SGM ratio {ratio:.2}{ci}",
-            r.config, r.solved
-        );
-        let verdict = match self.verdict {
+        let raced = matches!(self.verdict, Verdict::Raced(_));
+        let margin = if raced {
+            format!(
+                "runner-up {} (solved {}, SGM {}{}, descriptive)",
+                r.config,
+                r.solved_cell(n),
+                if r.stopped > 0 { "≥ " } else { "" },
+                seconds(r.sgm)
+            )
+        } else {
+            format!(
+                "runner-up {} (solved {}), SGM ratio {ratio:.2}{ci}",
+                r.config,
+                r.solved_cell(n)
+            )
+        };
+        let verdict = match &self.verdict {
             Verdict::Ahead => "ahead".to_string(),
             Verdict::WithinNoise => "within noise".to_string(),
             Verdict::MoreSolved => {
                 format!("ahead on instances solved ({} vs {})", b.solved, r.solved)
             }
             Verdict::TooFast => "no verdict: both run under a millisecond".to_string(),
-            Verdict::Separated => "ahead: the race's test separated them".to_string(),
-            Verdict::NotSeparated => "not separated by the race's test".to_string(),
-            Verdict::RunnerUpSolvedMore => format!(
-                "not separated by the race's test, and the runner-up solved more ({} vs {})",
-                r.solved, b.solved
+            Verdict::Raced(v) => format!(
+                "the race's verdict: {}, runner-up / best {} over {} separating instances{}",
+                v.label,
+                v.ratio_cell,
+                v.instances,
+                v.short_runs
+                    .as_ref()
+                    .map_or(String::new(), |why| format!("; {why}"))
             ),
-            Verdict::RunnerUpFaster => "not separated by the race's test, and the runner-up is faster by the SGM (the interval lies below 1)".to_string(),
             Verdict::Alone => unreachable!("a runner-up exists"),
         };
-        let other = self.solve_clock_reverses().map_or(String::new(), |x| {
-            format!(
-                " On the solve clock (without building, process start and model transfer) the ratio is {x:.2}: the order reverses."
-            )
-        });
+        let other = self
+            .solve_clock_reverses()
+            .filter(|_| !raced)
+            .map_or(String::new(), |x| {
+                format!(
+                    " On the solve clock (without building, process start and model transfer) the ratio is {x:.2}: the order reverses."
+                )
+            });
         format!("{head}; {margin}: {verdict}.{other}")
     }
 
@@ -282,7 +350,28 @@ impl Answer {
         ((run - 1.0) * (solve - 1.0) < 0.0 && apart(run) && apart(solve)).then_some(solve)
     }
 
-    /// The ratio as a table cell: two decimals, and the solve clock's where it reverses.
+    /// Its instances and repeats in words: `8 instances × 3 repeats`.
+    pub fn instances_and_repeats(&self) -> String {
+        let (n, r) = (self.instances.len(), self.repeats);
+        format!(
+            "{n} instance{} × {r} repeat{}",
+            if n == 1 { "" } else { "s" },
+            if r == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The ratio column: a raced answer's ratio and interval as its race decided them
+    /// ([`RacedVerdict::ratio_cell`]); another's SGM ratio with its bootstrap interval.
+    pub fn ratio_column(&self) -> String {
+        match (&self.verdict, self.interval) {
+            (Verdict::Raced(v), _) => v.ratio_cell.clone(),
+            (_, Some((lo, hi))) => format!("{} ({lo:.2}–{hi:.2})", self.ratio_cell()),
+            _ => self.ratio_cell(),
+        }
+    }
+
+    /// The SGM ratio as a table cell: two decimals, and the solve clock's where it
+    /// reverses.
     pub fn ratio_cell(&self) -> String {
         match (self.ratio, self.solve_clock_reverses()) {
             (None, _) => NO_FIGURE.into(),
@@ -492,13 +581,9 @@ fn rank(
     } else {
         charged_seconds
     };
-    // In a race a capped run is no failure (its race stopped it): it counts as solved
-    // here, at its cap.
-    let ok: fn(&Record) -> bool = if exact {
-        crate::race::capping::solved_or_capped
-    } else {
-        succeeded
-    };
+    // Solved means the verifier accepted an answer, everywhere: a run a race's cap stopped
+    // is not solved (it is counted as stopped, at its cap).
+    let ok: fn(&Record) -> bool = succeeded;
     let limits: BTreeSet<Option<u64>> = instances.iter().map(|k| k.1).collect();
     let mut standings: Vec<Standing> = runs
         .iter()
@@ -519,9 +604,14 @@ fn rank(
                 })
                 .count();
             let per_instance: Vec<f64> = times.iter().map(|t| median(t).unwrap_or(0.0)).collect();
+            let stopped = instances
+                .iter()
+                .filter(|k| per[*k].iter().any(|r| r.is_capped()))
+                .count();
             Standing {
                 config: c.clone(),
                 solved,
+                stopped,
                 sgm: shifted_geometric_mean(&per_instance, shift).unwrap_or(0.0),
                 median: median(&per_instance).unwrap_or(0.0),
                 par2: {
@@ -633,9 +723,10 @@ pub fn judge(standings: &[Standing], shift: f64) -> (Option<f64>, Option<(f64, f
 }
 
 /// The answers as a table (stem `answers`), one row per puzzle: the best configuration,
-/// its solved count and SGM, the runner-up, the ratio with its interval and the verdict
-/// ([`NO_FIGURE`] without a runner-up), with the note on the marks it uses. `None` when no
-/// puzzle has one.
+/// its solved count and SGM (descriptive), the runner-up and its solved count, the ratio
+/// with its interval (a raced puzzle's: the race's, at the race's level) and the verdict
+/// ([`NO_FIGURE`] without a runner-up), and the race, with the notes on what each means.
+/// `None` when no puzzle has one.
 pub fn answers_table(answers: &[Answer]) -> Option<Table> {
     let shift = answers.first()?.shift;
     let rows = answers
@@ -647,17 +738,15 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
             vec![
                 a.title(),
                 b.config.to_string(),
-                format!("{}/{n}", b.solved),
-                cell_seconds(b.sgm),
-                cell_seconds(b.par2),
+                b.solved_cell(n),
+                b.sgm_cell(),
                 r.map_or(NO_FIGURE.into(), |r| r.config.to_string()),
-                r.map_or(NO_FIGURE.into(), |r| format!("{}/{n}", r.solved)),
-                a.ratio_cell(),
-                a.interval
-                    .map_or(NO_FIGURE.into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}")),
-                verdict_word(a).to_string(),
-                format!("{n} × {}", a.repeats),
-                a.race.as_ref().map_or(NO_FIGURE.into(), RaceNote::summary),
+                r.map_or(NO_FIGURE.into(), |r| r.solved_cell(n)),
+                a.ratio_column(),
+                verdict_word(a),
+                a.race
+                    .as_ref()
+                    .map_or(a.instances_and_repeats(), RaceNote::summary),
             ]
         })
         .collect();
@@ -668,14 +757,11 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
             "puzzle",
             "best configuration",
             "solved",
-            &format!("SGM{shift} (s)"),
-            "PAR-2 (s)",
+            &format!("SGM{shift} (s), descriptive"),
             "runner-up",
             "solved",
-            "ratio",
-            "95 % CI",
+            "runner-up / best (interval)",
             "verdict",
-            "instances × repeats",
             "race",
         ]
         .map(String::from)
@@ -683,27 +769,25 @@ pub fn answers_table(answers: &[Answer]) -> Option<Table> {
         labels: 1,
         rows,
         notes: vec![
-            format!("Comparison instances: per puzzle, those of its suite's engine comparison, chosen by difficulty (each puzzle's page says how); for rows of other instances, the instance set (with time limits) that the most configurations ran. The configurations (formulation on engine with its settings) that ran every comparison instance compete; counting runs are left out. Ranked by instances solved, then by the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit); where a puzzle was raced, its comparison instances are those its race's best and runner-up both ran (a run the race's adaptive cap stopped counts as solved, charged its cap: a lower bound on its time), its times (SGM, PAR-2, ratio) are on the run clock (the race's: building, solve and a child-process solver's start; elsewhere the solve clock), and its best and runner-up lead: the race's best has the most net wins over the other survivors (instances on which it was faster minus those on which it was slower), and its runner-up the largest share of wins against the best (among equal shares the nearest to it by time), whichever test dropped it (docs/race.md). PAR-2: the best's mean time over its runs, a failure counting twice its limit."),
-            "race: where the comparison comes from a race (`puzzlebench race`), its instances raced (/ planned) × its candidates, why it ended (one candidate left; enough instances: after a look the best and the runner-up shared at least 10 separating instances; plan run: every planned instance raced; cut short by the time cap), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more: what the race's sign test counts). Verdict of a raced puzzle: ahead only where a look of the race dropped the runner-up against the best (exact one-sided sign test, Holm-adjusted over the look's comparisons, alpha = 0.05 spent over the looks); not separated otherwise, saying so when the runner-up solved more or is faster by the SGM (its interval below 1).".to_string(),
-            format!("ratio: the runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s) with the SGMs' shift s, so that differences well under s count little; where a raced answer's order reverses on the solve clock (times without building, a child-process solver's start and the model's transfer), the cell gives that clock's ratio too; 95 % CI: percentile bootstrap over instances and, within each, over repeats ({RESAMPLES} resamples, fixed seed). within noise: the interval holds 1; no verdict: both medians under {} ms, where timer resolution and noise decide (a best under it ahead of a runner-up above it is still judged by the interval).", TOO_FAST * 1000.0),
+            format!("Comparison instances: per puzzle, those of its race: the instances its best and runner-up both ran (a raced puzzle's page says how the race chose them); for rows without a race, those of its suite's engine comparison, or the instance set (with time limits) that the most configurations ran. solved: the verifier accepted the answer; a run a race's adaptive cap stopped is never solved, and the count says how many were stopped. SGM{shift}: the shifted geometric mean with a shift of {shift} s of the median time over repeats (failures at their limit; a stopped run at its cap, so that an SGM over stopped runs is a lower bound, marked ≥), on a raced puzzle on the run clock (building, solve and a child-process solver's start); it describes, it decides nothing."),
+            "Raced puzzles (docs/race.md): the best is the race's (the highest signed-rank score over the other survivors), the runner-up the candidate whose test against it is weakest (largest p-value; survivors before dropped ones, and among dropped ones those that stayed longest first). runner-up / best: the Hodges-Lehmann estimate of the per-instance ratio of the runner-up's time to the best's over the instances separating them, with the interval that inverts the race's signed-rank tests: its lower end at the level a drop needed, its upper end at the level of an equivalence claim (both one-sided; docs/race.md gives them per race). Where the runner-up was stopped on some of them the ratio is a lower bound with no upper limit (≥ x (≥ lower end; k of n stopped)). ahead: the race dropped the runner-up with the best's own test (its interval lies above 1); equivalent within M: the interval lies within [1/(1+M), 1+M]; undecided, because ...: neither, and why (the plan ran out, the budget was spent, the runs are too fast to time). A verdict that says it is about short runs: the best's runs on the race's top rung take less than 10 times the largest per-run overhead (a child process's start, the model's transfer) of the engines in the race.".to_string(),
+            format!("Rows without a race: the ratio is the runner-up's SGM over the best's, shifted ((SGM + s) / (SGM + s)), with its 95 % percentile bootstrap interval over instances and repeats ({RESAMPLES} resamples, fixed seed); ahead: the interval lies above 1; within noise: it holds 1; no verdict: both medians under {} ms.", TOO_FAST * 1000.0),
+            "race: instances raced / planned × candidates that ran (and those that refused, which are not ranked), why it ended (decided: every survivor but the best equivalent to it; one candidate left; plan run; budget spent), and how many instances separate the best from the runner-up (both ran them, their times differ to the millisecond and the slower took 10 ms or more).".to_string(),
         ],
     };
     table.note_marks();
     Some(table)
 }
 
-/// The verdict in a word or two, for tables.
-pub fn verdict_word(a: &Answer) -> &'static str {
-    match a.verdict {
-        Verdict::Ahead => "ahead",
-        Verdict::WithinNoise => "within noise",
-        Verdict::TooFast => "no verdict (< 1 ms)",
-        Verdict::MoreSolved => "ahead (more solved)",
-        Verdict::Separated => "ahead",
-        Verdict::NotSeparated => "not separated",
-        Verdict::RunnerUpSolvedMore => "not separated; runner-up solved more",
-        Verdict::RunnerUpFaster => "not separated; runner-up faster by SGM",
-        Verdict::Alone => "alone",
+/// The verdict in a few words, for tables.
+pub fn verdict_word(a: &Answer) -> String {
+    match &a.verdict {
+        Verdict::Ahead => "ahead".into(),
+        Verdict::WithinNoise => "within noise".into(),
+        Verdict::TooFast => "no verdict (< 1 ms)".into(),
+        Verdict::MoreSolved => "ahead (more solved)".into(),
+        Verdict::Raced(v) => v.label.clone(),
+        Verdict::Alone => "alone".into(),
     }
 }
 
@@ -833,7 +917,7 @@ mod tests {
     }
 
     #[test]
-    fn a_raced_answer_charges_a_capped_run_its_cap_and_counts_it_solved() {
+    fn a_raced_answer_charges_a_capped_run_its_cap_and_counts_it_stopped_not_solved() {
         // The runner-up is a little faster than the best on 4 instances and was capped at
         // 0.2 s on the other 4: left out, those would make it look faster (ratio < 1).
         let mut rows = Vec::new();
@@ -856,9 +940,11 @@ mod tests {
         assert_eq!(a.best().config.engine, "best");
         let r = a.runner_up().unwrap();
         assert_eq!(
-            r.solved, 8,
-            "a capped run is no failure in its race's answer"
+            (r.solved, r.stopped),
+            (4, 4),
+            "a capped run is stopped, never solved"
         );
+        assert!(r.sgm_cell().starts_with("≥ "), "a lower bound");
         assert_eq!(a.instances.len(), 8, "the capped instances are compared");
         // SGM of the runner-up: (0.04 + s)^½ (0.2 + s)^½ − s with s = 0.01, 0.0925.
         assert!((r.sgm - 0.0925).abs() < 1e-3, "{}", r.sgm);
@@ -917,15 +1003,16 @@ mod tests {
         assert_eq!(a.standings.len(), 2, "{:?}", a.standings);
         let t = answers_table(std::slice::from_ref(a)).unwrap();
         assert_eq!(t.rows[0][1], "a on fast");
-        assert_eq!(t.rows[0][9], "ahead");
-        assert_eq!(t.rows[0][10], "8 × 3");
+        assert_eq!(t.rows[0][7], "ahead");
+        assert_eq!(t.rows[0][8], "8 instances × 3 repeats");
         assert!(answers_table(&[]).is_none());
         let alone = answer("p", &[&row("x", "a", "fast", 1, 0.5, true)], &[], 0.01).remove(0);
         assert_eq!(alone.verdict, Verdict::Alone);
         assert!(alone.sentence().contains("only configuration"));
         // No runner-up: no such figure, and the table says what its mark means.
         let t = answers_table(&[alone]).unwrap();
-        assert_eq!(t.rows[0][5..9], ["n/a", "n/a", "n/a", "n/a"]);
+        assert_eq!(t.rows[0][4..7], ["n/a", "n/a", "n/a"]);
+        assert_eq!(t.rows[0][8], "1 instance × 1 repeat");
         assert!(t
             .notes
             .last()

@@ -46,6 +46,7 @@ table.sortable th::after { content: " ⇅"; color: #999; font-size: 0.8em; }
 .note { color: #555; font-size: 0.85rem; }
 .verdict-ahead { color: #0a6d2c; font-weight: 600; }
 .verdict-noise { color: #8a6d00; }
+.verdict-equivalent { color: #1f4e8c; font-weight: 600; }
 .verdict-none { color: #777; }
 .bar { display: inline-block; height: 0.7rem; background: #4a7fc1; vertical-align: middle; }
 .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 33rem), 1fr)); gap: 1rem; }
@@ -72,8 +73,15 @@ dl.glossary dt { font-weight: 600; margin-top: 0.4rem; }
 dl.glossary dd { margin-left: 1.5rem; }
 .filters { display: flex; gap: 1rem; flex-wrap: wrap; margin: 0.5rem 0; font-size: 0.9rem; }
 .filters select { max-width: 100%; }
-@media (min-width: 1200px) {
-  #answers th, #answers td { overflow-wrap: normal; word-break: normal; hyphens: none; }
+#answers th, #answers td { overflow-wrap: normal; word-break: normal; hyphens: none; }
+#answers td.num { white-space: normal; }
+#answers .short { display: block; font-size: 0.8rem; color: #555; font-weight: normal; }
+@media (max-width: 1100px) {
+  #answers thead { display: none; }
+  #answers, #answers tbody, #answers tr, #answers td { display: block; width: auto; }
+  #answers tr { border: 1px solid #ccc; margin: 0 0 0.8rem; }
+  #answers td { border: none; border-bottom: 1px solid #eee; text-align: left; }
+  #answers td::before { content: attr(data-label) ": "; font-weight: 600; color: #555; }
 }
 "#;
 
@@ -389,10 +397,12 @@ fn table_markup(t: &Table, sortable: bool) -> Markup {
 
 /// The class of a verdict's text.
 fn verdict_class(a: &Answer) -> &'static str {
-    match verdict_word(a) {
-        "ahead" | "ahead (more solved)" => "verdict-ahead",
-        "not separated" => "verdict-noise",
-        "within noise" => "verdict-noise",
+    use super::answer::Verdict;
+    match &a.verdict {
+        Verdict::Ahead | Verdict::MoreSolved => "verdict-ahead",
+        Verdict::Raced(v) if v.ahead => "verdict-ahead",
+        Verdict::Raced(v) if v.equivalent => "verdict-equivalent",
+        Verdict::WithinNoise => "verdict-noise",
         _ => "verdict-none",
     }
 }
@@ -428,30 +438,30 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "question" }
             dd { "A puzzle whose formulations answer different questions (n-Queens: " code { "base" } ", the most queens on a board; " code { "least-walls" } ", the fewest walls for q queens) never runs them on a common instance: each question gets its own line and its own ranking." }
             dt { "solved" }
-            dd { "Instances on which more than half of the repeats found a solution the puzzle's independent verifier accepted, or proved that there is none. A run that was refused (the engine or the formulation does not take the model) is not run: it counts neither as solved nor as failed." }
-            dt { "SGM" (shift) " (s)" }
-            dd { "The shifted geometric mean exp(mean(ln(t + " (shift) "))) − " (shift) " over the instances of each instance's median time over its repeats, in seconds; a failed run (time limit, error, an answer the verifier refused) counts at its time limit. Times are on the solve clock (the " code { "seconds" } " column: for an engine in a child process, " code { "cpsat" } ", " code { "scip" } ", " code { "gurobi" } ", " code { "cplex" } ", " code { "xpress" } ", " code { "copt" } ", " code { "glpk" } ", " code { "prolog" } ", the solver's own time, without the process start and the model transfer, which the run clock of the time limit includes: " code { "run_seconds" } " in the rows; for an engine added by a definition, the whole call). The races, and the answers of raced puzzles (SGM, PAR-2, ratio), are on the run clock instead, the clock of the time limit: building, solve and a child-process solver's start and model transfer, what a user waits for. The shift, " (shift) " s, is the one used by every table, figure and verdict of this report (" code { "--shift" } " changes them all); docs/measurement.md says why." }
+            dd { "Instances on which more than half of the repeats found a solution the puzzle's independent verifier accepted, or proved that there is none; on every page and in every count. A run that was refused (the engine or the formulation does not take the model) is not run: it counts neither as solved nor as failed, and a candidate that refused is not counted among a race's candidates (the count of those that refused stands beside it)." }
+            dt { "stopped" }
+            dd { "A run a race's adaptive cap stopped (status " code { "capped" } "): it was slower there than twice the race's best plus 0.1 s, which is all that is known of it. It is never solved. Where a figure takes it at its cap (an SGM, a ratio), the figure is a lower bound and is marked " b { "≥" } "; a solved count says how many were stopped: " i { "2/12 (10 stopped)" } "." }
+            dt { "SGM" (shift) " (s), descriptive" }
+            dd { "The shifted geometric mean exp(mean(ln(t + " (shift) "))) − " (shift) " over the instances of each instance's median time over its repeats, in seconds; a failed run (time limit, error, an answer the verifier refused) counts at its time limit, a stopped run at its cap (" b { "≥" } "). It describes; on a raced puzzle it decides nothing (the race's test does). Times are on the solve clock (the " code { "seconds" } " column: for an engine in a child process, " code { "cpsat" } ", " code { "scip" } ", " code { "gurobi" } ", " code { "cplex" } ", " code { "xpress" } ", " code { "copt" } ", " code { "glpk" } ", " code { "prolog" } ", the solver's own time, without the process start and the model transfer, which the run clock of the time limit includes: " code { "run_seconds" } " in the rows; for an engine added by a definition, the whole call). The races, and the answers of raced puzzles, are on the run clock instead, the clock of the time limit: building, solve and a child-process solver's start and model transfer, what a user waits for. The shift, " (shift) " s, is the one used by every table, figure and verdict of this report (" code { "--shift" } " changes them all); docs/measurement.md says why." }
             dt { "PAR-2 (s)" }
             dd { "The mean over the runs of the time, a failed run counting twice its time limit (the penalised average runtime of the SAT competitions)." }
-            dt { "ratio, 95 % CI" }
-            dd { "The runner-up's SGM over the best's, shifted: (SGM of the runner-up + s) / (SGM of the best + s), with the SGMs' shift s (" (shift) " s), so that 1 ms against 2 ms reads as about 1.09×, not 2×; and its 95 % percentile bootstrap interval: instances drawn with replacement and, within each, repeats drawn with replacement (" (RESAMPLES) " resamples, fixed seed). Where a raced answer's order reverses on the solve clock, the ratio cell gives that clock's ratio too: " i { "1.15 (solve clock 0.92)" } " (on this page, " i { "solve 0.92" } " below the ratio) means the best is ahead on the run clock and the runner-up on the solver's own time." }
+            dt { "runner-up / best (interval)" }
+            dd { "On a raced puzzle: the Hodges–Lehmann estimate (the median of the pairwise means) of the runner-up's time over the best's, instance by instance, over the instances that separate them, and the interval that inverts the race's signed-rank tests: its lower end at the level a drop needed, its upper end at the level of an equivalence claim (docs/race.md; each puzzle's race table gives the levels). The verdict is read off it: " b { "ahead" } " exactly when the lower end lies above 1, " b { "equivalent" } " exactly when both ends lie within the margin. Where the runner-up was stopped on some instances the ratio is a lower bound with no upper end: " i { "≥ 3.29 (≥ 2.07; 10 of 12 stopped)" } ". Without a race: the runner-up's SGM over the best's, shifted ((SGM + s) / (SGM + s), s = " (shift) " s), with its 95 % percentile bootstrap interval over instances and repeats (" (RESAMPLES) " resamples, fixed seed)." }
             dt { "verdict" }
             dd {
-                b { "ahead" } ": on a raced puzzle, a test of the race separated the best from the runner-up (below); on another, the interval lies above 1. "
-                b { "ahead (more solved)" } ": the best solved more comparison instances than the runner-up. "
-                b { "not separated" } ": on a raced puzzle, no test of the race found the best faster than the runner-up; "
-                b { "not separated; runner-up solved more" } " and "
-                b { "not separated; runner-up faster by SGM" } " (its interval below 1) say where the other evidence favours the runner-up. "
-                b { "within noise" } ": the interval holds 1; the two cannot be told apart on these instances. "
-                b { "no verdict (< 1 ms)" } ": the runner-up's median is under " (TOO_FAST * 1000.0) " ms, where timer resolution and process noise decide the order. "
-                b { "alone" } ": only one configuration ran every comparison instance."
+                "On a raced puzzle, what its race decided between the best and the runner-up: "
+                b { "ahead" } ": the race's test separated them (the runner-up was dropped with the best's own test meeting its level); "
+                b { "equivalent within M" } ": the interval lies within [1/(1+M), 1+M], M the race's margin (10 % unless the race said otherwise), two one-sided tests at the race's level; "
+                b { "undecided, because …" } ": neither, and why: " i { "the plan ran out" } " (every planned instance raced), " i { "the budget was spent" } " (the race's safety cap in seconds stopped it first), " i { "the runs are too fast to time" } " (most instances took both under 10 ms), or the race's rows end short of its plan. "
+                b { "the verdict is about short runs" } " beside it: on the race's top rung the best takes less than 10 × the largest per-run overhead of the race's engines (a child process's start, the model's transfer), so the order there may be about starting a solver rather than solving. "
+                "Without a race: " b { "ahead" } ": the interval lies above 1; " b { "ahead (more solved)" } ": the best solved more comparison instances; " b { "within noise" } ": the interval holds 1; " b { "no verdict (< 1 ms)" } ": the runner-up's median is under " (TOO_FAST * 1000.0) " ms; " b { "alone" } ": only one configuration ran every comparison instance."
             }
             dt { "race" }
-            dd { "How a puzzle's engine comparison is made (" code { "puzzlebench race" } ", docs/race.md): every candidate (formulation on engine) runs the instances of a " b { "plan" } " fixed before the race (one from each " b { "rung" } " of the puzzle's " b { "ladder" } " of rising difficulty in turn, the same on any machine), and after every 12 instances a " b { "look" } " drops the candidates that some other is shown to be faster than. The race column gives the instances raced / planned × candidates, why the race ended (" b { "one candidate left" } ", " b { "enough instances" } ": after a look the best and the runner-up shared at least 10 separating instances, " b { "plan run" } ": every planned instance raced, or " b { "cut short by the time cap" } "), and how many instances " b { "separate" } " the best from the runner-up." }
-            dt { "separating instance, counted" }
-            dd { "An instance separates two candidates when both ran it, their times differ to the millisecond and the slower took 10 ms or more; only these count toward a test between the two, decided for each pair alone." }
+            dd { "How a puzzle's engine comparison is made (" code { "puzzlebench race" } ", docs/race.md): every candidate (formulation on engine) runs the instances of a " b { "plan" } " fixed before the race (one from each " b { "rung" } " of the puzzle's " b { "ladder" } " of rising difficulty in turn, the same on any machine), one run at a time, the race's best first and the others under an adaptive cap; at " b { "looks" } " fixed before the race (after 12 to 17 instances, then every 6, and at the plan's end) its tests drop the candidates shown not to be a best and call equivalent those shown within the margin of it. The race column gives the instances raced / planned × the candidates that ran (and how many refused), why the race ended (" b { "decided" } ": every survivor but the best equivalent to it; " b { "one candidate left" } "; " b { "plan run" } "; " b { "budget spent" } "), and how many instances " b { "separate" } " the best from the runner-up." }
+            dt { "separating instance" }
+            dd { "An instance separates two candidates when both ran it, their times differ to the millisecond, the slower took 10 ms or more, and which was faster is known (not both stopped); only these count toward a test between the two, decided for each pair alone." }
             dt { "the race's test, best, runner-up" }
-            dd { "At a look every ordered pair of survivors is tested by the exact one-sided sign test over its separating instances, Holm-adjusted over all the pairs at the look's level (α = 0.05 spent over the looks: 0.0304, 0.0076, 0.0034, …); a candidate needs 10 separating instances to be dropped. The " b { "best" } " has the most net wins over the other survivors (faster minus slower on separating instances); the " b { "runner-up" } " is the other candidate, surviving or dropped, with the largest share of wins against the best (among equal shares, the nearest to the best by time)." }
+            dd { "At a look, every survivor's exact one-sided Wilcoxon signed-rank test against every other, on the log ratios of their times over the instances separating them, decides by the closure of \"a is a best\" (Marcus, Peritz and Gabriel): a candidate is dropped when its test against some survivor meets the level α" sub { "t" } "/(m(k−1)), α" sub { "t" } " the look's share of α = 0.05, k the survivors, m those that could still be bests with it; plainly worse candidates are tested as against the best of the others (m = 2), equal ones as every pair (m = k), so that a race drops a candidate as good as the best in at most 5 % of races. The " b { "best" } " has the highest signed-rank score over the other survivors; the " b { "runner-up" } " is the candidate whose test against the best is weakest (the largest p-value; survivors before dropped ones, and among those the ones that stayed longest; ties by more separating instances)." }
             dt { "virtual best" }
             dd { "The fastest configuration on each instance, taken instance by instance: a bound on what choosing the configuration per instance could give." }
             dt { "marks" }
@@ -497,51 +507,54 @@ fn overview(
             thead {
                 tr {
                     th { "puzzle" } th { "best configuration" } th class="num" { "solved" }
-                    th class="num" { "SGM" (shift) " (s)" } th class="num" { "PAR-2 (s)" }
-                    th { "runner-up" } th class="num" { "solved" } th class="num" { "ratio" } th class="num" { "95 % CI" } th { "verdict" }
-                    th class="num" { "instances × repeats" } th { "race" }
+                    th class="num" { "SGM" (shift) " (s), descriptive" }
+                    th { "runner-up" } th class="num" { "solved" }
+                    th class="num" { "runner-up / best (interval)" } th { "verdict" } th { "race" }
                 }
             }
             tbody {
                 @for p in puzzles {
                     @for a in answers.iter().filter(|a| &a.puzzle == p) {
+                        @let n = a.instances.len();
                         tr {
-                            td { a href=(answer_link(a)) { (a.title()) } }
-                            td { (a.best().config.to_string()) }
-                            td class="num" { (a.best().solved) "/" (a.instances.len()) }
-                            td class="num" { (s(a.best().sgm)) }
-                            td class="num" { (s(a.best().par2)) }
-                            td { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
-                            td class="num" { (a.runner_up().map_or("–".to_string(), |r| format!("{}/{}", r.solved, a.instances.len()))) }
-                            td class="num" {
-                                (a.ratio.map_or(crate::table::NO_FIGURE.to_string(), |x| format!("{x:.2}")))
-                                @if let Some(solve) = a.solve_clock_reverses() {
-                                    br; small title="the ratio on the solve clock, where the order reverses" { "solve " (format!("{solve:.2}")) }
+                            td data-label="puzzle" { a href=(answer_link(a)) { (a.title()) } }
+                            td data-label="best" { (a.best().config.to_string()) }
+                            td class="num" data-label="solved" { (a.best().solved_cell(n)) }
+                            td class="num" data-label=(format!("SGM{shift} (s), descriptive")) { (a.best().sgm_cell()) }
+                            td data-label="runner-up" { (a.runner_up().map_or("–".to_string(), |r| r.config.to_string())) }
+                            td class="num" data-label="runner-up solved" { (a.runner_up().map_or("–".to_string(), |r| r.solved_cell(n))) }
+                            td class="num" data-label="runner-up / best" { (a.ratio_column()) }
+                            td class=(verdict_class(a)) data-label="verdict" {
+                                (verdict_word(a))
+                                @if let super::answer::Verdict::Raced(v) = &a.verdict {
+                                    @if let Some(why) = &v.short_runs { span class="short" { (why) } }
                                 }
                             }
-                            td class="num" { (a.interval.map_or("–".into(), |(lo, hi)| format!("{lo:.2}–{hi:.2}"))) }
-                            td class=(verdict_class(a)) { (verdict_word(a)) }
-                            td class="num" { (a.instances.len()) " × " (a.repeats) }
-                            td { (a.race.as_ref().map_or("–".to_string(), |r| r.summary())) }
+                            td data-label="race" { (a.race.as_ref().map_or(a.instances_and_repeats(), |r| r.summary())) }
                         }
                     }
                     @if !answered.contains(p.as_str()) {
                         tr {
-                            td { a href={ (p) ".html" } { (p) } }
-                            td colspan="11" { "no comparison: no configuration ran every instance another did" }
+                            td data-label="puzzle" { a href={ (p) ".html" } { (p) } }
+                            td colspan="8" data-label="answer" { "no comparison: no configuration ran every instance another did" }
                         }
                     }
                 }
             }
         }
         p class="note" {
-            "Ranked by comparison instances solved, then by SGM" (shift) "; where a puzzle was raced, its race's best (the most net wins) and runner-up (the largest share of wins against the best) lead and are compared on the instances both ran; "ahead" there means a test of the race separated them. PAR-2 is the best configuration's. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
+            "Where a puzzle was raced, its line is its race's: the best (the highest signed-rank score over the other survivors) against the runner-up (the candidate whose test against it is weakest), on the instances both ran, with the race's ratio and interval and its verdict: " b { "ahead" } ", " b { "equivalent within the margin" } ", or " b { "undecided" } " with the reason. The SGM describes and decides nothing; a ≥ marks a figure that rests on runs the race's cap stopped, a lower bound. Every figure is over the comparison instances of its puzzle (each puzzle's page says how they were chosen)."
             @if set_aside.earlier_attempts > 0 {
                 " " (set_aside.earlier_attempts) " earlier attempts of runs that the results hold more than once were set aside: each run counts once, its last attempt."
             }
             @if set_aside.refused > 0 {
-                " " (set_aside.refused) " runs were refused by their engine or formulation (not run): they enter no statistic; each puzzle's page lists them with the reason."
+                " " (set_aside.refused) " runs were refused by their engine or formulation (not run): they enter no statistic and no count of candidates; each puzzle's page lists them with the reason."
             }
+        }
+        @let licences = super::licence::overview_notes(rows);
+        @if !licences.is_empty() {
+            h2 id="licences" { "Licences" }
+            @for l in &licences { p class="note" { (l) } }
         }
         (glossary(shift, rows))
         h2 { "How the rows were made" }
@@ -700,17 +713,17 @@ fn heatmap(a: &Answer) -> Markup {
                                 Some(st) => {
                                     @let ratio = crate::stats::shifted_ratio(best.sgm, st.sgm, a.shift);
                                     @let is_best = st.config == best.config;
-                                    @let tip = format!("{}: {}/{n} solved; SGM {} s, {ratio:.2}× the best's; PAR-2 {} s", st.config, st.solved, s(st.sgm), s(st.par2));
+                                    @let tip = format!("{}: {} solved; SGM {} s, {ratio:.2}× the best's{}; PAR-2 {} s", st.config, st.solved_cell(n), st.sgm_cell(), if st.stopped > 0 { " (a lower bound: stopped runs at their cap)" } else { "" }, s(st.par2));
                                     @if st.solved == 0 {
                                         td class="cell none" title=(tip) data-ratio=(format!("{ratio:.3}")) {
-                                            (st.solved) "/" (n) br; (s(st.sgm))
+                                            (st.solved_cell(n)) br; (st.sgm_cell())
                                         }
                                     } @else {
                                         @let (colour, white) = heat_colour(heat_position(ratio));
                                         @let style = format!("background: {colour}; color: {}", if white { "#fff" } else { "#222" });
                                         td class=(if is_best { "cell best" } else { "cell" }) style=(style) title=(tip) data-ratio=(format!("{ratio:.3}")) {
                                             @if is_best { "★ " }
-                                            (st.solved) "/" (n) br; (s(st.sgm))
+                                            (st.solved_cell(n)) br; (st.sgm_cell())
                                         }
                                     }
                                 }
@@ -722,7 +735,7 @@ fn heatmap(a: &Answer) -> Markup {
             }
         }
         (colour_bar())
-        p class="note" { "Each cell: comparison instances solved / " (n) ", then SGM" (a.shift) " (s). Colour: the cell's SGM over the best's (shifted, as the ratio), from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none (its SGM is its time limit); ★ and the frame: the best; –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
+        p class="note" { "Each cell: comparison instances solved (the verifier accepted the answer) / " (n) ", with those a race's cap stopped in brackets, then SGM" (a.shift) " (s), descriptive: a stopped run enters at its cap, so that an SGM over stopped runs is a lower bound (≥). Colour: the cell's SGM over the best's (shifted), from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none; ★ and the frame: the best (on a raced puzzle, its race's); –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
     }
 }
 

@@ -116,6 +116,26 @@ fn note_on(engine: &Licensed, puzzle: &str, rows: &[Record]) -> Option<String> {
     Some(text)
 }
 
+/// What the overview says of each licensed engine whose size-limited licence ran among
+/// `rows` (every row): its versions and what the licence's terms say of publishing
+/// benchmark results, once per engine, wherever its results appear in the report.
+pub fn overview_notes(rows: &[Record]) -> Vec<String> {
+    LICENSED
+        .iter()
+        .filter_map(|e| {
+            let ran: Vec<&Record> = rows.iter().filter(|r| r.backend == e.key).collect();
+            let limited = ran
+                .iter()
+                .any(|r| r.solver_version.contains("size-limited licence"));
+            if limited {
+                head(e, &ran)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 /// The notes on `puzzle`'s runs of every licensed engine among `rows`, one per engine
 /// that ran on it.
 pub fn notes(puzzle: &str, rows: &[Record]) -> Vec<String> {

@@ -178,7 +178,7 @@ pub fn write_report(
     chosen: &[answer::Chosen],
     figures: &[FigureFormat],
     timelines: &anytime::Timelines,
-    race_ends: &std::collections::BTreeMap<String, (String, usize)>,
+    race_ends: &std::collections::BTreeMap<String, race::RaceLog>,
 ) -> Result<Written, String> {
     let tdir = dir.join("tables");
     std::fs::create_dir_all(&tdir).map_err(|e| format!("{}: {e}", tdir.display()))?;
@@ -200,7 +200,7 @@ pub fn write_report(
         .chain(machines.label(&set_aside.capped))
         .collect();
     let mut answers = answer::answers(&race::answer_rows(&with_capped), &chosen, shift);
-    race::attach(&mut answers, &races, race_ends);
+    race::attach(&mut answers, &races, race_ends, &every);
     let pairs = compare::comparisons(rows, shift);
     let mut tables = tables_of(rows, shift, puzzle_tables, &pairs);
     let mut raced: Vec<&str> = every
@@ -211,7 +211,7 @@ pub fn write_report(
     raced.sort_unstable();
     raced.dedup();
     for p in raced {
-        tables.extend(race::elimination_table(p, &races, &every));
+        tables.extend(race::elimination_table(p, &races, &every, race_ends));
     }
     if let Some(t) = answer::answers_table(&answers) {
         tables.insert(0, t);

@@ -54,7 +54,7 @@ mod scatter;
 mod sets;
 mod time_vs_size;
 
-use crate::race::capping::{solved_or_capped, stopped_at};
+use crate::race::capping::stopped_at;
 use crate::record::Record;
 use crate::report::answer::{instance_key, Answer, Config, InstanceKey};
 use crate::report::anytime::Timelines;
@@ -466,14 +466,14 @@ fn cells(rows: &[&Record]) -> Cells {
             let by_instance = instances
                 .into_iter()
                 .map(|(instance, rs)| {
-                    // A run a race's adaptive cap stopped is drawn as its race's answer
-                    // ranks it: solved, at its cap (a lower bound on its time).
+                    // A run a race's adaptive cap stopped is not solved: it is drawn as
+                    // unsolved, at its cap (a lower bound on its time).
                     let times: Vec<f64> = rs
                         .iter()
                         .map(|r| stopped_at(r).unwrap_or_else(|| charged_seconds(r)))
                         .collect();
                     let ok = crate::report::paired::instance_solved(
-                        rs.iter().filter(|r| solved_or_capped(r)).count(),
+                        rs.iter().filter(|r| crate::stats::succeeded(r)).count(),
                         rs.len(),
                     );
                     // Only objectives the verifier accepted: an unchecked or refused

@@ -26,7 +26,7 @@ pub(super) fn survivors_chart(puzzle: &str, stem: &str, races: &[&RaceState]) ->
                 .raced
                 .get(k + 1)
                 .map_or(race.survivors().len() as f64, |n| {
-                    n.times.iter().filter(|t| t.is_some()).count() as f64
+                    n.runs.iter().filter(|t| t.is_some()).count() as f64
                 });
             s.line.push((x, before));
             s.line.push((x, after));
