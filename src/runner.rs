@@ -642,7 +642,12 @@ pub fn run_isolated(
         cap: spec.cap,
     };
     let limits = Limits {
-        hard_seconds: hard_limit(&spec.solver_options(), config.grace_seconds),
+        // A capped run is stopped soon after its cap, whether or not its engine honours
+        // its limit promptly: it is slower than the cap either way.
+        hard_seconds: match spec.binding_cap() {
+            Some(cap) => Some(crate::race::capping::kill_after(cap)),
+            None => hard_limit(&spec.solver_options(), config.grace_seconds),
+        },
         memory_mb: config.memory_mb,
     };
     let placement = Placement {
@@ -672,10 +677,16 @@ pub fn run_isolated(
             let mut r = to_record(puzzle, instance, spec, env, Err(String::new()));
             r.status = Status::TimeLimit.key().into();
             r.seconds = Some(m.wall_seconds);
-            r.error = Some(format!(
-                "killed at the hard limit of {:.1} s (the run overran its time limit by more than the grace)",
-                limits.hard_seconds.unwrap_or(0.0)
-            ));
+            r.error = Some(match spec.binding_cap() {
+                Some(cap) => format!(
+                    "stopped {:.2} s after its worker started, past its race's cap of {cap:.3} s (its engine had not stopped at it)",
+                    limits.hard_seconds.unwrap_or(0.0)
+                ),
+                None => format!(
+                    "killed at the hard limit of {:.1} s (the run overran its time limit by more than the grace)",
+                    limits.hard_seconds.unwrap_or(0.0)
+                ),
+            });
             spec.mark_capped(&mut r);
             r
         }

@@ -27,8 +27,10 @@ use std::sync::atomic::AtomicBool;
 /// The seed of the instance order within each rung, unless `--seed` says otherwise.
 pub const DEFAULT_SEED: u64 = 1;
 
-/// The instances a race plans, unless `--instances` says otherwise: three looks of 12.
-pub const DEFAULT_INSTANCES: usize = 36;
+/// The instances a race plans, unless `--instances` says otherwise (fewer where its ladder
+/// holds fewer): most of a race's time goes before its first look, when every candidate
+/// runs; the instances after it, with few survivors, are cheap and decide the close pairs.
+pub const DEFAULT_INSTANCES: usize = 48;
 
 /// One race: a puzzle's comparison part (or one of its questions) with its budget.
 #[derive(Clone)]
@@ -611,7 +613,8 @@ fn write_log(log: &Path, name: &str, events: &[serde_json::Value]) -> Result<(),
         .map_err(|e| failed(format!("{}: {e}", log.display())))
 }
 
-/// Runs (or goes on with) `races`, each with its engines, up to `at_once` at a time. Each
+/// Runs (or goes on with) `races`, each with its engines, up to `at_once` at a time, the
+/// costliest first (candidates times the instances before the first look). Each
 /// race has one worker of its own: its runs run one at a time, on the CPUs of one slot of
 /// `r.config` (slot `i` for the `i`-th race running at once), so that within a race the
 /// best and every other candidate are timed alike, each run alone in its race, while the
@@ -627,6 +630,16 @@ pub fn run_races(
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
     let threads = at_once.clamp(1, races.len().max(1));
+    // The longest first (longest processing time first: the last race to end then runs
+    // beside the others, not alone): most of a race's time goes before its first look,
+    // when every candidate runs, so its cost grows as its candidates times that look.
+    let rule = crate::race::elimination::RaceConfig::default();
+    let mut order: Vec<usize> = (0..races.len()).collect();
+    order.sort_by_key(|&i| {
+        let (spec, engines) = &races[i];
+        let k = candidate_count(spec, engines);
+        std::cmp::Reverse(k * rule.first_look_for(k).min(spec.instances))
+    });
     let next = AtomicUsize::new(0);
     let failed_once = AtomicBool::new(false);
     let out: Mutex<Vec<Option<Result<Ended, Failure>>>> =
@@ -637,7 +650,8 @@ pub fn run_races(
     }
     std::thread::scope(|scope| {
         for slot in 0..threads {
-            let (next, failed_once, out, multi) = (&next, &failed_once, &out, &multi);
+            let (next, failed_once, out, multi, order) =
+                (&next, &failed_once, &out, &multi, &order);
             let mut config = r.config.clone();
             config.jobs = 1;
             config.cores = vec![r.config.cores.get(slot).cloned().unwrap_or_default()];
@@ -651,10 +665,10 @@ pub fn run_races(
                     if failed_once.load(Ordering::SeqCst) || r.stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((spec, engines)) = races.get(i) else {
+                    let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         return;
                     };
+                    let (spec, engines) = &races[i];
                     let result = run_race(spec, engines, &own);
                     match &result {
                         Ok(ended) => {
@@ -779,13 +793,17 @@ pub fn summary(e: &Ended) -> String {
     for (i, c) in s.order().iter().enumerate().skip(1) {
         let role = if i == 1 { "runner-up " } else { "" };
         if let Some(v) = s.verdict(c, &e.reason) {
+            // The label speaks of the best: "ahead" here means the best is ahead of `c`.
+            let label = match v.outcome {
+                crate::race::state::Outcome::Ahead => "behind (the best is ahead)".to_string(),
+                _ => v.label(),
+            };
             let when = match s.decisions().iter().find(|d| &d.candidate == c) {
                 Some(d) => format!("dropped after {} instances; ", d.raced_instances),
                 None => String::new(),
             };
             out.push_str(&format!(
-                "  {role}{c}: {}; {when}ratio to the best {} on {} separating instances, p = {:.2e} at the level {:.2e}\n",
-                v.label(),
+                "  {role}{c}: {label}; {when}ratio to the best {} on {} separating instances, p = {:.2e} at the level {:.2e}\n",
                 v.ratio_cell(),
                 v.comparison.instances,
                 v.comparison.p_value,

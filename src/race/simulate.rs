@@ -87,6 +87,8 @@ struct Scenario {
     label: String,
     cands: Vec<Cand>,
     leader_edge: f64,
+    /// The instances the race plans.
+    planned: usize,
 }
 
 fn cands(factors: &[f64], noise: f64) -> Vec<Cand> {
@@ -119,12 +121,12 @@ struct Outcome {
 fn run_race(s: &Scenario, world: World, seed: u64) -> Outcome {
     let k = s.cands.len();
     let names: Vec<String> = (0..k).map(|j| format!("c{j}")).collect();
-    let mut race = Race::new(names, RaceConfig::default(), PLANNED);
+    let mut race = Race::new(names, RaceConfig::default(), s.planned);
     let mut rng = Rng::new(seed);
     // Candidates in random order, so that no index is favoured by a tie-break.
     let mut perm: Vec<usize> = (0..k).collect();
     rng.shuffle(&mut perm);
-    for i in 0..PLANNED {
+    for i in 0..s.planned {
         if race.finished() {
             break;
         }
@@ -337,6 +339,7 @@ fn gap_scenario(k: usize, gap: f64, noise: f64) -> Scenario {
         label: format!("{k} candidates, runner-up {gap}x, noise {noise}"),
         cands: cands(&f, noise),
         leader_edge: 1.0,
+        planned: PLANNED,
     }
 }
 
@@ -347,6 +350,7 @@ fn level_scenarios(noise: f64) -> Vec<Scenario> {
         label: format!("{label}, noise {noise}"),
         cands: cands(&f, noise),
         leader_edge: 1.0,
+        planned: PLANNED,
     };
     let mut many = vec![1.0; 4];
     many.extend((0..26).map(|j| 1.5 + 0.33 * j as f64));
@@ -451,10 +455,16 @@ fn a_three_times_slower_runner_up_among_eighteen_is_found() {
     assert_eq!(r.undecided, 0.0, "{r:?}");
 }
 
-/// The tables of docs/race.md, [`RACES`] races per cell.
+/// The tables of docs/race.md, [`RACES`] races per cell (or `POWER_TABLE_RACES`, to
+/// try a change quickly).
 #[test]
 #[ignore]
 fn power_table() {
+    let races = std::env::var("POWER_TABLE_RACES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(RACES);
+    eprintln!("{races} races per cell");
     eprintln!("| candidates | noise | runner-up | ahead | equivalent within 10 % | undecided | dropped on another's test | equal candidate dropped | mean instances |");
     eprintln!("|---|---|---|---|---|---|---|---|---|");
     for k in [10usize, 30] {
@@ -462,7 +472,7 @@ fn power_table() {
             for (g, gap) in [1.0, 1.1, 1.25, 1.5, 2.0, 3.0].into_iter().enumerate() {
                 let s = gap_scenario(k, gap, noise);
                 let seed = 0x7a00_0000 + (k as u64) * 1000 + (noise * 100.0) as u64 * 10 + g as u64;
-                let r = measure(&s, TYPICAL, seed, RACES);
+                let r = measure(&s, TYPICAL, seed, races);
                 eprintln!("{}", power_line(k, noise, gap, &r));
             }
         }
@@ -474,7 +484,7 @@ fn power_table() {
         for noise in [0.1, 0.3] {
             for (k, s) in level_scenarios(noise).iter().enumerate() {
                 let seed = 0x5ace_0000 + 1000 * k as u64 + (noise * 100.0) as u64;
-                let r = measure(s, world, seed, RACES);
+                let r = measure(s, world, seed, races);
                 eprintln!("{}", level_line(world, s, &r));
             }
         }
