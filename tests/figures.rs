@@ -290,7 +290,9 @@ fn example_comparative_figures_hold_only_the_comparison_instances() {
     let puzzles = column(&answers, "puzzle");
     let best = column(&answers, "best configuration");
     let second = column(&answers, "runner-up");
-    let sizes = column(&answers, "instances × repeats");
+    // The best's `solved` cell, `s/n` or `s/n (k stopped)`: n is the number of
+    // comparison instances.
+    let sizes = column(&answers, "solved");
     assert!(puzzles.contains(&"sudoku".to_string()), "{puzzles:?}");
     // A puzzle that asks several questions (n-Queens: `queens: base`, `queens:
     // least-walls`) has one comparison set per question, in the answers' order:
@@ -308,7 +310,12 @@ fn example_comparative_figures_hold_only_the_comparison_instances() {
         let n = instances_of(&cactus);
         // The comparison's instances as the overview counts them (a raced puzzle: those
         // its race's best and runner-up both ran).
-        let counted: usize = sizes[i].split(" × ").next().unwrap().parse().unwrap();
+        let counted: usize = sizes[i]
+            .split('/')
+            .nth(1)
+            .and_then(|n| n.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{p}: no instance count in {:?}", sizes[i]));
         assert_eq!(n, counted, "{p}");
         let legend = common::legend_lines(&cactus);
         assert_eq!(legend[0].label, best[i], "{p}");

@@ -163,14 +163,34 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
     // so twelve lines.
     let first = &index[index.find("<table").unwrap()..];
     let first = &first[..first.find("</table>").unwrap()];
-    // (The race column names candidates too: count the cells that hold a configuration.)
-    let configs = first
-        .split("<td>")
-        .filter(|cell| cell.contains(" on ") && !cell.contains("raced"))
-        .count();
-    assert_eq!(configs, 24, "{first}");
+    let cells = |label: &str| -> Vec<String> {
+        first
+            .split(&format!("data-label=\"{label}\">"))
+            .skip(1)
+            .map(|c| c[..c.find("</td>").unwrap()].to_string())
+            .collect()
+    };
+    assert_eq!(cells("best").len(), 12, "{first}");
+    assert!(cells("best").iter().all(|c| c.contains(" on ")));
+    assert!(cells("runner-up").iter().all(|c| c.contains(" on ")));
     assert!(first.contains(">queens: base<") && first.contains(">queens: least-walls<"));
-    assert!(index.contains("95 % CI"));
+    assert!(index.contains("runner-up / best (interval)"));
+    // Every line says what its race decided, in one of the three words.
+    for v in cells("verdict") {
+        // A cell that opens with a tag (`<span ...>ahead</span>`) starts after it.
+        let v = match v.strip_prefix('<') {
+            Some(tagged) => tagged
+                .trim_start_matches(|c| c != '>')
+                .trim_start_matches('>'),
+            None => v.as_str(),
+        };
+        assert!(
+            v.starts_with("ahead")
+                || v.starts_with("equivalent within ")
+                || v.starts_with("undecided, because "),
+            "{v}"
+        );
+    }
     // Each configuration the overview names, and each engine key, is explained once on it.
     for key in ["sat", "hitset", "bc", "propagate", "highs"] {
         assert!(
@@ -178,7 +198,16 @@ fn every_page_opens_in_a_browser_with_its_figures_and_links() {
             "the glossary lacks {key}"
         );
     }
-    for term in ["SGM0.01 (s)", "PAR-2 (s)", "virtual best", "verdict"] {
+    for term in [
+        "SGM0.01 (s), descriptive",
+        "PAR-2 (s)",
+        "virtual best",
+        "verdict",
+        "solved",
+        "stopped",
+        "runner-up / best (interval)",
+        "separating instance",
+    ] {
         assert!(
             index.contains(&format!("<dt>{term}</dt>")),
             "glossary: {term}"
@@ -230,13 +259,14 @@ fn pages_read_at_800_and_1400_pixels_without_sideways_scrolling_and_fold_what_is
                 Some("0"),
                 "{name} at {width} px scrolls sideways"
             );
-            if width == 1400 && name == "index.html" {
-                // The overview's answer table reads at a glance: no word of it wraps
-                // inside itself ("ahea/d", "verd/ict" once did).
+            if name == "index.html" {
+                // The overview's answer table reads at a glance at either width: no word
+                // of it wraps inside itself ("ahea/d", "verd/ict", "no|t se|pa|rat|ed",
+                // "bat|tles|hip" once did).
                 assert_eq!(
                     number(&dom, "data-split-words"),
                     0.0,
-                    "index.html at 1400 px splits {}",
+                    "index.html at {width} px splits {}",
                     root_attribute(&dom, "data-split-words-what").unwrap_or("")
                 );
             }
@@ -306,4 +336,120 @@ fn puzzle_pages_have_a_colour_bar_a_marked_best_and_a_run_table_that_filters() {
         &profile,
     );
     assert_eq!(root_attribute(&dom, "data-filter"), Some("ok"));
+}
+
+/// The rows of the committed example, read as the report reads them.
+fn example_rows() -> Vec<puzzlebench::record::Record> {
+    puzzlebench::record::read_results(&root().join("docs/example-report/results.csv")).unwrap()
+}
+
+/// A reviewer's reading of the example in the browser: no run a race's cap stopped is
+/// called solved anywhere, the overview's counts are the puzzle pages' counts, every word
+/// a verdict uses is defined on the overview, and the licences that restrict publishing
+/// results are stated wherever their engines' results appear.
+#[test]
+fn a_reviewer_finds_no_capped_run_solved_no_two_counts_that_disagree_and_no_undefined_word() {
+    let Some(chromium) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    write_example_report(&out);
+    let profile = dir.path().join("profile");
+    let rows = example_rows();
+    // Per puzzle and configuration, the instances its race runs solved (verified).
+    let mut solved: std::collections::BTreeMap<(String, String), usize> = Default::default();
+    for r in rows.iter().filter(|r| !r.race.is_empty()) {
+        if puzzlebench::stats::succeeded(r) {
+            *solved
+                .entry((r.puzzle.clone(), r.config_name()))
+                .or_default() += 1;
+        }
+    }
+    let index_dom = dump_dom(&chromium, &out.join("index.html"), &profile);
+    let table = &index_dom[index_dom.find("id=\"answers\"").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    for page in pages(&out) {
+        let name = page.file_name().unwrap().to_string_lossy().to_string();
+        if name == "index.html" {
+            continue;
+        }
+        let puzzle = name.trim_end_matches(".html").to_string();
+        let dom = dump_dom(&chromium, &page, &profile);
+        // Each heatmap cell's tip: "CONFIG: S/N solved" or "CONFIG: S/N (K stopped) solved".
+        for tip in dom.split("title=\"").skip(1) {
+            let tip = &tip[..tip.find('"').unwrap()];
+            let Some((config, rest)) = tip.split_once(": ") else {
+                continue;
+            };
+            let Some(count) = rest
+                .split(" solved;")
+                .next()
+                .filter(|_| rest.contains(" solved;"))
+            else {
+                continue;
+            };
+            let s: usize = count.split('/').next().unwrap().trim().parse().unwrap();
+            let have = solved
+                .get(&(puzzle.clone(), config.to_string()))
+                .copied()
+                .unwrap_or(0);
+            assert!(
+                s <= have,
+                "{name}: {config} shown with {s} solved, its race rows solve {have}"
+            );
+        }
+        // The overview gives the same solved counts as the page's heatmap for the best and
+        // the runner-up it names.
+        for row in table.split("<tr>").skip(2) {
+            let cell = |label: &str| -> Option<String> {
+                let at = row.find(&format!("data-label=\"{label}\">"))?;
+                let c = &row[at + label.len() + 14..];
+                Some(c[..c.find("</td>")?].to_string())
+            };
+            let Some(link) = cell("puzzle") else { continue };
+            if !link.contains(&format!("href=\"{puzzle}.html")) {
+                continue;
+            }
+            for (who, count) in [("best", "solved"), ("runner-up", "runner-up solved")] {
+                let (Some(config), Some(n)) = (cell(who), cell(count)) else {
+                    continue;
+                };
+                assert!(
+                    dom.contains(&format!("title=\"{config}: {n} solved;")),
+                    "{name}: the overview says {config} solved {n}; the heatmap does not"
+                );
+            }
+        }
+    }
+    // Every verdict the overview prints is defined in its glossary.
+    let glossary = &index_dom[index_dom.find("id=\"glossary\"").unwrap()..];
+    for word in [
+        "ahead",
+        "equivalent within M",
+        "undecided, because",
+        "stopped",
+    ] {
+        assert!(glossary.contains(word), "the glossary lacks {word}");
+    }
+    assert!(
+        glossary.contains("≥"),
+        "the glossary says what a ≥ (a lower bound) means"
+    );
+    // A licence that restricts publishing results is stated on the overview where its
+    // engine ran.
+    for (engine, words) in [
+        ("xpress", "forbid publishing"),
+        ("gurobi", "forbid publishing"),
+    ] {
+        let ran = rows
+            .iter()
+            .any(|r| r.backend == engine && r.solver_version.contains("size-limited licence"));
+        if ran {
+            assert!(
+                index_dom.contains(&format!("{engine} here is")) && index_dom.contains(words),
+                "the overview does not state {engine}'s licence"
+            );
+        }
+    }
 }

@@ -213,7 +213,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
         "size (cells)",
         "time (s)",
         // The time-limit failure is marked and explained in the legend.
-        "failed (charged the time limit)",
+        "failed or stopped (at its time limit or a race cap)",
     ] {
         assert!(
             has_text(&svg, name),
@@ -224,7 +224,7 @@ fn time_vs_size_names_every_series_and_its_axes() {
     let hashi = svg_text(find(&plots, "hashi_time_vs_size"));
     assert!(has_text(&hashi, "size (islands)"), "{:?}", texts(&hashi));
     assert!(hashi.contains("base on highs") && hashi.contains("hdc on highs"));
-    assert!(!hashi.contains("failed (charged"), "hashi has no failure");
+    assert!(!hashi.contains("failed or stopped"), "hashi has no failure");
 }
 
 #[test]
@@ -414,7 +414,10 @@ fn lp_ratio_leaves_out_unverified_objectives() {
     );
     let time = svg_text(find(&plots, "hashi_time_vs_size"));
     assert!(has_text(&time, "cuts on highs") && has_text(&time, "cuts-hdc on highs"));
-    assert!(has_text(&time, "failed (charged the time limit)"));
+    assert!(has_text(
+        &time,
+        "failed or stopped (at its time limit or a race cap)"
+    ));
 }
 
 /// Times under a millisecond are read off labelled ticks: the time axis starts at a
@@ -888,7 +891,10 @@ fn a_long_legend_fits_in_the_image() {
     let (_dir, plots) = plots_of(&many_configurations(4, 7));
     let svg = svg_text(find(&plots, "sudoku_time_vs_size"));
     assert_eq!(common::legend_lines(&svg).len(), 28);
-    assert!(has_text(&svg, "failed (charged the time limit)"));
+    assert!(has_text(
+        &svg,
+        "failed or stopped (at its time limit or a race cap)"
+    ));
     // The y of each legend line's text.
     let mut lowest = 0.0f64;
     for entry in svg.split(r#"<g class="legend-entry""#).skip(1) {

@@ -330,6 +330,60 @@ fn reproduce_quick_on_a_tiny_suite() {
         .filter(|r| r.backend != "gurobi")
         .all(|r| (r.formulation == "cm1") == (r.backend == "bc")));
     assert_eq!(rows.len(), 20 * twice);
+    // --compress-raw: the raw files are stored gzip-compressed and the report links the
+    // compressed rows, which `report` reads as they are; a later run takes them back and
+    // goes on (nothing run again, nothing lost).
+    let plain = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args([
+            "reproduce",
+            "--quick",
+            "--quiet",
+            "--compress-raw",
+            "--instances-dir",
+            "tests/data/reproduce",
+            "--out",
+        ])
+        .arg(dir.path())
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!dir.path().join("results.csv").exists());
+    assert!(dir.path().join("results.csv.gz").exists());
+    assert!(dir.path().join("results.csv.timelines.jsonl.gz").exists());
+    let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    assert!(
+        index.contains("[results.csv.gz](results.csv.gz)"),
+        "{index}"
+    );
+    assert!(index.contains("--compress-raw"), "{index}");
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    assert!(
+        html.contains("href=\"results.csv.gz\""),
+        "the overview links the rows"
+    );
+    assert_eq!(
+        read_results(&dir.path().join("results.csv.gz"))
+            .unwrap()
+            .len(),
+        rows.len()
+    );
+    let o = run();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("took back"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!dir.path().join("results.csv.gz").exists());
+    let after = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert!(after.starts_with(&plain), "every row kept, in place");
+    assert_eq!(
+        read_results(&dir.path().join("results.csv")).unwrap().len(),
+        rows.len(),
+        "nothing run again"
+    );
 }
 
 /// The main job writes into an ignored folder: after `reproduce --quick` with its defaults

@@ -246,7 +246,7 @@ pub struct RaceNote {
     /// Of the separating instances, those on which the best was faster, and those on which
     /// it was slower.
     pub best_wins: (usize, usize),
-    /// Each drop: candidate, after how many instances, the test and its p-value.
+    /// The drops, look by look: `12 after 16 instances`.
     pub dropped: Vec<String>,
     /// Each refusal: candidate and the instance from which it refused.
     pub refused: Vec<String>,
@@ -786,7 +786,10 @@ pub fn verdict_word(a: &Answer) -> String {
         Verdict::WithinNoise => "within noise".into(),
         Verdict::TooFast => "no verdict (< 1 ms)".into(),
         Verdict::MoreSolved => "ahead (more solved)".into(),
-        Verdict::Raced(v) => v.label.clone(),
+        Verdict::Raced(v) => match &v.short_runs {
+            Some(_) => format!("{}; about short runs", v.label),
+            None => v.label.clone(),
+        },
         Verdict::Alone => "alone".into(),
     }
 }

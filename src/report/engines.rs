@@ -37,9 +37,13 @@ pub(crate) fn column_key(label: &str) -> (usize, &str) {
 /// row per formulation (alphabetically), a column per engine label (in [`ENGINE_ORDER`]),
 /// each cell `solved/runs · median · SGM` in seconds, `0/runs ✗` ([`FAILED`]) where every
 /// run failed, [`NOT_RUN`] where the engine did not run that formulation. `shift` is the
-/// SGM's shift in seconds.
+/// SGM's shift in seconds. A race's rows are left out: its candidates ran different
+/// numbers of instances (each until it was dropped), and its answer's heatmap and race
+/// table show them on the instances its best and runner-up both ran; a configuration then
+/// has one figure per measure on its puzzle's page.
 pub fn engine_tables(rows: &[Record], shift: f64) -> Vec<Table> {
-    let (common, instances) = common_runs(rows);
+    let outside: Vec<Record> = rows.iter().filter(|r| r.race.is_empty()).cloned().collect();
+    let (common, instances) = common_runs(&outside);
     let mut by_puzzle: BTreeMap<String, Vec<SummaryRow>> = BTreeMap::new();
     for s in summary::summarise(&common, shift) {
         by_puzzle.entry(s.puzzle.clone()).or_default().push(s);
@@ -156,7 +160,7 @@ fn puzzle_table(
         rows: body,
         notes: vec![
             format!("Each cell: solved/runs · median (s) · SGM{shift} (s) of the formulation (row) on the backend (column); solved counts verified solutions plus proofs of infeasibility."),
-            "instances: those every backend of the row ran, with the same time limit (the quick suite runs every backend on a few instances and the report's tables on more); only their runs count here (all runs where no instance was run by every backend).".into(),
+            "instances: those every backend of the row ran, with the same time limit, outside the puzzle's race (the race's runs are in its answer's heatmap and its race table, on the instances its best and runner-up both ran); only their runs count here (all runs where no instance was run by every backend).".into(),
             sgm_note(shift),
             format!("Failed runs count at the time limit in the median and the SGM; a cell whose runs all failed shows 0/runs {FAILED} instead of those limits, and one of a formulation the backend did not run {NOT_RUN} (a run plan leaves out the formulations an engine does not take)."),
         ],

@@ -440,7 +440,7 @@ fn glossary(shift: f64, rows: &[Record]) -> Markup {
             dt { "solved" }
             dd { "Instances on which more than half of the repeats found a solution the puzzle's independent verifier accepted, or proved that there is none; on every page and in every count. A run that was refused (the engine or the formulation does not take the model) is not run: it counts neither as solved nor as failed, and a candidate that refused is not counted among a race's candidates (the count of those that refused stands beside it)." }
             dt { "stopped" }
-            dd { "A run a race's adaptive cap stopped (status " code { "capped" } "): it was slower there than twice the race's best plus 0.1 s, which is all that is known of it. It is never solved. Where a figure takes it at its cap (an SGM, a ratio), the figure is a lower bound and is marked " b { "≥" } "; a solved count says how many were stopped: " i { "2/12 (10 stopped)" } "." }
+            dd { "A run a race's adaptive cap stopped (status " code { "capped" } "): it was slower there than " (crate::race::capping::in_words()) ", which is all that is known of it. It is never solved. Where a figure takes it at its cap (an SGM, a ratio), the figure is a lower bound and is marked " b { "≥" } "; a solved count says how many were stopped: " i { "2/12 (10 stopped)" } "." }
             dt { "SGM" (shift) " (s), descriptive" }
             dd { "The shifted geometric mean exp(mean(ln(t + " (shift) "))) − " (shift) " over the instances of each instance's median time over its repeats, in seconds; a failed run (time limit, error, an answer the verifier refused) counts at its time limit, a stopped run at its cap (" b { "≥" } "). It describes; on a raced puzzle it decides nothing (the race's test does). Times are on the solve clock (the " code { "seconds" } " column: for an engine in a child process, " code { "cpsat" } ", " code { "scip" } ", " code { "gurobi" } ", " code { "cplex" } ", " code { "xpress" } ", " code { "copt" } ", " code { "glpk" } ", " code { "prolog" } ", the solver's own time, without the process start and the model transfer, which the run clock of the time limit includes: " code { "run_seconds" } " in the rows; for an engine added by a definition, the whole call). The races, and the answers of raced puzzles, are on the run clock instead, the clock of the time limit: building, solve and a child-process solver's start and model transfer, what a user waits for. The shift, " (shift) " s, is the one used by every table, figure and verdict of this report (" code { "--shift" } " changes them all); docs/measurement.md says why." }
             dt { "PAR-2 (s)" }
@@ -525,9 +525,11 @@ fn overview(
                             td class="num" data-label="runner-up solved" { (a.runner_up().map_or("–".to_string(), |r| r.solved_cell(n))) }
                             td class="num" data-label="runner-up / best" { (a.ratio_column()) }
                             td class=(verdict_class(a)) data-label="verdict" {
-                                (verdict_word(a))
                                 @if let super::answer::Verdict::Raced(v) = &a.verdict {
+                                    (v.label)
                                     @if let Some(why) = &v.short_runs { span class="short" { (why) } }
+                                } @else {
+                                    (verdict_word(a))
                                 }
                             }
                             td data-label="race" { (a.race.as_ref().map_or(a.instances_and_repeats(), |r| r.summary())) }
@@ -716,14 +718,14 @@ fn heatmap(a: &Answer) -> Markup {
                                     @let tip = format!("{}: {} solved; SGM {} s, {ratio:.2}× the best's{}; PAR-2 {} s", st.config, st.solved_cell(n), st.sgm_cell(), if st.stopped > 0 { " (a lower bound: stopped runs at their cap)" } else { "" }, s(st.par2));
                                     @if st.solved == 0 {
                                         td class="cell none" title=(tip) data-ratio=(format!("{ratio:.3}")) {
-                                            (st.solved_cell(n)) br; (st.sgm_cell())
+                                            (heat_cell(st, n))
                                         }
                                     } @else {
                                         @let (colour, white) = heat_colour(heat_position(ratio));
                                         @let style = format!("background: {colour}; color: {}", if white { "#fff" } else { "#222" });
                                         td class=(if is_best { "cell best" } else { "cell" }) style=(style) title=(tip) data-ratio=(format!("{ratio:.3}")) {
                                             @if is_best { "★ " }
-                                            (st.solved_cell(n)) br; (st.sgm_cell())
+                                            (heat_cell(st, n))
                                         }
                                     }
                                 }
@@ -735,7 +737,17 @@ fn heatmap(a: &Answer) -> Markup {
             }
         }
         (colour_bar())
-        p class="note" { "Each cell: comparison instances solved (the verifier accepted the answer) / " (n) ", with those a race's cap stopped in brackets, then SGM" (a.shift) " (s), descriptive: a stopped run enters at its cap, so that an SGM over stopped runs is a lower bound (≥). Colour: the cell's SGM over the best's (shifted), from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none; ★ and the frame: the best (on a raced puzzle, its race's); –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
+        p class="note" { "Each cell: comparison instances solved (the verifier accepted the answer) / " (n) ", then how many a race's cap stopped (if any), then SGM" (a.shift) " (s), descriptive: a stopped run enters at its cap, so that an SGM over stopped runs is a lower bound (≥). Colour: the cell's SGM over the best's (shifted), from 1× (light) to " (HEAT_RANGE) "× and beyond (dark), on a log scale; grey: solved none; ★ and the frame: the best (on a raced puzzle, its race's); –: this pair did not run every comparison instance. Hover a cell for its ratio and PAR-2." }
+    }
+}
+
+/// A heatmap cell's text: solved / instances, those a race's cap stopped on a line of
+/// their own (so that the column stays narrow), then the SGM (`≥` over stopped runs).
+fn heat_cell(st: &Standing, n: usize) -> Markup {
+    html! {
+        (st.solved) "/" (n) br;
+        @if st.stopped > 0 { (st.stopped) " stopped" br; }
+        (st.sgm_cell())
     }
 }
 
@@ -1088,8 +1100,8 @@ fn puzzle_page(
             p class="note" { "Comparison instances: " (a.chosen) }
             @if let Some(r) = &a.race {
                 p class="note" { "The race " (r.name) ": " (r.describe()) "; " (r.runs) " runs, " (format!("{:.1}", r.spent)) " s of wall time."
-                    @if !r.dropped.is_empty() { " Dropped: " (r.dropped.join("; ")) "." }
-                    @if !r.refused.is_empty() { " " (r.refused.join("; ")) "." }
+                    @if !r.dropped.is_empty() { " Dropped: " (r.dropped.join(", ")) " (the race table below gives each candidate's label, ratio and test)." }
+                    @if !r.refused.is_empty() { " " (r.refused.len()) " candidates refused (not ranked; listed under Not run)." }
                 }
             }
             details class="note" {

@@ -76,8 +76,8 @@ impl SetAside {
         }
         match self.capped.len() {
             0 => {}
-            1 => parts.push("1 run stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; its race counts it, and its answer charges it its cap, a lower bound on its time, but it measured no time) is left out of every other statistic".to_string()),
-            n => parts.push(format!("{n} runs stopped by a race's adaptive cap (slower there than twice the race's best plus 0.1 s; their race counts them, and its answer charges them their cap, a lower bound on their time, but they measured no time) are left out of every other statistic")),
+            1 => parts.push(format!("1 run stopped by a race's adaptive cap (slower there than {}; its race counts it as slower than its cap, and its answer shows it as stopped, never solved) is left out of every other statistic", crate::race::capping::in_words())),
+            n => parts.push(format!("{n} runs stopped by a race's adaptive cap (slower there than {}; their race counts them as slower than their cap, and its answer shows them as stopped, never solved) are left out of every other statistic", crate::race::capping::in_words())),
         }
         match self.earlier_attempts {
             0 => {}

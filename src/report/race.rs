@@ -46,14 +46,13 @@ pub fn chosen_with_races(chosen: &[Chosen], races: &[RaceState], rows: &[Record]
             entry.how.push('\n');
         }
         entry.how.push_str(&format!(
-            "The race {}: {} candidates on {} instances of its ladder's plan ({} of them separate the best from the runner-up); the comparison is the instances the best and the runner-up both ran, on the run clock (the race's){}.",
+            "The race {}: the instances its best and runner-up both ran ({} of the {} raced, taken from the rungs of its ladder in turn), on the run clock (the race's){}.",
             race.name,
-            race.candidates.len(),
+            race.ran_by_both(&best, &runner).len(),
             race.raced.len(),
-            race.counted_between(&best, &runner),
             match capped {
                 0 => String::new(),
-                n => format!("; on {n} of them the race's adaptive cap stopped one of the two (slower there than twice the race's best plus 0.1 s), which is charged its cap, a lower bound on its time: there the ratio understates the gap"),
+                n => format!("; on {n} of them the race's adaptive cap stopped one of the two (slower there than {}): those runs are stopped, not solved, and a figure that takes them at their cap is a lower bound (≥)", crate::race::capping::in_words()),
             }
         ));
     }
@@ -146,13 +145,14 @@ pub fn endings(log: &std::path::Path) -> BTreeMap<String, RaceLog> {
 }
 
 /// The per-run overhead of an engine in a race: the median over its finished runs of the
-/// run clock less the solve clock and the model's building (a child process's start, the
-/// model's transfer, the answer's return).
+/// run clock less the solve clock, the model's building and the LP relaxation (what is
+/// left: a child process's start, the model's transfer, the answer's return).
 fn overheads(race: &RaceState, rows: &[Record]) -> BTreeMap<String, f64> {
     let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.race == race.name && succeeded(r)) {
         if let (Some(run), Some(solve)) = (r.run_seconds, r.seconds) {
-            let o = (run - solve - r.build_seconds.unwrap_or(0.0)).max(0.0);
+            let o = (run - solve - r.build_seconds.unwrap_or(0.0) - r.lp_seconds.unwrap_or(0.0))
+                .max(0.0);
             by.entry(r.backend_label()).or_default().push(o);
         }
     }
@@ -300,9 +300,7 @@ pub fn attach(
             raced: race.raced.len(),
             planned: Some(race.planned()),
             ended: ended.clone(),
-            counted: rr
-                .as_deref()
-                .map_or(0, |r| race.counted_between(&best, r)),
+            counted: rr.as_deref().map_or(0, |r| race.counted_between(&best, r)),
             candidates: race.candidates.len() - refused.len(),
             others: race
                 .survivors()
@@ -318,21 +316,15 @@ pub fn attach(
             best_wins: verdict.as_ref().map_or((0, 0), |v| {
                 (v.comparison.best_faster, v.comparison.best_slower)
             }),
-            dropped: race
-                .decisions()
-                .iter()
-                .map(|d| {
-                    format!(
-                        "{} after {} instances (best faster on {} of {} separating; signed-rank p = {:.2e}, level {:.2e})",
-                        d.candidate,
-                        d.raced_instances,
-                        d.best_faster,
-                        d.counted_instances,
-                        d.p_value,
-                        d.level
-                    )
-                })
-                .collect(),
+            dropped: {
+                let mut at: BTreeMap<usize, usize> = BTreeMap::new();
+                for d in race.decisions() {
+                    *at.entry(d.raced_instances).or_default() += 1;
+                }
+                at.into_iter()
+                    .map(|(k, n)| format!("{n} after {k} instances"))
+                    .collect()
+            },
             refused: race
                 .refusals
                 .iter()
@@ -614,6 +606,47 @@ mod tests {
         let t = answer::answers_table(std::slice::from_ref(&a)).unwrap();
         assert_eq!(t.rows[0][5], "2/12 (10 stopped)");
         assert!(t.rows[0][6].starts_with("≥ "));
+    }
+
+    #[test]
+    fn a_verdict_on_runs_shorter_than_ten_overheads_says_it_is_about_short_runs() {
+        // "a" in process (no overhead) takes 0.05 s on the largest instances; "b" pays
+        // 0.1 s a run outside its solve (a child process's start).
+        let make = |best: f64| {
+            let other = 3.0 * best;
+            let mut rs = rows(&[("a", vec![Some(best); 12]), ("b", vec![Some(other); 12])]);
+            for r in rs.iter_mut() {
+                let i: usize = r.instance[1..].parse().unwrap();
+                r.size = Some((i % 3) as f64);
+                r.size_label = format!("{}x{}", i % 3, i % 3);
+                let solve = r.seconds.unwrap();
+                r.run_seconds = Some(if r.backend == "b" { solve + 0.1 } else { solve });
+            }
+            rs
+        };
+        let rs = make(0.05);
+        let race = replay(&rs).remove(0);
+        let why = short_runs(&race, &rs, None).expect("short runs");
+        assert!(
+            why.contains("about short runs") && why.contains("(b)") && why.contains("2x2"),
+            "{why}"
+        );
+        // With a log, the top rung is the log's.
+        let mut log = RaceLog {
+            rungs: vec!["low".into(), "top".into()],
+            ..RaceLog::default()
+        };
+        for i in 0..12 {
+            let rung = if i < 6 { "low" } else { "top" };
+            log.rung_of.insert(format!("i{i:02}"), rung.into());
+        }
+        assert!(short_runs(&race, &rs, Some(&log))
+            .unwrap()
+            .contains("rung top"));
+        // 2 s on the top rung is twenty overheads: about solving.
+        let rs = make(2.0);
+        let race = replay(&rs).remove(0);
+        assert_eq!(short_runs(&race, &rs, None), None);
     }
 
     fn verdict_word_of(a: &Answer) -> String {

@@ -82,7 +82,8 @@ impl Puzzle<'_> {
             x: axis(best.to_string()),
             y: axis(second.to_string()),
             series: vec![diagonal, instances],
-            failed_label: "a run failed (charged the time limit)".into(),
+            failed_label: "a run failed or was stopped (drawn at its limit or its race's cap)"
+                .into(),
             notes: clamp_note(clamped).into_iter().collect(),
             caption: set.caption.clone(),
         })

@@ -107,7 +107,7 @@ impl Puzzle<'_> {
                 integer: false,
             },
             series,
-            failed_label: "failed (charged the time limit)".into(),
+            failed_label: "failed or stopped (at its time limit or a race cap)".into(),
             notes: Vec::new(),
             caption: String::new(),
         })
