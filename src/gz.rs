@@ -3,8 +3,10 @@
 //! compressed (the example report, `docs/example-report/`, keeps them so). A name that
 //! ends in `.gz` is read decompressed; and where a file is missing but the same name with
 //! `.gz` is there, that is read instead, so that `puzzlebench report results.csv` reads
-//! `results.csv.gz` and the files beside it under their usual names. Nothing writes them
-//! compressed: a sweep appends to its files as it goes.
+//! `results.csv.gz` and the files beside it under their usual names. A sweep appends to
+//! its files as it goes; `reproduce --compress-raw` stores them compressed once its runs
+//! are done ([`compress`]), and a later `reproduce` into the same folder takes them back
+//! ([`decompress`]) before it appends.
 
 use flate2::read::MultiGzDecoder;
 use std::io::{BufRead, BufReader};
@@ -63,11 +65,79 @@ pub fn read_to_string(path: &Path) -> std::io::Result<String> {
     Ok(text)
 }
 
+/// Replaces `path` by `path.gz`, its gzip-compressed copy: the copy is written beside it,
+/// synced and renamed into place before `path` is removed, so that no byte is lost if
+/// this stops half-way. Returns the compressed file, or `None` when `path` does not exist.
+pub fn compress(path: &Path) -> std::io::Result<Option<PathBuf>> {
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let gz = with_gz(path);
+    let part = with_gz(&path.with_extension(format!(
+        "{}.part",
+        path.extension().map_or(String::new(), |e| e.to_string_lossy().into())
+    )));
+    {
+        let mut input = std::fs::File::open(path)?;
+        let out = std::fs::File::create(&part)?;
+        let mut e = GzEncoder::new(out, flate2::Compression::best());
+        std::io::copy(&mut input, &mut e)?;
+        let out = e.finish()?;
+        out.sync_all()?;
+        let mut out = out;
+        out.flush()?;
+    }
+    std::fs::rename(&part, &gz)?;
+    std::fs::remove_file(path)?;
+    Ok(Some(gz))
+}
+
+/// Where `path` is missing and `path.gz` is there, writes `path` back from it (through a
+/// file beside it, renamed into place) and removes `path.gz`. Returns whether it did.
+pub fn decompress(path: &Path) -> std::io::Result<bool> {
+    let gz = with_gz(path);
+    if path.exists() || !gz.exists() {
+        return Ok(false);
+    }
+    let (_, mut reader) = open(&gz)?;
+    let part = path.with_extension("part");
+    {
+        let mut out = std::fs::File::create(&part)?;
+        std::io::copy(&mut reader, &mut out)?;
+        out.sync_all()?;
+    }
+    std::fs::rename(&part, path)?;
+    std::fs::remove_file(&gz)?;
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use flate2::write::GzEncoder;
     use std::io::Write;
+
+    #[test]
+    fn compressing_and_taking_back_keeps_every_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("results.csv");
+        let text = "a,b\n".to_string() + &"1,2\n".repeat(1000);
+        std::fs::write(&file, &text).unwrap();
+        let gz = compress(&file).unwrap().unwrap();
+        assert_eq!(gz, with_gz(&file));
+        assert!(!file.exists());
+        assert!(std::fs::metadata(&gz).unwrap().len() < text.len() as u64 / 10);
+        assert_eq!(read_to_string(&file).unwrap(), text, "read through the .gz");
+        assert!(decompress(&file).unwrap());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+        assert!(!gz.exists());
+        assert!(!decompress(&file).unwrap(), "nothing to take back");
+        assert_eq!(compress(&dir.path().join("missing")).unwrap(), None);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no part file left behind");
+    }
 
     #[test]
     fn a_gz_file_reads_as_the_file_it_holds_and_stands_in_for_it() {

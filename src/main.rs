@@ -75,7 +75,7 @@ enum Command {
     /// rung in the order --seed fixes, so it is the same on any machine and with any
     /// engines. Each round runs every survivor once on the next planned instance, one run
     /// at a time (the best first, the others under an adaptive cap of twice its time plus
-    /// 0.1 s), each in a worker process and a row of OUT/results.csv with the race's name
+    /// 0.05 s), each in a worker process and a row of OUT/results.csv with the race's name
     /// in its `race` column. At looks fixed before the start (after 12 to 17 instances, then
     /// every 6, and at the plan's end; alpha 0.05 spent over them) every survivor's exact
     /// one-sided signed-rank test against every other, on the log ratios of their times
@@ -448,6 +448,12 @@ struct ReproduceArgs {
     /// The races' margin of equivalence (`puzzlebench race --margin`): 10% unless said.
     #[arg(long, default_value = "10%", value_name = "M", value_parser = parse_margin)]
     race_margin: f64,
+    /// Once the runs are done, store the raw files (results.csv, its timelines and
+    /// race.jsonl) gzip-compressed (.gz, a tenth of the size), and link the compressed rows
+    /// from the report; `report` and `diff` read them as they are, and a later reproduce
+    /// into the same folder takes them back before it goes on.
+    #[arg(long)]
+    compress_raw: bool,
 }
 
 fn parse_budget(s: &str) -> Result<f64, String> {
@@ -475,11 +481,12 @@ struct RaceArgs {
     /// comparison; n-Queens races `base` and `least-walls` apart).
     #[arg(long, value_delimiter = ',')]
     formulation: Vec<String>,
-    /// The instances the race plans: taken from the ladder's rungs in turn, in the order
-    /// --seed fixes, the same on any machine and with any engines. The tests (looks) come
-    /// after 12 instances, then every 6, and at the plan's end, with α = 0.05 spent over
-    /// them; the race runs until every candidate but the best is dropped or equivalent to
-    /// it, or the plan (or --budget) runs out (docs/race.md).
+    /// The instances the race plans (fewer where the ladder holds fewer): taken from the
+    /// ladder's rungs in turn, in the order --seed fixes, the same on any machine and with
+    /// any engines. The tests (looks) come once they could drop a candidate (after 12 to
+    /// 17 instances, by the number of candidates), then every 6, and at the plan's end,
+    /// with α = 0.05 spent over them; the race runs until every candidate but the best is
+    /// dropped or equivalent to it, or the plan (or --budget) runs out (docs/race.md).
     #[arg(long, value_name = "N", default_value_t = commands::race::DEFAULT_INSTANCES)]
     instances: usize,
     /// The margin of equivalence: a candidate whose ratio to the best lies, with the
@@ -866,6 +873,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         race_instances: a.race_instances,
         race_jobs: a.race_jobs,
         race_margin: a.race_margin,
+        compress_raw: a.compress_raw,
     }
 }
 

@@ -480,3 +480,39 @@ fn races_at_once_each_run_their_runs_one_at_a_time() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 73: Battleship's `gbm` on `cadical-lin` against `gbm` on `cpsat`, 3.1 times apart
+/// in the example report, where the old race ended at its first look with no drop within
+/// reach: the race now ends "ahead". Skipped where CP-SAT is not installed.
+#[test]
+fn a_runner_up_three_times_slower_is_found_ahead() {
+    if !puzzlebench::engines::Engine::installed_engines()
+        .iter()
+        .any(|e| e.key() == "cpsat")
+    {
+        eprintln!("skipped: cpsat is not installed (scripts/setup-python.sh installs it)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("pb-race-gbm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = pb(&[
+        "race",
+        "--puzzle",
+        "battleship",
+        "--formulation",
+        "gbm",
+        "--backend",
+        "cadical-lin,cpsat",
+        "--quiet",
+        "--out",
+        &dir.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = text(&o.stdout);
+    assert!(summary.contains("best: gbm on cadical-lin"), "{summary}");
+    assert!(
+        summary.contains("runner-up gbm on cpsat: ahead"),
+        "{summary}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

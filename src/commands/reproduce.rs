@@ -163,7 +163,13 @@ pub struct ReproduceConfig {
     pub race_jobs: Option<usize>,
     /// The races' margin of equivalence.
     pub race_margin: f64,
+    /// Once the runs are done, store the raw files (rows, timelines, race log)
+    /// gzip-compressed, and link the compressed rows from the report.
+    pub compress_raw: bool,
 }
+
+/// The raw files of a main job's folder that `--compress-raw` stores compressed.
+pub const RAW_FILES: [&str; 3] = ["results.csv", "results.csv.timelines.jsonl", "race.jsonl"];
 
 /// The safety cap of a race of the main job, wall seconds of its runs: a race plans its
 /// instances ([`super::race::DEFAULT_INSTANCES`]), and the cap only stops one that would
@@ -456,6 +462,14 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     };
     std::fs::create_dir_all(&c.out).map_err(|e| bad_input(format!("{}: {e}", c.out.display())))?;
     let csv = c.out.join("results.csv");
+    // Raw files an earlier `--compress-raw` stored compressed are taken back, so that the
+    // runs append to them and skip what they hold.
+    for f in RAW_FILES {
+        let path = c.out.join(f);
+        if crate::gz::decompress(&path).map_err(|e| failed(format!("{}: {e}", path.display())))? {
+            eprintln!("took back {} from its .gz to go on", path.display());
+        }
+    }
     if c.fresh && csv.exists() {
         let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
         let kept = c.out.join(format!("results-{stamp}.csv"));
@@ -577,6 +591,14 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
         return Ok(());
     }
     let rows = record::read_results(&csv).map_err(bad_input)?;
+    let mut raw_link = "results.csv".to_string();
+    if c.compress_raw {
+        for f in RAW_FILES {
+            let path = c.out.join(f);
+            crate::gz::compress(&path).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+        }
+        raw_link = "results.csv.gz".to_string();
+    }
     let mut command = String::from("puzzlebench reproduce");
     if c.quick {
         command.push_str(" --quick");
@@ -584,11 +606,27 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
     if !c.without.is_empty() {
         command.push_str(&format!(" --without {}", c.without.join(",")));
     }
+    if c.compress_raw {
+        command.push_str(" --compress-raw");
+    }
+    let default_figures = [
+        crate::report::plots::FigureFormat::Svg,
+        crate::report::plots::FigureFormat::Pdf,
+    ];
+    if c.figures[..] != default_figures[..] {
+        let names: Vec<&str> = c.figures.iter().map(|f| f.extension()).collect();
+        command.push_str(&format!(" --figures {}", names.join(",")));
+    }
     let suite = if c.quick { "" } else { " (full suite)" };
     let mut preamble = format!(
-        "Made by `{command}`{suite} with {} on {}. Raw rows: [results.csv](results.csv). The report's parts ran {} run(s) at once, each on a physical core of its own.\n",
+        "Made by `{command}`{suite} with {} on {}. Raw rows: [{raw_link}]({raw_link}){}. The report's parts ran {} run(s) at once, each on a physical core of its own.\n",
         engines.describe(&chosen, c.quick),
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+        if c.compress_raw {
+            " (gzip-compressed, as are the timelines and the race log beside it; `puzzlebench report` and `diff` read them as they are)"
+        } else {
+            ""
+        },
         c.measuring.jobs
     );
     if !races.is_empty() {
@@ -597,12 +635,14 @@ pub fn reproduce(c: &ReproduceConfig) -> Result<(), Failure> {
             .map(|(s, _)| format!("{} {} s", s.name, s.time_limit))
             .collect();
         preamble.push_str(&format!(
-            "\nThe races (each puzzle's engine comparison, docs/race.md) planned {} instances each, a look after every {}, with a safety cap of {} s of runs per race, and ran {} runs at once (one per physical core); each run's time limit: {}. On each instance the race's best so far ran first and the others under an adaptive cap of twice its time plus 0.1 s (a capped run counts as slower than the best; outside the race it is set aside). Races compare the run clock (building, solve and a child-process solver's start: the clock of the time limit). A verdict holds for its ladder's instances, not beyond them, and the ratio's interval is computed on the same data that chose the best, so it is optimistic for the best.\n",
+            "\nThe races (each puzzle's engine comparison, docs/race.md) planned {} instances each (fewer where a ladder holds fewer), with looks fixed before the start (the first once a test could drop a candidate, then every {} instances, and at the plan's end; alpha = 0.05 spent over them), a margin of equivalence of {}, and a safety cap of {} s of runs per race. They ran {} races at once, each race one run at a time (so that its best and the others are timed alike); each run's time limit: {}. On each instance the race's best so far ran first and the others under an adaptive cap of {} (a capped run is stopped: slower than its cap, never solved). Races compare the run clock (building, solve and a child-process solver's start: the clock of the time limit). A verdict holds for its ladder's instances, not beyond them.\n",
             c.race_instances,
             crate::race::elimination::LOOK_EVERY,
+            crate::race::state::percent(c.race_margin),
             c.race_budget.unwrap_or(RACE_BUDGET),
             race_measuring.jobs,
-            limits.join(", ")
+            limits.join(", "),
+            crate::race::capping::in_words()
         ));
     }
     super::report::write(
