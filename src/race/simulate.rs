@@ -455,12 +455,17 @@ fn a_three_times_slower_runner_up_among_eighteen_is_found() {
     assert_eq!(r.undecided, 0.0, "{r:?}");
 }
 
-/// The tables of docs/race.md, [`RACES`] races per cell (or `POWER_TABLE_RACES`, to
-/// try a change quickly).
+/// The tables of docs/race.md, [`RACES`] races per cell (or `POWER_TABLE_RACES` per cell
+/// of the power table and `LEVEL_TABLE_RACES` per cell of the level table, to try a change
+/// quickly: the level table's 66 cells take most of the hour).
 #[test]
 #[ignore]
 fn power_table() {
     let races = std::env::var("POWER_TABLE_RACES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(RACES);
+    let level_races = std::env::var("LEVEL_TABLE_RACES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(RACES);
@@ -478,13 +483,14 @@ fn power_table() {
         }
     }
     eprintln!();
+    eprintln!("{level_races} races per cell");
     eprintln!("| world | scenario | equal candidate dropped | worse dropped | false ahead | contradiction | mean instances |");
     eprintln!("|---|---|---|---|---|---|---|");
     for world in [TYPICAL, FAST, HARD] {
         for noise in [0.1, 0.3] {
             for (k, s) in level_scenarios(noise).iter().enumerate() {
                 let seed = 0x5ace_0000 + 1000 * k as u64 + (noise * 100.0) as u64;
-                let r = measure(s, world, seed, races);
+                let r = measure(s, world, seed, level_races);
                 eprintln!("{}", level_line(world, s, &r));
             }
         }
