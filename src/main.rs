@@ -70,12 +70,12 @@ enum Command {
     ///
     /// The candidates are those of the puzzle's engine comparison: every formulation on
     /// every installed engine that takes it (or those of --backend and --formulation). The
-    /// plan (--instances, default 36) is fixed before the race starts: one instance from
+    /// plan (--instances, default 48) is fixed before the race starts: one instance from
     /// each rung of the puzzle's ladder (instances/<puzzle>/ladder.txt) in turn, within a
     /// rung in the order --seed fixes, so it is the same on any machine and with any
     /// engines. Each round runs every survivor once on the next planned instance, one run
     /// at a time (the best first, the others under an adaptive cap of twice its time plus
-    /// 0.05 s), each in a worker process and a row of OUT/results.csv with the race's name
+    /// 0.02 s), each in a worker process and a row of OUT/results.csv with the race's name
     /// in its `race` column. At looks fixed before the start (after 12 to 17 instances, then
     /// every 6, and at the plan's end; alpha 0.05 spent over them) every survivor's exact
     /// one-sided signed-rank test against every other, on the log ratios of their times

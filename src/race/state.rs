@@ -14,6 +14,10 @@ use crate::stats::succeeded;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The plan a race's rows imply when they predate the `race_plan` column: the default
+/// plan of the command that wrote them (36 instances).
+pub const PLAN_BEFORE_THE_COLUMN: usize = 36;
+
 /// Why a race ended: one candidate left.
 pub const ONE_LEFT: &str = "one candidate left";
 /// Why a race ended: at a look, every survivor but the best was equivalent to it.
@@ -602,7 +606,7 @@ pub fn replay(rows: &[Record]) -> Vec<RaceState> {
             let planned = rs
                 .iter()
                 .find_map(|r| r.race_plan)
-                .unwrap_or(crate::commands::race::DEFAULT_INSTANCES);
+                .unwrap_or(PLAN_BEFORE_THE_COLUMN);
             let margin = rs
                 .iter()
                 .find_map(|r| r.race_margin)
