@@ -645,7 +645,7 @@ pub fn run_isolated(
         // A capped run is stopped soon after its cap, whether or not its engine honours
         // its limit promptly: it is slower than the cap either way.
         hard_seconds: match spec.binding_cap() {
-            Some(cap) => Some(crate::race::capping::kill_after(cap)),
+            Some(cap) => Some(kill_after(cap)),
             None => hard_limit(&spec.solver_options(), config.grace_seconds),
         },
         memory_mb: config.memory_mb,
@@ -794,6 +794,21 @@ pub fn sweep(
         repaired_bytes: existing.repaired_bytes,
         upgraded_columns: existing.upgraded_columns,
     })
+}
+
+/// The least slack past its cap (a race's adaptive cap, `crate::race::capping`) after
+/// which a capped run's worker is stopped, seconds of wall time from the worker's start
+/// ([`kill_after`]).
+pub const CAP_KILL_SLACK_SECONDS: f64 = 0.1;
+
+/// The wall time from its worker's start after which a run capped at `cap` is stopped:
+/// the cap plus half of it, and at least [`CAP_KILL_SLACK_SECONDS`] (room for the
+/// worker's start, and for decoding and verifying an answer found just under the cap).
+/// Some engines check their limit coarsely (glpsol in whole seconds): without this a run
+/// capped at 0.1 s went on for 0.6 s. A run stopped there is recorded as capped, its time
+/// at least its cap, which is what the race takes it for.
+pub fn kill_after(cap: f64) -> f64 {
+    cap + (0.5 * cap).max(CAP_KILL_SLACK_SECONDS)
 }
 
 #[cfg(test)]

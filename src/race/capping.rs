@@ -35,19 +35,7 @@ pub const CAP_FACTOR: f64 = 2.0;
 /// first look; each 0.01 s of margin cost about 25 s of a main job's runs.)
 pub const CAP_MARGIN_SECONDS: f64 = 0.02;
 
-/// The least slack past its cap after which a capped run's worker is stopped, seconds of
-/// wall time from the worker's start ([`kill_after`]).
-pub const CAP_KILL_SLACK_SECONDS: f64 = 0.1;
-
-/// The wall time from its worker's start after which a run capped at `cap` is stopped:
-/// the cap plus half of it, and at least [`CAP_KILL_SLACK_SECONDS`] (room for the
-/// worker's start, and for decoding and verifying an answer found just under the cap).
-/// Some engines check their limit coarsely (glpsol in whole seconds): without this a run
-/// capped at 0.1 s went on for 0.6 s. A run stopped there is recorded as capped, its time
-/// at least its cap, which is what the race takes it for.
-pub fn kill_after(cap: f64) -> f64 {
-    cap + (0.5 * cap).max(CAP_KILL_SLACK_SECONDS)
-}
+pub use crate::runner::{kill_after, CAP_KILL_SLACK_SECONDS};
 
 /// The cap in words, for the report's notes: `twice the race's best plus 0.02 s`.
 pub fn in_words() -> String {
