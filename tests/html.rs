@@ -436,8 +436,9 @@ fn a_reviewer_finds_no_capped_run_solved_no_two_counts_that_disagree_and_no_unde
         glossary.contains("≥"),
         "the glossary says what a ≥ (a lower bound) means"
     );
-    // A licence that restricts publishing results is stated on the overview where its
-    // engine ran.
+    // A licence that restricts publishing results is stated on the overview, and in
+    // paper.tex before its tables, where its engine ran.
+    let paper = std::fs::read_to_string(out.join("paper.tex")).unwrap();
     for (engine, words) in [
         ("xpress", "forbid publishing"),
         ("gurobi", "forbid publishing"),
@@ -449,6 +450,22 @@ fn a_reviewer_finds_no_capped_run_solved_no_two_counts_that_disagree_and_no_unde
             assert!(
                 index_dom.contains(&format!("{engine} here is")) && index_dom.contains(words),
                 "the overview does not state {engine}'s licence"
+            );
+            let licences = paper
+                .find("\\section*{Solver licences}")
+                .map(|at| {
+                    &paper[at..paper[at..]
+                        .find("\\end{itemize}")
+                        .map_or(paper.len(), |e| at + e)]
+                })
+                .unwrap_or_else(|| panic!("paper.tex has no licence section"));
+            assert!(
+                licences.contains(&format!("{engine} here is")) && licences.contains(words),
+                "paper.tex does not state {engine}'s licence"
+            );
+            assert!(
+                paper.find("\\section*{Solver licences}") < paper.find("\\input{tables/"),
+                "paper.tex states the licences after its tables"
             );
         }
     }

@@ -249,7 +249,8 @@ pub fn write_report(
         written.plots.extend(p.files.iter().cloned());
     }
     let puzzles: BTreeSet<&str> = rows.iter().map(|r| r.puzzle.as_str()).collect();
-    written.paper = paper::write_paper(dir, &tables, &plots, &puzzles)?;
+    let licences = licence::overview_notes(rows);
+    written.paper = paper::write_paper(dir, &tables, &plots, &puzzles, &licences)?;
     let mut md = String::from("# puzzlebench report\n\n");
     if !answers.is_empty() {
         md.push_str("## The answer\n\nWhich formulation on which engine wins each puzzle's comparison instances, by how much, and how sure (the table `answers` below says how):\n\n");

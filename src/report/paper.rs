@@ -76,8 +76,18 @@ pub fn write_paper(
     tables: &[Table],
     plots: &[PlotFile],
     puzzles: &BTreeSet<&str>,
+    licences: &[String],
 ) -> Result<PathBuf, String> {
     let mut out = String::from(PREAMBLE);
+    // The terms of size-limited licences whose engines' results the paper shows (some
+    // restrict publishing them), before any table, as on the HTML overview.
+    if !licences.is_empty() {
+        out.push_str("\\section*{Solver licences}\n\\begin{itemize}\n");
+        for note in licences {
+            let _ = writeln!(out, "\\item {}", latex(note));
+        }
+        out.push_str("\\end{itemize}\n");
+    }
     let sections = std::iter::once(None).chain(puzzles.iter().map(|p| Some(*p)));
     for section in sections {
         let mut body = String::new();
