@@ -60,6 +60,25 @@ fn pages(out: &Path) -> Vec<PathBuf> {
     pages
 }
 
+/// The example report written to a temporary folder, with the chromium to read it in.
+struct Example {
+    /// The browser.
+    chromium: PathBuf,
+    /// The temporary folder, kept for the test's length (the report and a profile).
+    dir: tempfile::TempDir,
+    /// The report's folder inside it.
+    out: PathBuf,
+}
+
+/// [`Example`], or `None` (the test skips, saying why) where no chromium is installed.
+fn example_in_browser() -> Option<Example> {
+    let chromium = chromium_or_skip()?;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    write_example_report(&out);
+    Some(Example { chromium, dir, out })
+}
+
 /// The chromium executable, or None after saying the test is skipped.
 fn chromium_or_skip() -> Option<PathBuf> {
     let found = chromium();
@@ -73,12 +92,9 @@ fn chromium_or_skip() -> Option<PathBuf> {
 
 #[test]
 fn every_page_opens_in_a_browser_with_its_figures_and_links() {
-    let Some(chromium) = chromium_or_skip() else {
+    let Some(Example { chromium, dir, out }) = example_in_browser() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("report");
-    write_example_report(&out);
     let pages = pages(&out);
     let profile = dir.path().join("profile");
     let mut images = 0;
@@ -233,12 +249,9 @@ fn number(dom: &str, name: &str) -> f64 {
 
 #[test]
 fn pages_read_at_800_and_1400_pixels_without_sideways_scrolling_and_fold_what_is_looked_up() {
-    let Some(chromium) = chromium_or_skip() else {
+    let Some(Example { chromium, dir, out }) = example_in_browser() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("report");
-    write_example_report(&out);
     let profile = dir.path().join("profile");
     for page in pages(&out) {
         let name = page.file_name().unwrap().to_string_lossy().to_string();
@@ -287,12 +300,9 @@ fn pages_read_at_800_and_1400_pixels_without_sideways_scrolling_and_fold_what_is
 
 #[test]
 fn puzzle_pages_have_a_colour_bar_a_marked_best_and_a_run_table_that_filters() {
-    let Some(chromium) = chromium_or_skip() else {
+    let Some(Example { chromium, dir, out }) = example_in_browser() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("report");
-    write_example_report(&out);
     let profile = dir.path().join("profile");
     for page in pages(&out) {
         let name = page.file_name().unwrap().to_string_lossy().to_string();
@@ -349,12 +359,9 @@ fn example_rows() -> Vec<puzzlebench::record::Record> {
 /// results are stated wherever their engines' results appear.
 #[test]
 fn a_reviewer_finds_no_capped_run_solved_no_two_counts_that_disagree_and_no_undefined_word() {
-    let Some(chromium) = chromium_or_skip() else {
+    let Some(Example { chromium, dir, out }) = example_in_browser() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("report");
-    write_example_report(&out);
     let profile = dir.path().join("profile");
     let rows = example_rows();
     // Per puzzle and configuration, the instances its race runs solved (verified).
