@@ -28,8 +28,13 @@ pub fn plain(path: &Path) -> PathBuf {
 
 /// `path` with `.gz` added.
 pub fn with_gz(path: &Path) -> PathBuf {
+    with_suffix(path, ".gz")
+}
+
+/// `path` with `suffix` added to its name (`results.csv` → `results.csv.part`).
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
-    name.push(".gz");
+    name.push(suffix);
     PathBuf::from(name)
 }
 
@@ -70,24 +75,16 @@ pub fn read_to_string(path: &Path) -> std::io::Result<String> {
 /// this stops half-way. Returns the compressed file, or `None` when `path` does not exist.
 pub fn compress(path: &Path) -> std::io::Result<Option<PathBuf>> {
     use flate2::write::GzEncoder;
-    use std::io::Write;
     if !path.exists() {
         return Ok(None);
     }
     let gz = with_gz(path);
-    let part = with_gz(&path.with_extension(format!(
-        "{}.part",
-        path.extension().map_or(String::new(), |e| e.to_string_lossy().into())
-    )));
+    let part = with_suffix(&gz, ".part");
     {
         let mut input = std::fs::File::open(path)?;
-        let out = std::fs::File::create(&part)?;
-        let mut e = GzEncoder::new(out, flate2::Compression::best());
+        let mut e = GzEncoder::new(std::fs::File::create(&part)?, flate2::Compression::best());
         std::io::copy(&mut input, &mut e)?;
-        let out = e.finish()?;
-        out.sync_all()?;
-        let mut out = out;
-        out.flush()?;
+        e.finish()?.sync_all()?;
     }
     std::fs::rename(&part, &gz)?;
     std::fs::remove_file(path)?;
@@ -102,7 +99,7 @@ pub fn decompress(path: &Path) -> std::io::Result<bool> {
         return Ok(false);
     }
     let (_, mut reader) = open(&gz)?;
-    let part = path.with_extension("part");
+    let part = with_suffix(path, ".part");
     {
         let mut out = std::fs::File::create(&part)?;
         std::io::copy(&mut reader, &mut out)?;
