@@ -31,6 +31,7 @@ pub mod lazy;
 pub mod machine;
 pub mod model;
 pub mod model_reader;
+pub mod process;
 pub mod progress;
 pub mod puzzles;
 pub mod race;

@@ -126,6 +126,14 @@ pub struct Counts {
     pub nonzeros: usize,
 }
 
+/// The largest size of a coefficient [`Model::check`] lets through: beyond it solvers
+/// lose the model's precision or abort (HiGHS's own limit on matrix values is 1e15).
+pub const HUGE_COEFFICIENT: f64 = 1e15;
+
+/// The largest size of a finite bound [`Model::check`] lets through: solvers take 1e20
+/// and beyond for infinity (CPLEX's and Gurobi's convention), or abort on it (CBC).
+pub const HUGE_BOUND: f64 = 1e19;
+
 /// A linear or mixed-integer program, independent of any solver.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
@@ -257,6 +265,107 @@ impl Model {
             }
         }
         c
+    }
+
+    /// True when every column has finite bounds (no objective can then be unbounded).
+    pub fn is_bounded(&self) -> bool {
+        self.vars
+            .iter()
+            .all(|v| v.lower.is_finite() && v.upper.is_finite())
+    }
+
+    /// Checks the numbers of the model before any engine sees it ([`crate::engines::Engine`]
+    /// calls it): every coefficient (objective, rows, constant) finite and at most
+    /// [`HUGE_COEFFICIENT`] in size; every bound a number (not NaN), finite bounds at most
+    /// [`HUGE_BOUND`] in size (beyond it solvers take a number for infinity, or abort), no
+    /// lower bound of +∞ nor upper bound of −∞, and no empty range: a column whose
+    /// bounds (rounded inward for an integer) leave no value, or a row whose lower bound
+    /// is above its upper. Engines differ on such models (a panic, an abort, `optimal` on
+    /// an infinite value), so the run is an `error` that names the column or row.
+    pub fn check(&self) -> Result<(), String> {
+        let coefficient = |what: &dyn Fn() -> String, c: f64| -> Result<(), String> {
+            if c.is_finite() && c.abs() <= HUGE_COEFFICIENT {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} is {c}: coefficients must be finite and at most {HUGE_COEFFICIENT:e} in size",
+                    what()
+                ))
+            }
+        };
+        let range = |what: &dyn Fn() -> String, lower: f64, upper: f64| -> Result<(), String> {
+            for (side, b) in [("lower", lower), ("upper", upper)] {
+                if b.is_nan() {
+                    return Err(format!("{}: its {side} bound is NaN", what()));
+                }
+                if b.is_finite() && b.abs() > HUGE_BOUND {
+                    return Err(format!(
+                        "{}: its {side} bound {b} is beyond {HUGE_BOUND:e} (write an infinite bound as infinite)",
+                        what()
+                    ));
+                }
+            }
+            if lower == f64::INFINITY || upper == f64::NEG_INFINITY {
+                return Err(format!(
+                    "{}: its bounds {lower} ..= {upper} leave no value",
+                    what()
+                ));
+            }
+            if lower > upper {
+                return Err(format!(
+                    "{}: its lower bound {lower} is above its upper bound {upper}",
+                    what()
+                ));
+            }
+            Ok(())
+        };
+        coefficient(
+            &|| "the objective's constant".to_string(),
+            self.objective_offset,
+        )?;
+        for v in &self.vars {
+            let name = || format!("column {}", v.name);
+            coefficient(
+                &|| format!("the objective coefficient of {}", name()),
+                v.objective,
+            )?;
+            range(&name, v.lower, v.upper)?;
+            let (lo, up) = match v.kind {
+                VarKind::Continuous => (v.lower, v.upper),
+                VarKind::Integer => (v.lower.ceil(), v.upper.floor()),
+                VarKind::Binary => (v.lower.max(0.0).ceil(), v.upper.min(1.0).floor()),
+            };
+            if lo > up {
+                return Err(format!(
+                    "{}: no {} value lies within its bounds {} ..= {}",
+                    name(),
+                    if v.kind == VarKind::Binary {
+                        "0/1"
+                    } else {
+                        "integer"
+                    },
+                    v.lower,
+                    v.upper
+                ));
+            }
+        }
+        for r in &self.rows {
+            let name = || format!("row {}", r.name);
+            for &(var, c) in &r.terms {
+                coefficient(
+                    &|| {
+                        format!(
+                            "the coefficient of column {} in {}",
+                            self.vars[var.0].name,
+                            name()
+                        )
+                    },
+                    c,
+                )?;
+            }
+            range(&name, r.lower, r.upper)?;
+        }
+        Ok(())
     }
 
     /// True when some variable must take an integer value.

@@ -164,6 +164,16 @@ impl Engine {
         if let Some(reason) = model_reason {
             return Outcome::refused(reason, 0.0);
         }
+        // The model's numbers are checked once, before any engine sees them: a model no
+        // engine can take the same way is an error for all of them.
+        let checked = match &problem {
+            Problem::Mip(m) => m.check(),
+            Problem::RowGeneration(m, _) | Problem::LazyRows(m, _, _) => m.check(),
+            Problem::Cp(_) => Ok(()),
+        };
+        if let Err(why) = checked {
+            return Outcome::error(format!("the model cannot be solved: {why}"), 0.0);
+        }
         let sense = match &problem {
             Problem::Mip(m) => Some(m.sense),
             Problem::RowGeneration(m, _) | Problem::LazyRows(m, _, _) => Some(m.sense),
@@ -195,7 +205,10 @@ impl Engine {
         budget: &Budget,
         counter: &mut dyn super::Enumeration,
     ) -> Option<Outcome> {
-        if self.refusal(Kind::Mip).is_some() || self.model_refusal(model).is_some() {
+        if self.refusal(Kind::Mip).is_some()
+            || self.model_refusal(model).is_some()
+            || model.check().is_err()
+        {
             return None;
         }
         budget.set_sense(model.sense);
@@ -224,7 +237,10 @@ impl Engine {
         settings: &Settings,
         budget: &Budget,
     ) -> Option<Outcome> {
-        if !self.capabilities().lp_relaxation || self.model_refusal(model).is_some() {
+        if !self.capabilities().lp_relaxation
+            || self.model_refusal(model).is_some()
+            || model.check().is_err()
+        {
             return None;
         }
         let relaxed = model.relax();
@@ -240,7 +256,25 @@ impl Engine {
 /// The bound and gap of an outcome: an LP optimum is its own bound; a MIP optimum is its
 /// own bound when the engine gave none and no gap was allowed (with a gap allowed, an
 /// engine that reports no bound has proved none).
+///
+/// An answer with a value that is not finite (an engine's `optimal` on an unbounded
+/// model: `x = inf`) is no answer: the run is an `error` that says which column.
 fn finish(mut o: Outcome, integer: bool, settings: &Settings) -> Outcome {
+    let bad = o
+        .values
+        .as_deref()
+        .and_then(|v| v.iter().position(|x| !x.is_finite()).map(|j| (j, v[j])));
+    if let Some((j, x)) = bad {
+        return Outcome {
+            message: Some(format!(
+                "the engine answered {x} for column {j} (status {}): an answer must be finite; the model may be unbounded",
+                o.status.key()
+            )),
+            call_seconds: o.call_seconds,
+            version: o.version.take(),
+            ..Outcome::error(String::new(), o.seconds)
+        };
+    }
     if o.status == Status::Optimal && o.best_bound.is_none() {
         let gap_allowed = integer && settings.mip_gap.is_some_and(|g| g > 0.0);
         if !gap_allowed {

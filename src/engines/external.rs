@@ -40,13 +40,13 @@
 use super::warm::{self, WarmChild};
 use super::{Budget, Outcome, Status};
 use crate::model::Model;
+use crate::process::{self, existing, kill_tree, quote, Spawned};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::os::fd::OwnedFd;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use wait_timeout::ChildExt;
@@ -54,54 +54,7 @@ use wait_timeout::ChildExt;
 /// Seconds a child may run past the run's deadline before it is killed.
 pub const GRACE: f64 = 3.0;
 
-/// The environment variable naming the Python interpreter of the drivers.
-pub const PYTHON_VAR: &str = "PUZZLEBENCH_PYTHON";
-
-/// How to install the Python solvers, for "not installed" messages.
-pub const PYTHON_HINT: &str = "run scripts/setup-python.sh (or set PUZZLEBENCH_PYTHON)";
-
-/// The Python interpreter of the drivers: `PUZZLEBENCH_PYTHON`, else the first
-/// `.venv/bin/python` in the current folder or a folder above the executable.
-pub fn python() -> Result<PathBuf, String> {
-    if let Some(p) = std::env::var_os(PYTHON_VAR) {
-        return Ok(PathBuf::from(p));
-    }
-    let venv = |dir: &Path| dir.join(".venv").join("bin").join("python");
-    let mut places = Vec::new();
-    if let Ok(cwd) = std::env::current_dir() {
-        places.push(cwd);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        places.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
-    }
-    places
-        .iter()
-        .map(|d| venv(d))
-        .find(|p| p.exists())
-        .ok_or_else(|| {
-            format!(
-                "no project Python environment (.venv/bin/python in this folder or above the puzzlebench executable); {PYTHON_HINT}"
-            )
-        })
-}
-
-/// The program an engine runs: the environment variable `var` when set, else `name`,
-/// found on the PATH when started (`glpsol`, `swipl`).
-pub fn program(var: &str, name: &str) -> PathBuf {
-    std::env::var_os(var).map_or_else(|| PathBuf::from(name), PathBuf::from)
-}
-
-/// `python`, when it exists; else why it is not installed.
-fn existing(python: &Path) -> Result<&Path, String> {
-    if python.exists() {
-        Ok(python)
-    } else {
-        Err(format!(
-            "no Python interpreter at {}; {PYTHON_HINT}",
-            python.display()
-        ))
-    }
-}
+pub use crate::process::{python, PYTHON_HINT, PYTHON_VAR};
 
 /// `solve` with the drivers' interpreter ([`python`]), or an `error` outcome "not
 /// installed: …" when there is none.
@@ -110,54 +63,6 @@ pub fn with_python(solve: impl FnOnce(&Path) -> Outcome) -> Outcome {
         Ok(p) => solve(&p),
         Err(e) => Outcome::error(format!("not installed: {e}"), 0.0),
     }
-}
-
-/// How a child process ended.
-#[derive(Debug)]
-pub struct Finished {
-    /// Its standard output.
-    pub stdout: String,
-    /// The lines of its standard output, each with the moment it arrived (a solver that
-    /// flushes its log line by line can be timed from it).
-    pub lines: Vec<(Instant, String)>,
-    /// Its standard error.
-    pub stderr: String,
-    /// True when it exited with status 0.
-    pub success: bool,
-    /// Its exit status, when it exited (none when a signal ended it).
-    pub code: Option<i32>,
-    /// True when it was killed for outliving the deadline.
-    pub killed: bool,
-    /// Wall-clock seconds from the start of the call (before the model was written) to
-    /// the end of the child.
-    pub seconds: f64,
-}
-
-/// Starts `command` with its standard streams piped, leading a process group of its own
-/// (so that killing the group reaches whatever it started: a shell's children hold its
-/// pipes open) and killed when the thread that started it ends. A program that cannot be
-/// started because it does not exist is "not installed".
-fn spawn(mut command: Command) -> Result<Child, String> {
-    let program = command.get_program().to_string_lossy().to_string();
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setpgid(0, 0);
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
-                format!("not installed: {program}: {e}")
-            }
-            _ => format!("cannot start {program}: {e}"),
-        })
 }
 
 /// The run's deadline as Unix seconds, for a driver (None: no limit).
@@ -203,6 +108,53 @@ pub struct Answer {
     /// Why it failed, for status `error`.
     #[serde(default)]
     pub message: Option<String>,
+}
+
+impl Answer {
+    /// Checks what the answer says that puzzlebench takes as measured: `seconds` is a
+    /// time of 0 or more, no longer than the driver process has lived (`lived`, plus a
+    /// second for clocks). JSON numbers are finite already (NaN and Infinity are not
+    /// JSON: such a line is no message, [`parse_message`]).
+    pub fn check(&self, lived: f64) -> Result<(), String> {
+        if !(self.seconds >= 0.0 && self.seconds <= lived + 1.0) {
+            return Err(format!(
+                "gives seconds {:?}, which is not a time of this solve (0 to the {lived:.3} s the driver has run)",
+                self.seconds
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A line of a driver's standard output, read.
+enum Parsed {
+    /// A line the driver did not mean as a message (the solver's own output).
+    NotMine,
+    /// A line meant as a message (a JSON object with a `kind`) that is not one, and why.
+    Bad(String),
+    /// A message.
+    Message(Message),
+}
+
+/// Reads `line`: a JSON object with a `kind` is a message, which must be valid (strict
+/// JSON: Python's `json.dumps` writes NaN and Infinity unless given `allow_nan=False`,
+/// and neither is JSON); anything else is the solver's own output.
+fn parse_message(line: &str) -> Parsed {
+    let t = line.trim();
+    if !(t.starts_with('{') && t.contains("\"kind\"")) {
+        return Parsed::NotMine;
+    }
+    match serde_json::from_str::<Message>(t) {
+        Ok(m) => Parsed::Message(m),
+        Err(e) => {
+            let hint = if ["NaN", "Infinity"].iter().any(|w| t.contains(w)) {
+                " (NaN and Infinity are not JSON: send null, or leave the field out)"
+            } else {
+                ""
+            };
+            Parsed::Bad(format!("a message that is not valid: {e}{hint}"))
+        }
+    }
 }
 
 /// What a Python driver prints, one JSON object a line, told apart by `kind`.
@@ -329,7 +281,8 @@ pub struct Session {
     child: Proc,
     stdin: Option<File>,
     lines: Receiver<(Instant, String)>,
-    stderr: Option<std::thread::JoinHandle<String>>,
+    /// What the driver wrote on its standard error, sent once it closed it.
+    stderr: Option<Receiver<String>>,
     /// The version the driver reported (its hello, or an answer).
     version: Option<String>,
     /// False once the child was killed or its output ended.
@@ -338,11 +291,19 @@ pub struct Session {
     started: Option<Instant>,
     /// Why the driver started cold (None: it started warm).
     cold_because: Option<String>,
+    /// How a cold driver's process ended, once it was reaped.
+    status: Option<std::process::ExitStatus>,
+    /// True for a program a file added (an engine definition's driver): without a time
+    /// limit it is stopped at the plug-in hard stop ([`process::plugin_deadline`]).
+    plugin: bool,
+    /// When the process started: no solve of it can have lasted longer.
+    born: Instant,
 }
 
 /// A driver process: this thread's child (cold) or forked by a fork server (warm).
 enum Proc {
-    Cold(Child),
+    /// The child and the mark of its tree ([`process::spawn`]).
+    Cold(Child, String),
     Warm(WarmChild),
 }
 
@@ -378,18 +339,23 @@ impl Session {
     }
 
     /// Starts the program `words[0]` with the arguments `words[1..]` as a driver (an
-    /// engine definition's `driver` input): always cold, as this thread's child. A
+    /// engine definition's `driver` input): always cold, as this thread's child, with the
+    /// protocol module on its `PYTHONPATH` ([`super::driver_source::program_env`]). A
     /// program that cannot be started is an `error` outcome ("not installed: …" when it
     /// is missing).
     pub fn start_program(words: &[String]) -> Result<Session, Box<Outcome>> {
         let started = Instant::now();
         let mut command = Command::new(&words[0]);
-        command.args(&words[1..]);
-        Session::cold(
+        command
+            .args(&words[1..])
+            .envs(super::driver_source::program_env());
+        let mut session = Session::cold(
             command,
             Some("a definition's driver program".into()),
             started,
-        )
+        )?;
+        session.plugin = true;
+        Ok(session)
     }
 
     /// A session of `command` started as this thread's child; `cold_because` says why a
@@ -399,13 +365,14 @@ impl Session {
         cold_because: Option<String>,
         started: Instant,
     ) -> Result<Session, Box<Outcome>> {
-        let mut child = spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
+        let Spawned { mut child, mark } =
+            process::spawn(command).map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
         let pipe = |p: Option<OwnedFd>| File::from(p.expect("a piped stream"));
         let stdin = pipe(child.stdin.take().map(OwnedFd::from));
         let stdout = pipe(child.stdout.take().map(OwnedFd::from));
         let stderr = pipe(child.stderr.take().map(OwnedFd::from));
         Ok(Session::serve(
-            Proc::Cold(child),
+            Proc::Cold(child, mark),
             stdin,
             stdout,
             stderr,
@@ -429,33 +396,29 @@ impl Session {
             WARM_STARTS.with(|c| c.set(c.get() + 1));
         }
         let (tx, lines) = std::sync::mpsc::channel();
+        // Read as bytes to the end, even once nobody listens: one byte that is not UTF-8
+        // loses nothing, and the driver never dies of a closed pipe.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send((Instant::now(), l)).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
+            process::read_lines(stdout, |at, l| {
+                let _ = tx.send((at, l));
+            });
         });
-        let mut stderr = stderr;
-        let stderr = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let _ = stderr.read_to_end(&mut buf);
-            String::from_utf8_lossy(&buf).into_owned()
+        let (err_tx, err_rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = err_tx.send(process::read_all(stderr));
         });
         Session {
             child,
             stdin: Some(stdin),
             lines,
-            stderr: Some(stderr),
+            stderr: Some(err_rx),
             version: None,
             alive: true,
             started: Some(started),
             cold_because,
+            status: None,
+            plugin: false,
+            born: started,
         }
     }
 
@@ -467,7 +430,7 @@ impl Session {
     /// The driver's process id.
     pub fn pid(&self) -> u32 {
         match &self.child {
-            Proc::Cold(c) => c.id(),
+            Proc::Cold(c, _) => c.id(),
             Proc::Warm(w) => w.id(),
         }
     }
@@ -556,62 +519,110 @@ impl Session {
             ));
         }
         self.send(message);
-        let kill_at = budget
-            .deadline()
-            .map(|d| d + Duration::from_secs_f64(GRACE));
+        // Past the deadline and the grace the child is killed; a plug-in's driver run
+        // without a time limit is stopped at the plug-in hard stop.
+        let (kill_at, hard_stop) = match budget.deadline() {
+            Some(d) => (Some(process::after(d, GRACE)), None),
+            None if self.plugin => {
+                let (at, why) = process::plugin_deadline(None, started);
+                (Some(at), why)
+            }
+            None => (None, None),
+        };
+        // When the driver exited while a process it left still holds its output.
+        let mut exited_at: Option<Instant> = None;
         loop {
-            let next = match kill_at {
-                None => self
-                    .lines
-                    .recv()
-                    .map_err(|_| RecvTimeoutError::Disconnected),
-                Some(at) => self
-                    .lines
-                    .recv_timeout(at.saturating_duration_since(Instant::now())),
-            };
-            match next {
-                Ok((at, line)) => match serde_json::from_str::<Message>(&line) {
-                    Ok(Message::Hello { version }) => self.note_version(version),
-                    Ok(Message::Incumbent { value: v }) => budget.record_at(true, value(v), at),
-                    Ok(Message::Bound { value: v }) => {
-                        if v.is_finite() {
-                            budget.record_at(false, value(v), at)
-                        }
+            let poll = Duration::from_millis(100);
+            let wait = kill_at.map_or(poll, |at| {
+                at.saturating_duration_since(Instant::now()).min(poll)
+            });
+            match self.lines.recv_timeout(wait) {
+                Ok((at, line)) => match parse_message(&line) {
+                    // Anything else the solver printed is not the driver's.
+                    Parsed::NotMine => {}
+                    Parsed::Bad(why) => {
+                        let stderr = self.kill();
+                        let seconds = started.elapsed().as_secs_f64();
+                        let tail = process::last_line(&stderr);
+                        return Err(fail(
+                            Outcome::error(
+                                format!(
+                                    "driver failed: {why}; the line: {}{}",
+                                    quote(&line),
+                                    if tail.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!("; its standard error ends: {}", quote(tail))
+                                    }
+                                ),
+                                seconds,
+                            ),
+                            self.version(),
+                        ));
                     }
-                    Ok(Message::Solution { values }) => {
+                    Parsed::Message(Message::Hello { version }) => self.note_version(version),
+                    Parsed::Message(Message::Incumbent { value: v }) => {
+                        budget.record_at(true, value(v), at)
+                    }
+                    Parsed::Message(Message::Bound { value: v }) => {
+                        budget.record_at(false, value(v), at)
+                    }
+                    Parsed::Message(Message::Solution { values }) => {
                         let reply = solution(&values);
                         self.send(&reply);
                     }
-                    Ok(Message::Answer(a)) => {
+                    Parsed::Message(Message::Answer(a)) => {
+                        let call = started.elapsed().as_secs_f64();
+                        if let Err(why) = a.check(self.born.elapsed().as_secs_f64()) {
+                            self.kill();
+                            return Err(fail(
+                                Outcome::error(format!("driver failed: its answer {why}"), call),
+                                self.version(),
+                            ));
+                        }
                         self.note_version(a.version.clone());
                         let mut a = a;
                         a.version = self.version().unwrap_or_default();
-                        return Ok((a, started.elapsed().as_secs_f64()));
+                        return Ok((a, call));
                     }
-                    // Anything else the solver printed is not the driver's.
-                    Err(_) => {}
                 },
                 Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    let seconds = started.elapsed().as_secs_f64();
-                    return Err(fail(
-                        Outcome {
-                            message: Some(format!(
-                                "killed {GRACE} s after the run's deadline (the solver did not stop at its limit)"
-                            )),
-                            ..Outcome::time_limit(seconds)
-                        },
-                        self.version(),
-                    ));
+                    if kill_at.is_some_and(|at| Instant::now() >= at) {
+                        self.kill();
+                        let seconds = started.elapsed().as_secs_f64();
+                        let outcome = match &hard_stop {
+                            Some(why) => Outcome::error(why.clone(), seconds),
+                            None => Outcome {
+                                message: Some(format!(
+                                    "killed {GRACE} s after the run's deadline (the solver did not stop at its limit)"
+                                )),
+                                ..Outcome::time_limit(seconds)
+                            },
+                        };
+                        return Err(fail(outcome, self.version()));
+                    }
+                    if self.exited() {
+                        match exited_at {
+                            None => exited_at = Some(Instant::now()),
+                            // Its output should have ended with it: whatever it left
+                            // holding the pipe is ended, and the next read sees the end.
+                            Some(t) if t.elapsed() > Duration::from_millis(500) => {
+                                self.kill_leftovers()
+                            }
+                            Some(_) => {}
+                        }
+                    }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     let stderr = self.end();
-                    let why = stderr
-                        .lines()
-                        .rev()
-                        .find(|l| !l.trim().is_empty())
-                        .unwrap_or("no answer")
-                        .to_string();
+                    let ending = self.ending();
+                    let tail = process::last_line(&stderr);
+                    let why = match (tail.is_empty(), ending) {
+                        (false, Some(e)) => format!("{} ({e})", quote(tail)),
+                        (false, None) => quote(tail),
+                        (true, Some(e)) => format!("no answer ({e}; nothing on standard error)"),
+                        (true, None) => "no answer (nothing on standard error)".to_string(),
+                    };
                     let seconds = started.elapsed().as_secs_f64();
                     return Err(fail(
                         Outcome::error(format!("driver failed: {why}"), seconds),
@@ -622,25 +633,57 @@ impl Session {
         }
     }
 
+    /// True when the driver process has ended (a cold one is reaped here; a warm one is
+    /// its fork server's).
+    fn exited(&mut self) -> bool {
+        match &mut self.child {
+            Proc::Cold(child, _) => {
+                if let Ok(Some(status)) = child.try_wait() {
+                    self.status.get_or_insert(status);
+                    true
+                } else {
+                    self.status.is_some()
+                }
+            }
+            Proc::Warm(child) => child.wait_timeout(Duration::ZERO),
+        }
+    }
+
+    /// How a cold driver process ended, once it has ("exit code 1", "killed by signal 6
+    /// (SIGABRT)"); None for a warm one or one still running.
+    fn ending(&self) -> Option<String> {
+        use std::os::unix::process::ExitStatusExt;
+        let status = self.status?;
+        Some(match (status.code(), status.signal()) {
+            (Some(c), _) => format!("exit code {c}"),
+            (None, Some(sig)) => format!(
+                "killed by signal {sig}{}",
+                process::watched::signal_name(sig)
+            ),
+            _ => "ended".to_string(),
+        })
+    }
+
+    /// Ends what a cold driver left running (its process group and tree).
+    fn kill_leftovers(&mut self) {
+        if let Proc::Cold(child, mark) = &self.child {
+            kill_tree(child.id(), mark);
+        }
+    }
+
     fn note_version(&mut self, version: String) {
         if !version.is_empty() {
             self.version = Some(version);
         }
     }
 
-    /// Kills the child's process group, reaps the child, and returns its standard error.
+    /// Kills the child's tree, reaps the child, and returns its standard error.
     fn kill(&mut self) -> String {
         if self.alive {
             match &mut self.child {
-                Proc::Cold(child) => {
-                    if matches!(child.try_wait(), Ok(None)) {
-                        // SAFETY: a plain kill(2) of the child's own process group, not
-                        // yet reaped.
-                        unsafe {
-                            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
-                        }
-                        let _ = child.kill();
-                    }
+                Proc::Cold(child, mark) => {
+                    kill_tree(child.id(), mark);
+                    let _ = child.kill();
                 }
                 Proc::Warm(child) => {
                     child.kill();
@@ -650,25 +693,28 @@ impl Session {
         self.end()
     }
 
-    /// Marks the session ended, reaps the child and returns its standard error.
+    /// Marks the session ended, reaps the child, ends what it left running and returns
+    /// its standard error.
     fn end(&mut self) -> String {
         self.alive = false;
         self.stdin = None;
         match &mut self.child {
-            Proc::Cold(child) => {
-                if matches!(child.try_wait(), Ok(None)) {
+            Proc::Cold(child, mark) => {
+                if self.status.is_none() {
                     // Its output ended: it is exiting; one still there after a second is
                     // killed.
-                    let exited = matches!(child.wait_timeout(Duration::from_secs(1)), Ok(Some(_)));
-                    if !exited {
-                        // SAFETY: as in `kill`.
-                        unsafe {
-                            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+                    let status = match child.wait_timeout(Duration::from_secs(1)) {
+                        Ok(Some(s)) => Some(s),
+                        _ => {
+                            kill_tree(child.id(), mark);
+                            let _ = child.kill();
+                            child.wait().ok()
                         }
-                        let _ = child.kill();
-                    }
+                    };
+                    self.status = status;
                 }
-                let _ = child.wait();
+                // Whatever it left behind goes with it.
+                kill_tree(child.id(), mark);
             }
             Proc::Warm(child) => {
                 // Its fork server reaps it; one still there after a second is killed.
@@ -677,9 +723,11 @@ impl Session {
                 }
             }
         }
+        // A process that escaped the tree's mark may still hold the pipe: its standard
+        // error is then cut after two seconds.
         self.stderr
             .take()
-            .and_then(|h| h.join().ok())
+            .and_then(|r| r.recv_timeout(Duration::from_secs(2)).ok())
             .unwrap_or_default()
     }
 }
@@ -738,19 +786,6 @@ pub fn outcome(
     }
 }
 
-/// A temporary file holding `text`, removed when dropped.
-pub fn temp_file(text: &str, suffix: &str) -> Result<tempfile::TempPath, String> {
-    let mut f = tempfile::Builder::new()
-        .prefix("puzzlebench-")
-        .suffix(suffix)
-        .tempfile()
-        .map_err(|e| format!("cannot write a temporary model file: {e}"))?;
-    f.write_all(text.as_bytes())
-        .and_then(|_| f.flush())
-        .map_err(|e| format!("cannot write a temporary model file: {e}"))?;
-    Ok(f.into_temp_path())
-}
-
 /// The version an external engine shows in `list` and machine records: `probe` run once
 /// per process (it starts the solver's program), or "not installed: …".
 pub fn cached_version(
@@ -777,118 +812,11 @@ pub fn driver_output(source: &str, args: &[&str]) -> Result<String, String> {
     }
     let err = session.end();
     if out.trim().is_empty() {
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("no output");
+        let last = match process::last_line(&err) {
+            "" => "no output".to_string(),
+            l => quote(l),
+        };
         return Err(format!("{}: {last}; {PYTHON_HINT}", python.display()));
     }
     Ok(out.trim().to_string())
-}
-
-/// Runs `python -I -c code` and returns its trimmed standard output, for version probes.
-pub fn python_output(code: &str) -> Result<String, String> {
-    let python = python()?;
-    let python = existing(&python)?;
-    let out = Command::new(python)
-        .arg("-I")
-        .arg("-c")
-        .arg(code)
-        .output()
-        .map_err(|e| format!("{}: {e}", python.display()))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        return Err(format!("{}: {last}; {PYTHON_HINT}", python.display()));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// Runs `command` (started as [`spawn`] does) with `input` on its standard input, reading
-/// its output as it comes: `on_line` gets each line of the child's standard output with
-/// the moment it arrived, as it arrives (so that what a solver's log reported stays known
-/// when the child is killed), and the child is killed when it is alive `kill_after` seconds
-/// after `budget`'s deadline. `started` is when the call began (before the model was
-/// written), for [`Finished::seconds`]. A program that cannot be started because it does
-/// not exist is "not installed".
-pub fn run_watched(
-    command: Command,
-    input: Vec<u8>,
-    budget: &Budget,
-    started: Instant,
-    kill_after: f64,
-    on_line: &(dyn Fn(Instant, &str) + Sync),
-) -> Result<Finished, String> {
-    let mut child = spawn(command)?;
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let kill_at = budget
-        .deadline()
-        .map(|d| d + Duration::from_secs_f64(kill_after.max(0.0)));
-    std::thread::scope(|scope| {
-        let writer = scope.spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-        let out = scope.spawn(move || {
-            let mut lines = Vec::new();
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        let at = Instant::now();
-                        on_line(at, &l);
-                        lines.push((at, l));
-                    }
-                    Err(_) => break,
-                }
-            }
-            lines
-        });
-        let err = scope.spawn(move || {
-            let mut buf = Vec::new();
-            let _ = stderr.read_to_end(&mut buf);
-            String::from_utf8_lossy(&buf).into_owned()
-        });
-        let mut killed = false;
-        let status = match kill_at {
-            None => child.wait().map_err(|e| e.to_string())?,
-            Some(at) => {
-                let wait = at.saturating_duration_since(Instant::now());
-                match child.wait_timeout(wait).map_err(|e| e.to_string())? {
-                    Some(s) => s,
-                    None => {
-                        killed = true;
-                        // SAFETY: a plain kill(2) of the child's process group.
-                        unsafe {
-                            libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
-                        }
-                        let _ = child.kill();
-                        child.wait().map_err(|e| e.to_string())?
-                    }
-                }
-            }
-        };
-        let _ = writer.join();
-        let lines = out.join().unwrap_or_default();
-        let stderr = err.join().unwrap_or_default();
-        let mut stdout = String::new();
-        for (_, l) in &lines {
-            stdout.push_str(l);
-            stdout.push('\n');
-        }
-        Ok(Finished {
-            stdout,
-            lines,
-            stderr,
-            success: status.success(),
-            code: status.code(),
-            killed,
-            seconds: started.elapsed().as_secs_f64(),
-        })
-    })
 }

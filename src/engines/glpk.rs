@@ -31,9 +31,10 @@
 //!   5.0"), else from `glpsol --version`.
 //! * **Row generation**: each round a new call with the rows added so far.
 
-use super::external::{self, Finished};
+use super::external;
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
 use crate::model::{Model, Sense};
+use crate::process::{self, Finished};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -67,7 +68,7 @@ static DECLARATION: Declaration = Declaration {
 
 /// `PUZZLEBENCH_GLPSOL`, else `glpsol` (found on the PATH).
 pub fn glpsol() -> PathBuf {
-    external::program(GLPSOL_VAR, "glpsol")
+    process::program(GLPSOL_VAR, "glpsol")
 }
 
 impl EngineImpl for Glpk {
@@ -107,8 +108,8 @@ pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &B
         None => None,
     };
     let (mps, sol) = match (
-        external::temp_file(&model.to_mps_plain(), ".mps"),
-        external::temp_file("", ".sol"),
+        process::temp_file(&model.to_mps_plain(), ".mps"),
+        process::temp_file("", ".sol"),
     ) {
         (Ok(m), Ok(s)) => (m, s),
         (Err(e), _) | (_, Err(e)) => return Outcome::error(e, 0.0),
@@ -140,11 +141,16 @@ pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &B
             }
         }
     };
-    let finished =
-        match external::run_watched(cmd, Vec::new(), budget, started, KILL_AFTER, &report) {
-            Ok(f) => f,
-            Err(e) => return Outcome::error(format!("{e} (install glpk-utils)"), 0.0),
-        };
+    let finished = match process::run_watched(
+        cmd,
+        Vec::new(),
+        budget.deadline().map(|d| process::after(d, KILL_AFTER)),
+        started,
+        &report,
+    ) {
+        Ok(f) => f,
+        Err(e) => return Outcome::error(format!("{e} (install glpk-utils)"), 0.0),
+    };
     let solution = std::fs::read_to_string(&sol).unwrap_or_default();
     let mut o = read(model, &finished, &solution);
     o.call_seconds = Some(started.elapsed().as_secs_f64());

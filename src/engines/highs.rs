@@ -186,8 +186,18 @@ pub fn solve(model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
     let status = match solved.status() {
         HighsModelStatus::Optimal => Status::Optimal,
         HighsModelStatus::Infeasible => Status::Infeasible,
-        // Puzzle models are bounded, so "unbounded or infeasible" after presolve means infeasible.
-        HighsModelStatus::UnboundedOrInfeasible => Status::Infeasible,
+        // A model whose columns are all bounded cannot be unbounded, so "unbounded or
+        // infeasible" after presolve means infeasible there; elsewhere it proves neither.
+        HighsModelStatus::UnboundedOrInfeasible if model.is_bounded() => Status::Infeasible,
+        HighsModelStatus::UnboundedOrInfeasible => {
+            return Outcome::error(
+                "HiGHS found the model unbounded or infeasible (it did not say which)".to_string(),
+                seconds,
+            );
+        }
+        HighsModelStatus::Unbounded => {
+            return Outcome::error("HiGHS found the model unbounded".to_string(), seconds);
+        }
         HighsModelStatus::ReachedTimeLimit => Status::TimeLimit,
         other => {
             let mut o = Outcome::error(format!("HiGHS model status {other:?}"), seconds);

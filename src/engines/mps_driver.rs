@@ -229,7 +229,7 @@ impl<'p> MpsDriver<'p> {
             }
         } else {
             self.session = None;
-            let file = external::temp_file(&model.to_mps_plain(), ".mps")
+            let file = crate::process::temp_file(&model.to_mps_plain(), ".mps")
                 .map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
             let mut session = match self.launch {
                 Launch::Python(python, source) => Session::start(python, source)?,

@@ -48,13 +48,14 @@
 //! exactly one permutation group (a house's attribute); a model that has another shape is
 //! refused with the reason.
 
-use super::external::{self, Finished, GRACE};
+use super::external::{self, GRACE};
 use super::propagate::order;
 use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Heuristics, Kind, Outcome, Settings,
     SolveOptions, Status,
 };
 use crate::cp_model::{check, Constraint, CpModel};
+use crate::process::{self, Finished};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -97,7 +98,7 @@ static DECLARATION: Declaration = Declaration {
 
 /// `PUZZLEBENCH_SWIPL`, else `swipl` (found on the PATH).
 pub fn swipl() -> PathBuf {
-    external::program(SWIPL_VAR, "swipl")
+    process::program(SWIPL_VAR, "swipl")
 }
 
 impl EngineImpl for Prolog {
@@ -460,7 +461,7 @@ pub fn solve_with(
         Ok(t) => t,
         Err(why) => return Outcome::refused(why, 0.0),
     };
-    let file = match external::temp_file(&text, ".pl") {
+    let file = match process::temp_file(&text, ".pl") {
         Ok(f) => f,
         Err(e) => return Outcome::error(e, 0.0),
     };
@@ -471,8 +472,13 @@ pub fn solve_with(
         .arg("-t")
         .arg("halt")
         .arg(&*file);
-    let finished = match external::run_watched(cmd, Vec::new(), budget, started, GRACE, &|_, _| {})
-    {
+    let finished = match process::run_watched(
+        cmd,
+        Vec::new(),
+        budget.deadline().map(|d| process::after(d, GRACE)),
+        started,
+        &|_, _| {},
+    ) {
         Ok(f) => f,
         Err(e) => return Outcome::error(format!("{e} (install swi-prolog-nox)"), 0.0),
     };
@@ -689,6 +695,7 @@ mod tests {
             stderr: "ERROR: something broke\n".into(),
             success: false,
             code: Some(1),
+            signal: None,
             killed: false,
             seconds: 0.5,
         };

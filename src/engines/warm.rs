@@ -250,7 +250,7 @@ pub fn worker_env(driver: Option<&str>, measured: bool) -> Vec<(&'static str, Os
         Mode::Cold => cold,
         Mode::Shared(dir) => vec![(DIR_VAR, dir.clone().into_os_string())],
         Mode::Own => {
-            let socket = super::external::python().and_then(|p| ensure(&p, source));
+            let socket = crate::process::python().and_then(|p| ensure(&p, source));
             match socket.ok().as_deref().and_then(Path::parent) {
                 Some(dir) => vec![(DIR_VAR, dir.as_os_str().to_owned())],
                 None => cold,

@@ -124,12 +124,13 @@ impl ResultsFile {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(vec![]);
-        // Keep every row on one line, so a cut-off last line is always recognisable.
+        // Keep every row on one line, so a cut-off last line is always recognisable, and
+        // an error cell short: a program's huge output quoted in it is cut, its length said.
         let mut one_line = record.clone();
         one_line.error = record
             .error
             .as_ref()
-            .map(|e| e.replace(['\n', '\r'], " / "));
+            .map(|e| cap_cell(&e.replace(['\n', '\r'], " / ")));
         w.serialize(&one_line).map_err(|e| e.to_string())?;
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         // One write call per row, so a row is never interleaved with another.
@@ -138,6 +139,18 @@ impl ResultsFile {
             .write_all(&bytes)
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("{}: cannot write: {e}", self.path.display()))
+    }
+}
+
+/// The most characters an `error` cell holds; a longer reason is cut and says how long it
+/// was.
+pub const ERROR_CELL_CHARS: usize = 2000;
+
+/// `text` cut to [`ERROR_CELL_CHARS`] characters, with its length when it was longer.
+fn cap_cell(text: &str) -> String {
+    match text.char_indices().nth(ERROR_CELL_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… (cut: {} bytes in all)", &text[..cut], text.len()),
     }
 }
 

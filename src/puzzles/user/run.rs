@@ -25,10 +25,10 @@
 
 use super::definition::UserFormulation;
 use super::{whole_values, UserSchema};
-use crate::engines::external::{python, run_watched};
 use crate::engines::Status;
 use crate::model::{Model, VarId};
 use crate::model_reader::{read_model, Format};
+use crate::process::{self, python, run_watched};
 use crate::puzzles::formulation::{NoRows, Shape};
 use crate::puzzles::{Answer, Instance, Run, RunResult};
 use std::cell::RefCell;
@@ -127,10 +127,15 @@ pub fn write<P: Instance>(
         .collect();
     let mut command = Command::new(&words[0]);
     command.args(&words[1..]).current_dir(dir.path());
-    let budget = crate::engines::Budget::new(time_limit);
-    let done = run_watched(command, Vec::new(), &budget, started, 0.0, &|_, _| {})
+    // Killed at the run's deadline; without a time limit, at the plug-in hard stop.
+    let deadline = time_limit.map(|l| process::after(started, l));
+    let (kill_at, hard_stop) = process::plugin_deadline(deadline, started);
+    let done = run_watched(command, Vec::new(), Some(kill_at), started, &|_, _| {})
         .map_err(|e| fail(format!("the model command cannot run: {e}")))?;
     let command_seconds = done.seconds;
+    if let (true, Some(why)) = (done.killed, hard_stop) {
+        return Err(fail(format!("the model command was {why}")));
+    }
     if done.killed {
         return Err(BuildFailure {
             status: Status::TimeLimit,
@@ -149,10 +154,11 @@ pub fn write<P: Instance>(
             .chain(done.stdout.lines())
             .filter(|l| !l.trim().is_empty())
             .collect();
-        let tail = last[last.len().saturating_sub(3)..].join(" | ");
-        let how = done.code.map_or("was killed by a signal".to_string(), |c| {
-            format!("exited with status {c}")
-        });
+        let tail = process::quote(&last[last.len().saturating_sub(3)..].join(" | "));
+        let how = done.code.map_or_else(
+            || format!("ended with {}", done.ending()),
+            |c| format!("exited with status {c}"),
+        );
         return Err(fail(format!(
             "the model command ({}) {how}: {tail}",
             words.join(" ")
