@@ -43,3 +43,4 @@ pub mod shard;
 pub mod stats;
 pub mod table;
 pub mod timeline;
+pub mod xml;

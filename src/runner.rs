@@ -4,7 +4,7 @@
 use crate::cgroups::Cgroups;
 use crate::engines::{Engine, Kind, Settings, SolveOptions, Status};
 use crate::isolation::{self, Ending, Job, Limits, Placement};
-use crate::puzzles::{Instance, Puzzle, RunResult};
+use crate::puzzles::{FormulationSource, Instance, Puzzle, RunResult};
 use crate::record::{run_id, Record, ResultsFile};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -54,6 +54,8 @@ pub struct RunSpec {
     pub formulation: String,
     /// The formulation's kind.
     pub kind: Kind,
+    /// Where the formulation's model comes from.
+    pub source: FormulationSource,
     /// The engine.
     pub engine: Engine,
     /// The options asked for.
@@ -213,6 +215,7 @@ impl Plan {
                                 instance: i,
                                 formulation: f.key.to_string(),
                                 kind: f.kind,
+                                source: f.source,
                                 engine,
                                 options: options.clone(),
                                 settings: settings.clone(),
@@ -491,10 +494,7 @@ impl RunSpec {
     /// runs before its run clock starts ([`crate::puzzles::user::run`]) and would spend a
     /// cap set from a built-in model's time.
     pub fn binding_cap(&self) -> Option<f64> {
-        if self
-            .formulation
-            .starts_with(crate::puzzles::user::definition::PREFIX)
-        {
+        if self.source == FormulationSource::Command {
             return None;
         }
         self.cap

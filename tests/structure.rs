@@ -266,3 +266,112 @@ fn the_engine_list_file_holds_the_list_and_the_trait_only() {
         assert!(!c.contains("ENGINES"), "{f} reaches the engine list");
     }
 }
+
+/// No source file is over 1,500 lines (issue 75: a file that long mixes two things).
+#[test]
+fn no_source_file_is_over_1500_lines() {
+    let long: Vec<String> = rust_files(&src())
+        .into_iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(&f).unwrap().lines().count();
+            (n > 1500).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "over 1,500 lines: {long:?}");
+}
+
+/// The process layer (`src/process/`) and the XML escaping (`src/xml.rs`) are below the
+/// engines, the formulations and the report: they import none of them.
+#[test]
+fn the_process_layer_knows_no_engine_formulation_or_report() {
+    let above = [
+        "engines", "puzzles", "report", "runner", "commands", "race", "record",
+    ];
+    let mut files = rust_files(&src().join("process"));
+    assert!(!files.is_empty());
+    files.push(src().join("xml.rs"));
+    for f in files {
+        for p in paths_after(&code(&f), "crate::") {
+            assert!(
+                !above.contains(&p[0]),
+                "{} imports crate::{}",
+                f.display(),
+                p.join("::")
+            );
+        }
+    }
+}
+
+/// No loop between the files of `src/engines/` (issue 75: `external` started warm
+/// children and `warm` asked `external` for the interpreter).
+#[test]
+fn no_loop_between_the_engine_files() {
+    let dir = src().join("engines");
+    let name = |f: &Path| -> String {
+        let rel = f.strip_prefix(&dir).unwrap();
+        rel.components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string()
+    };
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in rust_files(&dir) {
+        let from = name(&f);
+        if from == "mod" {
+            continue;
+        }
+        let text = code(&f);
+        let mut targets: Vec<String> = paths_after(&text, "crate::engines::")
+            .into_iter()
+            .filter_map(|p| p.first().map(|s| s.to_string()))
+            .collect();
+        // `super::x` from a file directly in engines/.
+        if f.parent() == Some(dir.as_path()) {
+            targets.extend(
+                paths_after(&text, "super::")
+                    .into_iter()
+                    .filter_map(|p| p.first().map(|s| s.to_string())),
+            );
+        }
+        for to in targets {
+            let is_file = dir.join(format!("{to}.rs")).exists() || dir.join(&to).is_dir();
+            if to != from && is_file {
+                graph.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    assert!(graph.contains_key("external"), "{graph:?}");
+    for (a, outs) in &graph {
+        for b in outs {
+            assert!(
+                !graph.get(b).is_some_and(|o| o.contains(a)),
+                "a loop between engines/{a} and engines/{b}"
+            );
+        }
+    }
+}
+
+/// Code asks a formulation's source ([`puzzlebench::puzzles::FormulationSource`]), never
+/// the spelling of its key (issue 75: `"user:"` was tested in four places).
+#[test]
+fn no_code_tests_a_formulation_key_prefix() {
+    for f in rust_files(&src()) {
+        let text = code(&f);
+        for (i, line) in text.lines().enumerate() {
+            let tests_prefix = line.contains("starts_with(\"user:\")")
+                || line.contains("starts_with(PREFIX)")
+                || line.contains("::PREFIX)")
+                || line.contains("definition::PREFIX");
+            assert!(
+                !tests_prefix,
+                "{}:{}: tests a formulation key's prefix: {}",
+                f.display(),
+                i + 1,
+                line.trim()
+            );
+        }
+    }
+}

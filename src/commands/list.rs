@@ -4,7 +4,8 @@
 //! formulations written outside Rust (`user:...`), each with its file.
 
 use crate::engines::{registry, Engine, ENGINES};
-use crate::puzzles::user::{self, definition::PREFIX};
+use crate::puzzles::user;
+use crate::puzzles::FormulationSource;
 use crate::puzzles::PUZZLES;
 
 fn engine_lines(s: &mut String, e: Engine) {
@@ -25,7 +26,7 @@ pub fn text() -> String {
         for f in p
             .formulations()
             .iter()
-            .filter(|f| !f.key.starts_with(PREFIX))
+            .filter(|f| f.source == FormulationSource::BuiltIn)
         {
             s.push_str(&format!(
                 "      {:<10} [{}] {}\n",

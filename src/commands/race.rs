@@ -97,7 +97,10 @@ pub fn race_specs(
     // when only such formulations are named.
     let user: Vec<String> = only
         .iter()
-        .filter(|f| f.starts_with(crate::puzzles::user::definition::PREFIX))
+        .filter(|f| {
+            p.formulation(f)
+                .is_ok_and(|i| i.source == crate::puzzles::FormulationSource::Command)
+        })
         .cloned()
         .collect();
     let only_user = !user.is_empty() && user.len() == only.len();

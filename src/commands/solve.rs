@@ -92,6 +92,7 @@ pub fn solve(c: &SolveConfig) -> Result<(), Failure> {
             instance: k,
             formulation: info.key.to_string(),
             kind: info.kind,
+            source: info.source,
             engine,
             options: c.options.clone(),
             settings: settings.clone(),

@@ -11,7 +11,8 @@ pub fn serve(input: &str) -> Result<String, Failure> {
     let job: Job = serde_json::from_str(input)
         .map_err(|e| Failure::new(2, format!("worker: bad job: {e}")))?;
     let p = job.puzzle;
-    let kind = p.formulation(&job.formulation).map_err(bad_input)?.kind;
+    let info = p.formulation(&job.formulation).map_err(bad_input)?;
+    let kind = info.kind;
     let instances = p.load(&job.file).map_err(bad_input)?;
     let inst = instances
         .iter()
@@ -50,6 +51,7 @@ pub fn serve(input: &str) -> Result<String, Failure> {
         instance: 0,
         formulation: job.formulation.clone(),
         kind,
+        source: info.source,
         engine: job.engine,
         options: job.options.clone(),
         settings,

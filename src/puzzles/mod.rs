@@ -63,6 +63,19 @@ pub struct FormulationInfo {
     pub description: &'static str,
     /// The kind of problem it hands to an engine.
     pub kind: Kind,
+    /// Where its model comes from: this binary, or a command a file defines.
+    pub source: FormulationSource,
+}
+
+/// Where a formulation's model comes from. One list holds both sources
+/// ([`Puzzle::formulations`]); code asks the source, never the key's spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormulationSource {
+    /// Built into this binary (Rust).
+    BuiltIn,
+    /// Written by a command a definition file names ([`user`]: a formulation written
+    /// outside Rust, whose key puzzlebench gives the prefix `user:`).
+    Command,
 }
 
 /// A puzzle's registry entry, for instances of type `P`.
@@ -113,8 +126,10 @@ impl<P: Instance + 'static> PuzzleDef<P> {
         (self.find(key)?.build)(p)
     }
 
-    /// The schema and definition of `key` when it is a user formulation (`user:...`), an
-    /// error when this puzzle has none of that key; `None` for a built-in key.
+    /// The schema and definition of `key` when it is not built in and this puzzle takes
+    /// formulations written outside Rust (an error, listing the definitions, when none
+    /// has the key); `None` for a built-in key, or on a puzzle that takes none (where
+    /// [`PuzzleDef::find`] reports an unknown key).
     fn user_formulation(
         &self,
         key: &str,
@@ -125,16 +140,16 @@ impl<P: Instance + 'static> PuzzleDef<P> {
         )>,
         String,
     > {
-        if !key.starts_with(user::definition::PREFIX) {
+        let wanted = formulation_key(key);
+        if self.formulations.iter().any(|f| f.key == wanted) {
             return Ok(None);
         }
-        let schema = self.user.as_ref().ok_or_else(|| {
-            format!(
-                "{} takes no formulations written outside Rust ({key})",
-                self.key
-            )
-        })?;
-        Ok(Some((schema, user::registry::find(self.key, key)?)))
+        // Not built in: a definition's, where this puzzle takes them (the error of an
+        // unknown key then lists the definitions and where they are read from).
+        match self.user.as_ref() {
+            Some(schema) => Ok(Some((schema, user::registry::find(self.key, key)?))),
+            None => Ok(None),
+        }
     }
 
     /// Runs formulation `key` on `p` with `engine`: refused with the reason when the
@@ -273,11 +288,13 @@ impl<P: Instance + 'static> Puzzle for PuzzleDef<P> {
                 key: f.key,
                 description: f.description,
                 kind: f.kind,
+                source: FormulationSource::BuiltIn,
             })
             .chain(user.into_iter().map(|f| FormulationInfo {
                 key: f.key.as_str(),
                 description: f.description.as_str(),
                 kind: Kind::Mip,
+                source: FormulationSource::Command,
             }))
             .collect()
     }
@@ -692,11 +709,4 @@ pub fn parse_one_per_line<T>(
             puzzle
         })
         .collect())
-}
-
-/// Escapes text for SVG and other XML: `&`, `<` and `>`.
-pub fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

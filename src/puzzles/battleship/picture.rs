@@ -22,7 +22,7 @@ pub fn svg(puzzle: &Battleship, solution: Option<&[Vec<Cell>]>) -> String {
     let _ = writeln!(
         s,
         "<title>Battleship {}</title>",
-        crate::puzzles::xml_escape(&puzzle.name)
+        crate::xml::escape(&puzzle.name)
     );
     let _ = writeln!(
         s,

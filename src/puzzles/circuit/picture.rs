@@ -4,7 +4,7 @@
 //! for larger boards so that the picture stays about 15 cm wide at most.
 
 use super::{Cell, Circuit, Link};
-use crate::puzzles::xml_escape;
+use crate::xml::escape as xml_escape;
 use std::fmt::Write as _;
 
 /// Draws `p`, with the links of a solution and its s–t path when given.

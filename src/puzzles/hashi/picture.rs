@@ -3,7 +3,7 @@
 //! larger boards so that the picture stays about 15 cm wide at most.
 
 use super::Hashi;
-use crate::puzzles::xml_escape;
+use crate::xml::escape as xml_escape;
 use std::fmt::Write as _;
 
 /// Draws `puzzle`, with `bridges` (`[r1, c1, r2, c2, count]`) when given.

@@ -25,7 +25,7 @@ pub fn svg(puzzle: &KenKen, solution: Option<&[Vec<u32>]>) -> String {
     let _ = writeln!(
         s,
         r#"<title>KenKen {}</title>"#,
-        crate::puzzles::xml_escape(&puzzle.name)
+        crate::xml::escape(&puzzle.name)
     );
     let _ = writeln!(
         s,
@@ -72,7 +72,7 @@ pub fn svg(puzzle: &KenKen, solution: Option<&[Vec<u32>]>) -> String {
             r#"<text x="{:.1}" y="{:.1}" font-size="9">{}</text>"#,
             at(j) + 3.0,
             at(i) + 10.0,
-            crate::puzzles::xml_escape(&clue)
+            crate::xml::escape(&clue)
         );
     }
     if let Some(grid) = solution {

@@ -33,7 +33,7 @@ pub fn svg(puzzle: &Nonogram, solution: Option<&[Vec<bool>]>) -> String {
     let _ = writeln!(
         s,
         r#"<title>Nonogram {}</title>"#,
-        crate::puzzles::xml_escape(&puzzle.name)
+        crate::xml::escape(&puzzle.name)
     );
     let _ = writeln!(
         s,

@@ -19,7 +19,7 @@ pub fn svg(board: &Queens, answer: Option<&[String]>) -> String {
     let _ = writeln!(
         s,
         r#"<title>n-Queens with walls {} ({n}x{n})</title>"#,
-        crate::puzzles::xml_escape(&board.name)
+        crate::xml::escape(&board.name)
     );
     let rows: Vec<Vec<char>> = match answer {
         Some(a) => a.iter().map(|r| r.chars().collect()).collect(),

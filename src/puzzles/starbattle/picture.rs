@@ -18,7 +18,7 @@ pub fn svg(puzzle: &StarBattle, solution: Option<&[Vec<bool>]>) -> String {
     let _ = writeln!(
         s,
         r#"<title>Star Battle {} (stars {})</title>"#,
-        crate::puzzles::xml_escape(&puzzle.name),
+        crate::xml::escape(&puzzle.name),
         puzzle.stars_text()
     );
     let _ = writeln!(

@@ -20,7 +20,7 @@ pub fn svg(puzzle: &Sudoku, solution: Option<&[Vec<u32>]>) -> String {
     let _ = writeln!(
         s,
         r#"<title>Sudoku {}</title>"#,
-        crate::puzzles::xml_escape(&puzzle.name)
+        crate::xml::escape(&puzzle.name)
     );
     let _ = writeln!(
         s,

@@ -2,7 +2,7 @@
 //! filled in with the solution when there is one (empty cells otherwise).
 
 use super::{Solution, Zebra};
-use crate::puzzles::xml_escape;
+use crate::xml::escape as xml_escape;
 use std::fmt::Write as _;
 
 /// Draws `puzzle`, filled with `solution` when given.

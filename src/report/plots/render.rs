@@ -136,7 +136,7 @@ pub(super) fn add_hover_marks(svg: &mut String, marks: &[Mark]) {
             "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\"><title>{}</title></rect>\n",
             m.x - 6,
             m.y - 6,
-            crate::puzzles::xml_escape(&m.tip)
+            crate::xml::escape(&m.tip)
         ));
     }
     g.push_str("</g>\n</g>\n");
