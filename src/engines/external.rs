@@ -54,7 +54,7 @@ use wait_timeout::ChildExt;
 /// Seconds a child may run past the run's deadline before it is killed.
 pub const GRACE: f64 = 3.0;
 
-pub use crate::process::{python, PYTHON_HINT, PYTHON_VAR};
+pub use crate::process::{python, python_output, temp_file, PYTHON_HINT, PYTHON_VAR};
 
 /// `solve` with the drivers' interpreter ([`python`]), or an `error` outcome "not
 /// installed: …" when there is none.
