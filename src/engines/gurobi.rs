@@ -42,6 +42,7 @@
 //!   solution pool would count assignments of all columns, which differ from answers
 //!   where a formulation has columns the answer is not read from; one path serves both.)
 
+use super::driver_source::BuiltIn;
 use super::external;
 use super::mps_driver;
 use super::{
@@ -68,8 +69,9 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The driver's source, run as `python -I -c` or by its fork server ([`super::warm`]).
-const DRIVER: &str = include_str!("drivers/gurobi.py");
+/// The driver, run as `python -I -c` or by its fork server ([`super::warm`]), with the
+/// protocol module ahead of it ([`super::driver_source`]).
+static DRIVER: BuiltIn = BuiltIn::new(include_str!("drivers/gurobi.py"));
 
 /// Columns and rows the size-limited licence takes.
 pub const SIZE_LIMIT: usize = 2000;
@@ -147,12 +149,14 @@ impl EngineImpl for Gurobi {
     }
 
     fn driver(&self) -> Option<&'static str> {
-        Some(DRIVER)
+        Some(DRIVER.source())
     }
 
     fn version(&self) -> String {
         static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        external::cached_version(&VERSION, || external::driver_output(DRIVER, &["probe"]))
+        external::cached_version(&VERSION, || {
+            external::driver_output(DRIVER.source(), &["probe"])
+        })
     }
 
     fn refuses(&self, model: &Model) -> Option<String> {
@@ -165,7 +169,7 @@ impl EngineImpl for Gurobi {
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         external::with_python(|python| {
-            mps_driver::solve_once(python, DRIVER, model, settings, budget)
+            mps_driver::solve_once(python, DRIVER.source(), model, settings, budget)
         })
     }
 
@@ -180,7 +184,7 @@ impl EngineImpl for Gurobi {
         external::with_python(|python| {
             mps_driver::solve_rows(
                 python,
-                DRIVER,
+                DRIVER.source(),
                 model,
                 separator,
                 settings,
@@ -199,7 +203,7 @@ impl EngineImpl for Gurobi {
         budget: &Budget,
     ) -> Outcome {
         external::with_python(|python| {
-            mps_driver::solve_lazy(python, DRIVER, model, separator, settings, budget)
+            mps_driver::solve_lazy(python, DRIVER.source(), model, separator, settings, budget)
         })
     }
 
@@ -211,7 +215,11 @@ impl EngineImpl for Gurobi {
         counter: &mut dyn Enumeration,
     ) -> Option<Outcome> {
         Some(mps_driver::enumerate_once(
-            DRIVER, model, settings, budget, counter,
+            DRIVER.source(),
+            model,
+            settings,
+            budget,
+            counter,
         ))
     }
 }

@@ -1,8 +1,9 @@
 //! `cplex`, `xpress` and `copt`: commercial solvers whose pip packages carry a free,
 //! size-limited licence, each in a child process as `gurobi` is: the project's Python
 //! environment (`scripts/setup-python.sh`) runs the driver `drivers/<key>.py` (part of
-//! this binary), which speaks the JSON-lines protocol of the gurobi driver
-//! (docs/driver-protocol.md) without its enumeration. The model goes over as a temporary
+//! this binary), the solver's part of the JSON-lines protocol whose module
+//! `puzzlebench_driver` serves it ([`super::driver_source`], docs/driver-protocol.md), as
+//! the gurobi driver does, without its enumeration. The model goes over as a temporary
 //! free MPS file and stays live in the driver for the whole run ([`super::mps_driver`]).
 //!
 //! * **Licences** (docs/engines.md, "CPLEX, Xpress and COPT"): each driver asks which
@@ -29,6 +30,7 @@
 //!   no lazy-row formulation (Circuit `cm1-rowgen` runs on it through the shared loop).
 //! * No timeline or enumeration of their own (counting uses the shared no-good loop).
 
+use super::driver_source::BuiltIn;
 use super::external;
 use super::gurobi::{thousands, Licence};
 use super::mps_driver;
@@ -83,7 +85,8 @@ impl SizeLimit {
 /// A solver with a size-limited licence through its Python driver.
 pub struct Licensed {
     declaration: &'static Declaration,
-    driver: &'static str,
+    /// Its driver ([`super::driver_source`]: the protocol module ahead of it).
+    driver: BuiltIn,
     limit: SizeLimit,
     version: &'static OnceLock<String>,
 }
@@ -115,7 +118,7 @@ static CPLEX_VERSION: OnceLock<String> = OnceLock::new();
 
 static CPLEX_IMPL: Licensed = Licensed {
     declaration: &CPLEX_DECLARATION,
-    driver: include_str!("drivers/cplex.py"),
+    driver: BuiltIn::new(include_str!("drivers/cplex.py")),
     limit: SizeLimit::Each {
         variables: 1000,
         rows: 1000,
@@ -132,7 +135,7 @@ static XPRESS_VERSION: OnceLock<String> = OnceLock::new();
 
 static XPRESS_IMPL: Licensed = Licensed {
     declaration: &XPRESS_DECLARATION,
-    driver: include_str!("drivers/xpress.py"),
+    driver: BuiltIn::new(include_str!("drivers/xpress.py")),
     limit: SizeLimit::Together(5000),
     version: &XPRESS_VERSION,
 };
@@ -146,7 +149,7 @@ static COPT_VERSION: OnceLock<String> = OnceLock::new();
 
 static COPT_IMPL: Licensed = Licensed {
     declaration: &COPT_DECLARATION,
-    driver: include_str!("drivers/copt.py"),
+    driver: BuiltIn::new(include_str!("drivers/copt.py")),
     limit: SizeLimit::Each {
         variables: 2000,
         rows: 2000,
@@ -174,12 +177,12 @@ impl EngineImpl for Licensed {
     }
 
     fn driver(&self) -> Option<&'static str> {
-        Some(self.driver)
+        Some(self.driver.source())
     }
 
     fn version(&self) -> String {
         external::cached_version(self.version, || {
-            external::driver_output(self.driver, &["probe"])
+            external::driver_output(self.driver.source(), &["probe"])
         })
     }
 
@@ -193,7 +196,7 @@ impl EngineImpl for Licensed {
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
         external::with_python(|python| {
-            mps_driver::solve_once(python, self.driver, model, settings, budget)
+            mps_driver::solve_once(python, self.driver.source(), model, settings, budget)
         })
     }
 
@@ -208,7 +211,7 @@ impl EngineImpl for Licensed {
         external::with_python(|python| {
             mps_driver::solve_rows(
                 python,
-                self.driver,
+                self.driver.source(),
                 model,
                 separator,
                 settings,
@@ -227,7 +230,14 @@ impl EngineImpl for Licensed {
         budget: &Budget,
     ) -> Outcome {
         external::with_python(|python| {
-            mps_driver::solve_lazy(python, self.driver, model, separator, settings, budget)
+            mps_driver::solve_lazy(
+                python,
+                self.driver.source(),
+                model,
+                separator,
+                settings,
+                budget,
+            )
         })
     }
 }

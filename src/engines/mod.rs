@@ -30,6 +30,7 @@ pub mod cbc;
 pub mod cnf;
 pub mod cpsat;
 pub mod definition;
+pub mod driver_source;
 pub mod engine;
 pub mod external;
 pub mod glpk;

@@ -30,6 +30,7 @@
 //!   restarts, no dual reductions, no symmetry handling; its own counter off). `cuts`
 //!   holds the no-good rows added.
 
+use super::driver_source::BuiltIn;
 use super::external;
 use super::mps_driver::{self, MpsDriver, SolveMessage};
 use super::row_generation;
@@ -59,8 +60,9 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The driver's source, run as `python -I -c` or by its fork server ([`super::warm`]).
-const DRIVER: &str = include_str!("drivers/scip.py");
+/// The driver, run as `python -I -c` or by its fork server ([`super::warm`]), with the
+/// protocol module ahead of it ([`super::driver_source`]).
+static DRIVER: BuiltIn = BuiltIn::new(include_str!("drivers/scip.py"));
 
 impl EngineImpl for Scip {
     fn declaration(&self) -> &'static Declaration {
@@ -68,13 +70,13 @@ impl EngineImpl for Scip {
     }
 
     fn driver(&self) -> Option<&'static str> {
-        Some(DRIVER)
+        Some(DRIVER.source())
     }
 
     fn version(&self) -> String {
         static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         external::cached_version(&VERSION, || {
-            external::python_output(
+            crate::process::python_output(
                 "import pyscipopt; print(f'SCIP {pyscipopt.Model().version()} (PySCIPOpt {pyscipopt.__version__})')",
             )
         })
@@ -92,7 +94,7 @@ impl EngineImpl for Scip {
         budget: &Budget,
     ) -> Outcome {
         external::with_python(|python| {
-            let mut driver = MpsDriver::new(python, DRIVER);
+            let mut driver = MpsDriver::new(python, DRIVER.source());
             let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
                 driver.solve(m, &SolveMessage::new("solve", settings, round), round)
             });
@@ -108,7 +110,11 @@ impl EngineImpl for Scip {
         counter: &mut dyn Enumeration,
     ) -> Option<Outcome> {
         Some(mps_driver::enumerate_once(
-            DRIVER, model, settings, budget, counter,
+            DRIVER.source(),
+            model,
+            settings,
+            budget,
+            counter,
         ))
     }
 }
@@ -116,5 +122,5 @@ impl EngineImpl for Scip {
 /// Solves `model` with the driver on the interpreter `python` (a missing interpreter is
 /// "not installed"): one driver process for this one solve.
 pub fn solve_with(python: &Path, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-    mps_driver::solve_once(python, DRIVER, model, settings, budget)
+    mps_driver::solve_once(python, DRIVER.source(), model, settings, budget)
 }

@@ -36,6 +36,7 @@
 //! unchanged with the server (the imported modules) are charged to the server's cgroup,
 //! not the run's, so a warm run's peak memory leaves them out.
 
+use super::driver_source::BuiltIn;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
@@ -67,8 +68,9 @@ const READY_SECONDS: u64 = 120;
 /// Seconds a client waits for a ready server to answer a connection with the child's pid.
 const ANSWER_SECONDS: u64 = 10;
 
-/// The fork server's source, run as `python -I -c`.
-const SERVER: &str = include_str!("drivers/forkserver.py");
+/// The fork server's source, run as `python -I -c`, with the drivers' protocol module
+/// registered ahead of it, for the drivers it forks ([`super::driver_source`]).
+static SERVER: BuiltIn = BuiltIn::new(include_str!("drivers/forkserver.py"));
 
 /// How this process starts drivers.
 enum Mode {
@@ -191,7 +193,7 @@ fn start_server(python: &Path, source: &str, socket: &Path) -> Result<Child, Str
     command
         .arg("-I")
         .arg("-c")
-        .arg(SERVER)
+        .arg(SERVER.source())
         .arg(IDLE_SECONDS.to_string())
         .arg(source)
         .stdin(Stdio::from(OwnedFd::from(listener)))

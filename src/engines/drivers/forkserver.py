@@ -1,9 +1,10 @@
 """puzzlebench's fork server (src/engines/external.rs): starts a Python driver warm.
 
 Run as `python -I -c <this> <idle seconds> <driver source>` with standard input the
-listening Unix socket its starter bound. It imports once every module the driver imports,
-prints {"kind": "ready", ...} on standard output, and then serves connections, one per
-driver process:
+listening Unix socket its starter bound. It imports once every module the driver imports
+(the drivers' protocol module puzzlebench_driver is registered ahead of this source, as
+ahead of each driver's: src/engines/driver_source.rs), prints {"kind": "ready", ...} on
+standard output, and then serves connections, one per driver process:
 
 1. the client sends one line of JSON, {"argv": [...]}, with three descriptors
    (SCM_RIGHTS): the driver's standard input, output and error (the client's pipes);
