@@ -15,7 +15,9 @@
 //! * **Settings**: the time limit (`max_time_in_seconds`, set by the driver to what is
 //!   left of the run's budget when it starts solving), threads (`num_workers`), the gap
 //!   (`relative_gap_limit`), the seed (`random_seed`, s mod (2³¹ − 1)) and presolve
-//!   (`cp_model_presolve`). `seconds` is CP-SAT's own wall time, `call_seconds` the whole
+//!   (`cp_model_presolve`); with one worker, a model with an objective whose rows are
+//!   mostly clauses also gets `linearization_level` 2 and `add_lp_constraints_lazily`
+//!   false ([`clause_lp`]). `seconds` is CP-SAT's own wall time, `call_seconds` the whole
 //!   call; `nodes` holds its branches, `conflicts` its conflicts. CP-SAT solves no LP
 //!   relaxation of the model that puzzlebench could report: `lp_bound` stays empty.
 //! * **Timeline**: with a timeline recorded, a solution callback reports each improving
@@ -43,7 +45,7 @@ use super::{
     Budget, Capabilities, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings,
 };
 use crate::lazy::Separator;
-use crate::model::{Model, Row, Sense};
+use crate::model::{Model, Row, Sense, VarKind};
 use serde::Serialize;
 use std::path::Path;
 
@@ -174,6 +176,11 @@ struct Params {
     random_seed: i64,
     relative_gap_limit: f64,
     cp_model_presolve: bool,
+    /// Set only where [`clause_lp`] asks for it (CP-SAT's defaults otherwise: 1 and true).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    linearization_level: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    add_lp_constraints_lazily: Option<bool>,
 }
 
 /// Solves `model` with the driver on the interpreter `python` (a missing interpreter is
@@ -256,7 +263,7 @@ impl<'p> Driver<'p> {
         let message = SolveMessage {
             op: "solve",
             deadline: external::deadline_unix(budget),
-            params: params(settings),
+            params: params(model, settings),
             timeline: budget.records(),
         };
         let (scale, offset) = (self.scale, model.objective_offset);
@@ -287,7 +294,7 @@ impl<'p> Driver<'p> {
         let message = SolveMessage {
             op: "enumerate",
             deadline: external::deadline_unix(budget),
-            params: params(settings),
+            params: params(model, settings),
             timeline: false,
         };
         let result = session.enumerate(&message, budget, &mut |values| {
@@ -317,13 +324,51 @@ impl<'p> Driver<'p> {
     }
 }
 
-fn params(settings: &Settings) -> Params {
+fn params(model: &Model, settings: &Settings) -> Params {
+    let num_workers = settings.threads.unwrap_or(1);
+    let clauses_in_lp = num_workers == 1 && clause_lp(model);
     Params {
-        num_workers: settings.threads.unwrap_or(1),
+        num_workers,
         random_seed: (settings.seed.unwrap_or(0) % (i32::MAX as u64)) as i64,
         relative_gap_limit: settings.mip_gap.unwrap_or(0.0),
         cp_model_presolve: settings.presolve.unwrap_or(true),
+        linearization_level: clauses_in_lp.then_some(2),
+        add_lp_constraints_lazily: clauses_in_lp.then_some(false),
     }
+}
+
+/// True when `model` has an objective and most of its rows are clauses (Σ x ≥ 1 over
+/// binary columns, every coefficient 1: a hitting set, as the fewest-clues leader of
+/// minimum-clue Sudoku and nonogram givens): with one worker, CP-SAT then gets
+/// `linearization_level` 2 and `add_lp_constraints_lazily` false.
+///
+/// Why (issue 75): CP-SAT's presolve turns these rows into clauses (`bool_or`), and at its
+/// default `linearization_level` 1 clauses are left out of its LP relaxation. The LP then
+/// holds the objective and the cap and nothing else, so with one worker (puzzlebench's
+/// default; a portfolio of several workers has a worker at level 2) the bound comes from
+/// the clause search alone, which refutes the smaller hitting sets one by one: minimum-clue
+/// `grid6_a`'s first `rowgen` round (238 rows, optimum 8) took 7 s and 0.45 million
+/// branches, and the run ended at its 20 s limit with 9 clues and bound 8, on both
+/// formulations. At level 2 the clauses are in the LP (bound 6 at the root) and the round
+/// takes 0.05 s; with every clause in the LP from the start, not added as a cut when
+/// violated, CP-SAT's rounds of the whole run take 0.13 s (level 2 alone: 18 rounds, 0.6–1.0
+/// s), and the run about a second, its seeding included, as on HiGHS. Models without an
+/// objective or whose rows are mostly not clauses (n-Queens, the feasibility puzzles) keep
+/// CP-SAT's defaults: level 2 was mixed on n-Queens.
+fn clause_lp(model: &Model) -> bool {
+    if model.rows.is_empty() || model.vars.iter().all(|v| v.objective == 0.0) {
+        return false;
+    }
+    let binary = |j: usize| {
+        let v = &model.vars[j];
+        v.kind != VarKind::Continuous && v.lower >= 0.0 && v.upper <= 1.0
+    };
+    let clause = |r: &&Row| {
+        r.lower == 1.0
+            && r.upper >= r.terms.len() as f64
+            && r.terms.iter().all(|&(v, c)| c == 1.0 && binary(v.0))
+    };
+    2 * model.rows.iter().filter(clause).count() > model.rows.len()
 }
 
 /// A row with its coefficients and sides scaled to whole numbers.
@@ -500,6 +545,56 @@ mod tests {
         assert_eq!(inward(2.5, true), 3);
         assert_eq!(inward(2.5, false), 2);
         assert_eq!(inward(3.0 * (1.0 / 3.0) * 3.0, false), 3);
+    }
+
+    /// A hitting set with an objective asks for the LP over clauses with one worker; the
+    /// same rows without an objective, with two workers, or outnumbered by other rows
+    /// keep CP-SAT's default.
+    #[test]
+    fn clause_lp_only_for_an_objective_over_mostly_clauses() {
+        use crate::model::Name;
+        let hitting = |objective: f64, others: usize| {
+            let mut m = Model::new("h");
+            let y: Vec<_> = (0..4)
+                .map(|k| m.add_var(format!("y{k}"), VarKind::Binary, 0.0, 1.0, objective))
+                .collect();
+            for (i, pair) in [[0, 1], [1, 2], [2, 3]].iter().enumerate() {
+                m.add_row(
+                    Name::idx("set", &[i]),
+                    pair.iter().map(|&k| (y[k], 1.0)),
+                    1.0,
+                    f64::INFINITY,
+                );
+            }
+            for i in 0..others {
+                m.add_row(
+                    Name::idx("cap", &[i]),
+                    y.iter().map(|&v| (v, 2.0)),
+                    f64::NEG_INFINITY,
+                    6.0,
+                );
+            }
+            m
+        };
+        let level = |m: &Model, threads: u32| {
+            let s = Settings {
+                threads: Some(threads),
+                ..Settings::default()
+            };
+            let p = params(m, &s);
+            assert_eq!(
+                p.add_lp_constraints_lazily,
+                p.linearization_level.map(|_| false)
+            );
+            p.linearization_level
+        };
+        assert_eq!(level(&hitting(1.0, 1), 1), Some(2));
+        assert_eq!(level(&hitting(1.0, 1), 2), None);
+        assert_eq!(level(&hitting(0.0, 1), 1), None);
+        assert_eq!(level(&hitting(1.0, 3), 1), None);
+        let json = serde_json::to_string(&params(&hitting(0.0, 0), &Settings::default())).unwrap();
+        assert!(!json.contains("linearization_level"), "{json}");
+        assert!(!json.contains("add_lp_constraints_lazily"), "{json}");
     }
 
     proptest! {
