@@ -88,7 +88,7 @@ impl EngineImpl for CpSat {
     fn version(&self) -> String {
         static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         external::cached_version(&VERSION, || {
-            external::python_output("import ortools; print(ortools.__version__)")
+            crate::process::python_output("import ortools; print(ortools.__version__)")
                 .map(|v| format!("CP-SAT (OR-Tools {v})"))
         })
     }
