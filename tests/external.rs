@@ -535,7 +535,11 @@ fn a_driver_that_outlives_its_limit_is_killed_and_its_version_kept() {
     let fake = fake_python(dir.path(), "Fake SCIP 0.2", "echo 'it broke' >&2; exit 1");
     let o = scip::solve_with(&fake, &m, &s, &Budget::new(Some(30.0)));
     assert_eq!(o.status, Status::Error, "{o:?}");
-    assert_eq!(o.message.as_deref(), Some("driver failed: it broke"));
+    // Its last words on standard error, and how it ended.
+    assert_eq!(
+        o.message.as_deref(),
+        Some("driver failed: it broke (exit code 1)")
+    );
     assert_eq!(o.version.as_deref(), Some("Fake SCIP 0.2"));
 }
 
