@@ -38,6 +38,7 @@
 //!   ([`super::implied`]): the solutions are the same, and CP-SAT's enumeration, which
 //!   keeps only presolve steps that keep every solution, does not find them itself.
 
+use super::driver_source::BuiltIn;
 use super::external::{self, Reply, Session};
 use super::implied;
 use super::row_generation;
@@ -69,8 +70,9 @@ static DECLARATION: Declaration = Declaration {
     },
 };
 
-/// The driver's source, run as `python -I -c` or by its fork server ([`super::warm`]).
-const DRIVER: &str = include_str!("drivers/cpsat.py");
+/// The driver, run as `python -I -c` or by its fork server ([`super::warm`]), with the
+/// protocol module ahead of it ([`super::driver_source`]).
+static DRIVER: BuiltIn = BuiltIn::new(include_str!("drivers/cpsat.py"));
 
 impl EngineImpl for CpSat {
     fn declaration(&self) -> &'static Declaration {
@@ -82,7 +84,7 @@ impl EngineImpl for CpSat {
     }
 
     fn driver(&self) -> Option<&'static str> {
-        Some(DRIVER)
+        Some(DRIVER.source())
     }
 
     fn version(&self) -> String {
@@ -244,7 +246,7 @@ impl<'p> Driver<'p> {
                     Err(why) => return Err(Box::new(unsupported(why))),
                 };
                 self.session = None;
-                let mut session = Session::start(self.python, DRIVER)?;
+                let mut session = Session::start(self.python, DRIVER.source())?;
                 session.send(&message);
                 self.session = Some(session);
                 self.rows_sent = model.rows.len();

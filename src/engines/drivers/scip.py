@@ -130,6 +130,12 @@ def limits(model, job):
         model.setParam("limits/time", left)
 
 
+# SCIP's statuses in puzzlebench's words: those that end an enumeration (which has no
+# optimum), and with them those that end a solve.
+STOPPED = {"infeasible": "infeasible", "timelimit": "time_limit"}
+STATUS = {"optimal": "optimal", "gaplimit": "optimal", **STOPPED}
+
+
 class Scip(pb.Driver):
     name = "scip"
     # A Model without its SCIP instance: the version without loading every plugin.
@@ -161,14 +167,8 @@ class Scip(pb.Driver):
         if model.getNSols() > 0:
             sol = model.getBestSol()
             answer["values"] = [model.getSolVal(sol, v) for v in x]
-        if status in ("optimal", "gaplimit"):
-            answer["status"] = "optimal"
-        elif status == "infeasible":
-            answer["status"] = "infeasible"
-        elif status == "timelimit":
-            answer["status"] = "time_limit"
-        else:
-            answer["status"] = "error"
+        answer["status"] = STATUS.get(status, "error")
+        if answer["status"] == "error":
             answer["message"] = f"SCIP ended with status {status}"
         if status in ("optimal", "gaplimit", "timelimit"):
             bound = model.getDualbound()
@@ -190,12 +190,9 @@ class Scip(pb.Driver):
                   "nodes": model.getNNodes(), "cuts": nogoods.added}
         if nogoods.search.ended(status == "infeasible"):
             answer["status"] = "optimal"
-        elif status == "infeasible":
-            answer["status"] = "infeasible"
-        elif status == "timelimit":
-            answer["status"] = "time_limit"
         else:
-            answer["status"] = "error"
+            answer["status"] = STOPPED.get(status, "error")
+        if answer["status"] == "error":
             answer["message"] = f"SCIP ended its enumeration with status {status}"
         return answer
 
