@@ -654,14 +654,7 @@ impl Session {
     fn ending(&self) -> Option<String> {
         use std::os::unix::process::ExitStatusExt;
         let status = self.status?;
-        Some(match (status.code(), status.signal()) {
-            (Some(c), _) => format!("exit code {c}"),
-            (None, Some(sig)) => format!(
-                "killed by signal {sig}{}",
-                process::watched::signal_name(sig)
-            ),
-            _ => "ended".to_string(),
-        })
+        Some(process::watched::ending(status.code(), status.signal()))
     }
 
     /// Ends what a cold driver left running (its process group and tree).

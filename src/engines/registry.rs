@@ -45,14 +45,7 @@ pub fn project_folder() -> Option<PathBuf> {
 /// The project's folder `name` (`engines`, `formulations`): in the current folder, else
 /// in the first folder above the puzzlebench executable that has one.
 pub fn project_folder_named(name: &str) -> Option<PathBuf> {
-    let mut places = Vec::new();
-    if let Ok(cwd) = std::env::current_dir() {
-        places.push(cwd);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        places.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
-    }
-    places
+    crate::process::project_places()
         .into_iter()
         .map(|d| d.join(name))
         .find(|d| d.is_dir())

@@ -59,7 +59,20 @@ pub fn python() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os(PYTHON_VAR) {
         return Ok(PathBuf::from(p));
     }
-    let venv = |dir: &Path| dir.join(".venv").join("bin").join("python");
+    project_places()
+        .into_iter()
+        .map(|d| d.join(".venv").join("bin").join("python"))
+        .find(|p| p.exists())
+        .ok_or_else(|| {
+            format!(
+                "no project Python environment (.venv/bin/python in this folder or above the puzzlebench executable); {PYTHON_HINT}"
+            )
+        })
+}
+
+/// Where the project's folders are looked for, in order: the current folder, then each
+/// folder above the puzzlebench executable (its `.venv`, `engines/`, `formulations/`).
+pub fn project_places() -> Vec<PathBuf> {
     let mut places = Vec::new();
     if let Ok(cwd) = std::env::current_dir() {
         places.push(cwd);
@@ -68,14 +81,6 @@ pub fn python() -> Result<PathBuf, String> {
         places.extend(exe.ancestors().skip(1).map(Path::to_path_buf));
     }
     places
-        .iter()
-        .map(|d| venv(d))
-        .find(|p| p.exists())
-        .ok_or_else(|| {
-            format!(
-                "no project Python environment (.venv/bin/python in this folder or above the puzzlebench executable); {PYTHON_HINT}"
-            )
-        })
 }
 
 /// The program an engine runs: the environment variable `var` when set, else `name`,

@@ -37,11 +37,17 @@ pub struct Finished {
 impl Finished {
     /// How it ended, in words: "exit code 3", "killed by signal 6 (SIGABRT)".
     pub fn ending(&self) -> String {
-        match (self.code, self.signal) {
-            (Some(c), _) => format!("exit code {c}"),
-            (None, Some(s)) => format!("killed by signal {s}{}", signal_name(s)),
-            (None, None) => "an unknown ending".to_string(),
-        }
+        ending(self.code, self.signal)
+    }
+}
+
+/// How a process with exit `code` or ending `signal` ended, in words: "exit code 3",
+/// "killed by signal 6 (SIGABRT)".
+pub fn ending(code: Option<i32>, signal: Option<i32>) -> String {
+    match (code, signal) {
+        (Some(c), _) => format!("exit code {c}"),
+        (None, Some(s)) => format!("killed by signal {s}{}", signal_name(s)),
+        (None, None) => "an unknown ending".to_string(),
     }
 }
 
