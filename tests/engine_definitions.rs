@@ -396,6 +396,33 @@ fn a_solver_that_ignores_its_limit_is_killed_at_the_deadline_and_grace() {
     eprintln!("a solver that ignores a 1 s limit: killed, the run ended after {wall:.3} s");
 }
 
+/// A program told a whole-second limit (1.4 s left is told 1 s) that stops at it with
+/// "s UNKNOWN" has run out of time, though the run's own deadline has not passed: the
+/// row is a time limit, not an error (Debian's cadical did this in CI).
+#[test]
+fn a_program_that_stops_at_its_whole_second_limit_is_a_time_limit() {
+    let dir = scratch("whole");
+    let file = dir.join("t-whole.toml");
+    std::fs::write(
+        &file,
+        "key = \"t-whole\"\ndescription = \"a test\"\nversion = { command = [\"sh\", \"-c\", \"echo v1.0\"], pattern = \"v(\\\\S+)\" }\ninput = \"cnf\"\ncommand = [\"sh\", \"-c\", \"sleep {time_limit_whole}; echo 's UNKNOWN'\", \"{model}\"]\nreader = \"sat-competition\"\n",
+    )
+    .unwrap();
+    let r = sudoku()
+        .solve(
+            "binary",
+            engine(&file),
+            &SolveOptions {
+                time_limit: Some(1.4),
+                ..SolveOptions::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(r.outcome.status, Status::TimeLimit, "{:?}", r.outcome);
+    let m = r.outcome.message.unwrap_or_default();
+    assert!(m.contains("1-second limit it was given"), "{m}");
+}
+
 #[test]
 fn a_key_that_clashes_is_an_error_naming_both_files() {
     let dir = scratch("clash");

@@ -72,16 +72,24 @@ impl DefinedEngine {
         solution: &Path,
         settings: &Settings,
         budget: &Budget,
-    ) -> Vec<String> {
+    ) -> (Vec<String>, Option<f64>) {
         let left = budget.left();
-        let value = |p: &str| -> String {
+        // The smallest time limit the command line gives the program, in seconds.
+        let mut told: Option<f64> = None;
+        let mut tell = |t: f64| told = Some(told.map_or(t, |u: f64| u.min(t)));
+        let mut value = |p: &str| -> String {
             match p {
                 "dir" => folder_of(&self.definition.file),
                 "model" => model.display().to_string(),
                 "solution" => solution.display().to_string(),
-                "time_limit" => left.map_or(NO_LIMIT.into(), |l| format!("{:.3}", l.max(0.001))),
+                "time_limit" => left.map_or(NO_LIMIT.into(), |l| {
+                    tell(l.max(0.001));
+                    format!("{:.3}", l.max(0.001))
+                }),
                 "time_limit_whole" => left.map_or(NO_LIMIT.into(), |l| {
-                    format!("{}", l.round().max(1.0) as u64)
+                    let whole = l.round().max(1.0);
+                    tell(whole);
+                    format!("{}", whole as u64)
                 }),
                 "threads" => settings.threads.unwrap_or(1).to_string(),
                 "seed" => settings.seed.unwrap_or(0).to_string(),
@@ -96,7 +104,8 @@ impl DefinedEngine {
                 _ => unreachable!("placeholders are checked when the definition is read"),
             }
         };
-        self.definition
+        let words = self
+            .definition
             .command
             .iter()
             .map(|word| {
@@ -106,7 +115,8 @@ impl DefinedEngine {
                 }
                 out
             })
-            .collect()
+            .collect();
+        (words, told)
     }
 
     /// The column that `name` names in the model file (`None`: no column of `n`).
@@ -141,7 +151,7 @@ impl DefinedEngine {
             .map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
         let solution =
             process::temp_file("", ".sol").map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
-        let words = self.words(&model, &solution, settings, budget);
+        let (words, told) = self.words(&model, &solution, settings, budget);
         let mut cmd = Command::new(&words[0]);
         cmd.args(&words[1..]);
         // Killed its grace after the run's deadline; without a time limit, at the plug-in
@@ -276,6 +286,16 @@ impl DefinedEngine {
                 }
                 None => None,
             };
+        }
+        // A program told a whole-second limit may stop at it before the run's own
+        // deadline (1.4 s left is told 1 s): without an answer, that is its time limit.
+        let stopped_at_its_limit = told.is_some_and(|t| seconds >= t * 0.98);
+        if status.is_none() && reading.values.is_none() && stopped_at_its_limit {
+            status = Some(Status::TimeLimit);
+            message = Some(format!(
+                "{program} stopped at the {}-second limit it was given, without an answer",
+                told.unwrap_or_default()
+            ));
         }
         if status.is_none() && reading.values.is_none() && !budget.expired() {
             let said = match (
@@ -834,7 +854,7 @@ limits = { variables = 2, rows = 5 }
             seed: Some(7),
             ..Settings::default()
         };
-        let w = engine.words(
+        let (w, told) = engine.words(
             Path::new("/tmp/m.mps"),
             Path::new("/tmp/s.sol"),
             &settings,
@@ -842,8 +862,9 @@ limits = { variables = 2, rows = 5 }
         );
         assert_eq!(w[1], "/tmp/m.mps");
         assert_eq!(w[3], NO_LIMIT);
+        assert_eq!(told, None);
         assert_eq!((w[5].as_str(), w[7].as_str()), ("2", "8"));
-        let w = engine.words(
+        let (w, told) = engine.words(
             Path::new("m"),
             Path::new("s"),
             &settings,
@@ -851,6 +872,7 @@ limits = { variables = 2, rows = 5 }
         );
         let left: f64 = w[3].parse().unwrap();
         assert!(left > 2.0 && left <= 2.5, "{left}");
+        assert!(told.is_some_and(|t| (t - left).abs() < 1e-3), "{told:?}");
         // Columns by position; other names are none.
         assert_eq!(engine.column("C1", 2), Some(1));
         assert_eq!(engine.column("C2", 2), None);
