@@ -302,6 +302,36 @@ fn the_process_layer_knows_no_engine_formulation_or_report() {
     }
 }
 
+/// One module per model format (issue 75): `src/formats/` imports nothing but the model,
+/// and no file outside it writes or reads MPS, LP, OPB or DIMACS CNF text (their
+/// section words are found nowhere else in the code).
+#[test]
+fn the_model_formats_live_in_one_place() {
+    let dir = src().join("formats");
+    let files = rust_files(&dir);
+    assert!(files.len() >= 4, "{files:?}");
+    for f in &files {
+        for p in paths_after(&code(f), "crate::") {
+            assert!(
+                ["model", "formats"].contains(&p[0]),
+                "{} imports crate::{}",
+                f.display(),
+                p.join("::")
+            );
+        }
+    }
+    let words = ["ENDATA", "\"p cnf", "#variable=", "Subject To", "RANGES"];
+    for f in rust_files(&src()) {
+        if f.starts_with(&dir) {
+            continue;
+        }
+        let text = code(&f);
+        for w in words {
+            assert!(!text.contains(w), "{} has the format word {w}", f.display());
+        }
+    }
+}
+
 /// No loop between the files of `src/engines/` (issue 75: `external` started warm
 /// children and `warm` asked `external` for the interpreter).
 #[test]

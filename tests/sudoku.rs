@@ -4,6 +4,7 @@
 use puzzlebench::engines::{
     highs::HIGHS, in_process_engines_for, Engine, Kind, SolveOptions, Status,
 };
+use puzzlebench::formats::{lp, mps};
 use puzzlebench::puzzles::{self, sudoku, Instance, Solve};
 use std::path::{Path, PathBuf};
 
@@ -269,11 +270,11 @@ fn exported_models_read_back_into_highs() {
             let model = inst.build(f).unwrap();
             let mps = dir.path().join(format!("{f}.mps"));
             let lp = dir.path().join(format!("{f}.lp"));
-            std::fs::write(&mps, model.to_mps()).unwrap();
-            std::fs::write(&lp, model.to_lp()).unwrap();
+            std::fs::write(&mps, mps::write(&model)).unwrap();
+            std::fs::write(&lp, lp::write(&model)).unwrap();
             assert_eq!(
-                inst.build(f).unwrap().to_mps(),
-                model.to_mps(),
+                mps::write(&inst.build(f).unwrap()),
+                mps::write(&model),
                 "MPS bytes differ between builds"
             );
             assert_eq!(highs_read_and_solve(&mps).0, want, "{file} {f} MPS");

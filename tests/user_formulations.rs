@@ -9,8 +9,8 @@
 //! models give clear errors: a definition naming an unknown puzzle, a command that fails,
 //! a model that does not parse, a missing answer variable, a non-binary answer value.
 
+use puzzlebench::formats::{read_model, Format};
 use puzzlebench::model::Model;
-use puzzlebench::model_reader::{read_model, Format};
 use puzzlebench::puzzles;
 use puzzlebench::record::file::read_results;
 use puzzlebench::record::Record;

@@ -69,9 +69,9 @@ pub fn export(c: &ExportConfig) -> Result<(), Failure> {
     };
     let model = instances[0].build(formulation).map_err(bad_input)?;
     let text = if c.what == Target::Mps {
-        model.to_mps()
+        crate::formats::mps::write(&model)
     } else {
-        model.to_lp()
+        crate::formats::lp::write(&model)
     };
     std::fs::write(&c.out, text)
         .map_err(|e| failed(format!("{}: cannot write: {e}", c.out.display())))?;

@@ -95,8 +95,8 @@ pub fn text() -> String {
             f.key,
             f.description,
             match f.format {
-                crate::model_reader::Format::Lp => "LP",
-                crate::model_reader::Format::Mps => "MPS",
+                crate::formats::Format::Lp => "LP",
+                crate::formats::Format::Mps => "MPS",
             },
             f.command.join(" "),
             f.file.display()

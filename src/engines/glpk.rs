@@ -1,8 +1,9 @@
 //! `glpk`: GLPK's `glpsol` (Debian's glpk-utils), in a child process, on the model as a
-//! temporary free MPS file ([`Model::to_mps_plain`]: GLPK refuses the `OBJSENSE` section,
-//! so the sense goes as `--max`/`--min`, and the objective's constant is added back
-//! here). The solution comes back in glpsol's plain solution file (`-w`), the bound, the
-//! timeline and the version from its log.
+//! temporary free MPS file ([`crate::formats::mps::write_plain`]: GLPK refuses the
+//! `OBJSENSE` section, so the sense goes as `--max`/`--min`, and the objective's constant
+//! is added back here). The solution comes back in glpsol's plain solution file (`-w`),
+//! read by the same reader as an engine definition's glpsol answer
+//! ([`readers::glpk`]); the bound, the timeline and the version come from its log.
 //!
 //! * **Settings**: the time limit (`--tmlim`, whole seconds: what is left of the run's
 //!   budget rounded to the nearest second, at least 1), the gap (`--mipgap`) and presolve
@@ -31,6 +32,7 @@
 //!   5.0"), else from `glpsol --version`.
 //! * **Row generation**: each round a new call with the rows added so far.
 
+use super::definition::readers::{self, Said};
 use super::external;
 use super::{Budget, Capabilities, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
 use crate::model::{Model, Sense};
@@ -108,7 +110,7 @@ pub fn solve_with(program: &Path, model: &Model, settings: &Settings, budget: &B
         None => None,
     };
     let (mps, sol) = match (
-        process::temp_file(&model.to_mps_plain(), ".mps"),
+        process::temp_file(&crate::formats::mps::write_plain(model), ".mps"),
         process::temp_file("", ".sol"),
     ) {
         (Ok(m), Ok(s)) => (m, s),
@@ -224,50 +226,55 @@ fn read(model: &Model, run: &Finished, solution: &str) -> Outcome {
     let timed_out = log.contains("TIME LIMIT EXCEEDED");
     let no_solution = log.contains("HAS NO PRIMAL FEASIBLE SOLUTION")
         || log.contains("HAS NO INTEGER FEASIBLE SOLUTION");
-    let status_line = solution.lines().find(|l| l.starts_with("s "));
-    let fields: Vec<&str> = status_line.map_or(vec![], |l| l.split_whitespace().collect());
-    let integer = fields.get(1) == Some(&"mip");
-    // "s mip ROWS COLS STATUS OBJ" or "s bas ROWS COLS PRIMAL DUAL OBJ".
-    let status = match (integer, fields.get(4).copied(), fields.get(5).copied()) {
-        _ if no_solution => Status::Infeasible,
-        (true, Some("o"), _) => Status::Optimal,
-        (true, Some("n"), _) => Status::Infeasible,
-        (false, Some("f"), Some("f")) => Status::Optimal,
-        (false, Some("n"), _) => Status::Infeasible,
-        _ if timed_out => Status::TimeLimit,
-        (true, Some("f"), _) => Status::Feasible,
-        _ => {
-            let last = log
-                .lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("no output");
-            let why = if fields.is_empty() {
-                format!("glpsol wrote no solution: {last}")
-            } else {
+    let last = log
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no output");
+    // The solution file by the reader engine definitions use for glpsol's answers.
+    let reading = match readers::glpk::read(solution) {
+        Ok(r) => r,
+        Err(e) => {
+            return Outcome::error(
                 format!(
-                    "glpsol ended with solution status '{}': {last}",
-                    fields[4..].join(" ")
-                )
-            };
-            return Outcome::error(why, seconds);
+                    "glpsol's solution file, line {}: {} ({last})",
+                    e.line, e.why
+                ),
+                seconds,
+            )
         }
     };
+    let integer = solution
+        .lines()
+        .find(|l| l.starts_with("s "))
+        .is_some_and(|l| l.starts_with("s mip"));
+    let status = match reading.status {
+        _ if no_solution => Status::Infeasible,
+        Some(Said::Optimal) => Status::Optimal,
+        Some(Said::Infeasible) => Status::Infeasible,
+        // A feasible point when the limit struck is the run's incumbent.
+        Some(Said::Feasible) if timed_out => Status::TimeLimit,
+        Some(Said::TimeLimit) if timed_out => Status::TimeLimit,
+        Some(Said::Feasible) => Status::Feasible,
+        None if timed_out => Status::TimeLimit,
+        None => return Outcome::error(format!("glpsol wrote no solution: {last}"), seconds),
+        Some(Said::TimeLimit) => {
+            return Outcome::error(
+                format!("glpsol ended with an undefined solution: {last}"),
+                seconds,
+            )
+        }
+        Some(Said::Error(why)) => return Outcome::error(format!("glpsol: {why}: {last}"), seconds),
+    };
     let mut values = vec![f64::NAN; model.vars.len()];
-    for l in solution.lines().filter(|l| l.starts_with("j ")) {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        // MIP: "j COL VALUE"; LP: "j COL STAT PRIM DUAL".
-        let value = if integer { f.get(2) } else { f.get(3) };
-        if let (Some(j), Some(v)) = (f.get(1).and_then(|j| j.parse::<usize>().ok()), value) {
-            if let (Some(slot), Ok(v)) =
-                (j.checked_sub(1).and_then(|j| values.get_mut(j)), v.parse())
-            {
-                *slot = v;
-            }
+    for (name, v) in reading.values.iter().flatten() {
+        let j = name.strip_prefix('C').and_then(|j| j.parse::<usize>().ok());
+        if let Some(slot) = j.and_then(|j| values.get_mut(j)) {
+            *slot = *v;
         }
     }
     let has_values = status != Status::Infeasible
-        && !(status == Status::TimeLimit && fields.get(4) != Some(&"f"))
+        && reading.values.is_some()
         && values.iter().all(|v| v.is_finite());
     let values = has_values.then_some(values);
     let objective = values.as_deref().map(|v| model.objective_value(v));

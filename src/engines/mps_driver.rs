@@ -2,7 +2,7 @@
 //! ([`super::scip`], [`super::gurobi`], [`super::licensed`], and an engine definition's
 //! `driver` input, whose protocol docs/driver-protocol.md gives): one driver process
 //! serves all the solves of one model as rows are added to it. The model goes over as a
-//! temporary free MPS file ([`Model::to_mps_plain`]: columns named by position, the sense
+//! temporary free MPS file ([`crate::formats::mps::write_plain`]: columns named by position, the sense
 //! handed over on its own) at the first solve, later only the rows added since; what the
 //! driver does with them (a fresh solver each time, or one live model) is the engine's. A
 //! session that ended (killed at the deadline, failed) is started again, with the whole
@@ -229,7 +229,7 @@ impl<'p> MpsDriver<'p> {
             }
         } else {
             self.session = None;
-            let file = crate::process::temp_file(&model.to_mps_plain(), ".mps")
+            let file = crate::process::temp_file(&crate::formats::mps::write_plain(model), ".mps")
                 .map_err(|e| Box::new(Outcome::error(e, 0.0)))?;
             let mut session = match self.launch {
                 Launch::Python(python, source) => Session::start(python, source)?,

@@ -1,7 +1,7 @@
 //! `scip`: the SCIP Optimization Suite (with SoPlex), in a child process: the project's
 //! Python environment runs the driver `drivers/scip.py` (part of this binary) on
 //! PySCIPOpt, which bundles SCIP. The model goes over as a temporary free MPS file
-//! ([`Model::to_mps_plain`]: columns named by position, the sense handed over on its own,
+//! ([`crate::formats::mps::write_plain`]: columns named by position, the sense handed over on its own,
 //! the objective's constant added back here); the answer comes back as JSON
 //! ([`super::external`]: one driver process serves a solve, or all the rounds of a
 //! row-generation run).

@@ -10,9 +10,9 @@
 //! * **Settings**: a setting is applied when the command has its placeholder, and not
 //!   applied (the row leaves it empty, as for glpk's threads) when it has not.
 //! * **The run** ([`DefinedEngine`]): the model is written to a temporary file (always a
-//!   minimisation, columns named by position: [`model_file`]), the command runs in a child
-//!   process of its own group ([`external::run_watched`]), killed [`Definition::grace`]
-//!   seconds after the run's deadline (the run is then `time_limit`, without a solution),
+//!   minimisation, columns named by position: [`input`], written by [`crate::formats`]),
+//!   the command runs in a child process of its own group ([`external::run_watched`]),
+//!   killed [`Definition::grace`] seconds after the run's deadline (the run is then `time_limit`, without a solution),
 //!   and the answer is read from the solution file or standard output. Its values are
 //!   checked against the model's bounds and integrality (to 1e-6) and its rows (to 1e-5
 //!   of the size of their terms) before they count as a solution; integer columns are
@@ -29,10 +29,10 @@
 //!   better solution (the objective's bound added as clauses), the last call's
 //!   "unsatisfiable" proving the optimum.
 
-pub mod model_file;
+pub mod input;
 pub mod readers;
 
-pub use model_file::Input;
+pub use input::Input;
 pub use readers::{Reader, Said, Source};
 
 mod run;

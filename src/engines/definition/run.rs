@@ -2,7 +2,7 @@
 //! watched, the answer read and checked ([`super`] explains the whole).
 
 use super::schema::*;
-use super::{model_file, Input, Said, Source};
+use super::{Input, Said, Source};
 use crate::engines::cnf::{self, Encoder};
 use crate::engines::mps_driver::{Launch, MpsDriver, SolveMessage};
 use crate::engines::row_generation;
@@ -578,7 +578,7 @@ impl DefinedEngine {
         if let Err(e) = enc.model(model, &mut clauses) {
             return Outcome::refused(format!("unsupported by {}: {e}", self.definition.key), 0.0);
         }
-        let objective = model_file::minimised_objective(model);
+        let objective = crate::formats::minimised_objective(model);
         let n = model.vars.len();
         let mut best: Option<Vec<f64>> = None;
         let mut best_cost: Option<f64> = None;
@@ -595,7 +595,7 @@ impl DefinedEngine {
             if budget.expired() {
                 return done(Status::TimeLimit, best, calls, None);
             }
-            let text = model_file::dimacs(&clauses, enc.vars().n_used());
+            let text = crate::formats::cnf::write(&clauses, enc.vars().n_used());
             calls += 1;
             let call = match self.call(&text, n, settings, budget) {
                 Ok(c) => c,
@@ -745,9 +745,19 @@ impl EngineImpl for DefinedEngine {
             );
         }
         match self.definition.input {
-            Input::Mps => self.solve_file(model, &model_file::mps(model), settings, budget),
-            Input::Lp => self.solve_file(model, &model_file::lp(model), settings, budget),
-            Input::Opb => match model_file::opb(model) {
+            Input::Mps => self.solve_file(
+                model,
+                &crate::formats::mps::write_minimisation(model),
+                settings,
+                budget,
+            ),
+            Input::Lp => self.solve_file(
+                model,
+                &crate::formats::lp::write_minimisation(model),
+                settings,
+                budget,
+            ),
+            Input::Opb => match crate::formats::opb::write(model) {
                 Ok(text) => self.solve_file(model, &text, settings, budget),
                 Err(why) => Outcome::refused(
                     format!("unsupported by {}: {why}", self.definition.key),

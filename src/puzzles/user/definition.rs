@@ -16,7 +16,7 @@
 //! error naming the file and line.
 
 use crate::engines::definition::{folder_of, line_of_key, parse_toml, placeholders};
-use crate::model_reader::Format;
+use crate::formats::Format;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

@@ -26,8 +26,8 @@
 use super::definition::UserFormulation;
 use super::{whole_values, UserSchema};
 use crate::engines::Status;
+use crate::formats::{read_model, Format};
 use crate::model::{Model, VarId};
-use crate::model_reader::{read_model, Format};
 use crate::process::{self, python, run_watched};
 use crate::puzzles::formulation::{NoRows, Shape};
 use crate::puzzles::{Answer, Instance, Run, RunResult};

@@ -1,7 +1,7 @@
 """Writes the PuLP model files the model_reader tests read (run from this folder).
 
 Each model is written with writeLP and writeMPS; the tests check that the reader gives
-the intended model (src/model_reader/mod.rs, tests `pulp_*`).
+the intended model (src/formats/mod.rs, tests `pulp_*`).
 """
 import pulp
 

@@ -21,10 +21,15 @@ pub fn read(text: &str) -> Result<Reading, ParseError> {
                 status = Some(match (integer, f.get(4).copied(), f.get(5).copied()) {
                     (true, Some("o"), _) => Said::Optimal,
                     (true, Some("f"), _) => Said::Feasible,
-                    (true, Some("n"), _) | (false, Some("n"), _) | (false, _, Some("n")) => {
-                        Said::Infeasible
-                    }
+                    (true, Some("n"), _) | (false, Some("n"), _) => Said::Infeasible,
                     (false, Some("f"), Some("f")) => Said::Optimal,
+                    // No dual feasible solution beside a primal one: the LP is unbounded.
+                    (false, Some("f"), Some("n")) => {
+                        Said::Error("the LP is unbounded (no dual feasible solution)".into())
+                    }
+                    (false, _, Some("n")) => Said::Error(
+                        "the LP has no dual feasible solution (infeasible or unbounded)".into(),
+                    ),
                     (true, Some("u"), _) => Said::TimeLimit,
                     _ => {
                         return Err(bad(format!(
@@ -74,5 +79,9 @@ mod tests {
             Some(Said::Infeasible)
         );
         assert_eq!(read("s mip 2 3 o 2\nj x 1\n").unwrap_err().line, 2);
+        assert!(matches!(
+            read("s bas 1 2 f n 0\n").unwrap().status,
+            Some(Said::Error(why)) if why.contains("unbounded")
+        ));
     }
 }

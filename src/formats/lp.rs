@@ -1,7 +1,8 @@
-//! The CPLEX LP reader.
+//! CPLEX LP: the reader ([`parse_lp`]) and the writers ([`write`], [`write_minimisation`]).
 //!
-//! Follows the IBM CPLEX LP format documentation ("CPLEX File Formats Reference Manual",
-//! LP file format), and reads what PuLP, Pyomo, HiGHS, Gurobi and [`Model::to_lp`] write.
+//! The reader follows the IBM CPLEX LP format documentation ("CPLEX File Formats
+//! Reference Manual", LP file format), and reads what PuLP, Pyomo, HiGHS, Gurobi and
+//! [`write`] write.
 //!
 //! # Supported
 //!
@@ -21,7 +22,7 @@
 //!   on the left of a row are moved to the right.
 //! * Senses `<`, `<=`, `=<`, `>`, `>=`, `=>`, `=` (`<` means `<=` as CPLEX documents).
 //!   The right-hand side is a number or `±inf` / `±infinity` (`>= -inf` is a free row,
-//!   as [`Model::to_lp`] writes one). Besides the documented `expr sense rhs` this
+//!   as [`write`] writes one). Besides the documented `expr sense rhs` this
 //!   reader takes `rhs sense expr` and the ranged form `lo <= expr <= hi` (or
 //!   `hi >= expr >= lo`), as HiGHS, Gurobi and SCIP read it.
 //!   A row ends with its right-hand side; in the form `rhs sense expr` it ends where the
@@ -61,16 +62,16 @@
 //!   MPS file gives `__dummy` the objective coefficient 0 instead): it
 //!   reads back as one more continuous column, exactly what the file says. A fixed binary
 //!   is listed in `Generals` with `f = 1` in `Bounds`.
-//! * [`Model::to_lp`] writes a ranged row as two rows `r` (`>=`) and `r_ub` (`<=`), an
+//! * [`write`] writes a ranged row as two rows `r` (`>=`) and `r_ub` (`<=`), an
 //!   empty row as `r: 0 >= 3`, and no bounds for binaries (so a binary fixed by its
 //!   bounds comes back with bounds 0 and 1).
 //!
-//! [`Model::to_lp`]: crate::model::Model::to_lp
 //! [`Model::objective_offset`]: crate::model::Model::objective_offset
 
-use super::{stem, Draft, Errors, ReadError, RowDraft};
-use crate::model::{Model, Sense};
+use super::{num, stem, Draft, Errors, ReadError, RowDraft};
+use crate::model::{Model, Name, Sense, VarId, VarKind};
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -759,6 +760,166 @@ fn bound_line(toks: &[Token], d: &mut Draft, err: &Errors) -> Result<(), ReadErr
         return Err(p.unexpected("expected the end of the bound"));
     }
     Ok(())
+}
+
+// Writing.
+
+/// `model` in CPLEX LP, its own names; a ranged row is written as two rows.
+pub fn write(model: &Model) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "\\ Problem: {}", model.name);
+    s.push_str(match model.sense {
+        Sense::Minimize => "Minimize\n",
+        Sense::Maximize => "Maximize\n",
+    });
+    s.push_str(" obj:");
+    let obj: Vec<(VarId, f64)> = model
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.objective != 0.0)
+        .map(|(j, v)| (VarId(j), v.objective))
+        .collect();
+    write_terms(&mut s, model, &obj);
+    if model.objective_offset != 0.0 {
+        let _ = write!(
+            s,
+            " {} {}",
+            sign(model.objective_offset),
+            num(model.objective_offset.abs())
+        );
+    } else if obj.is_empty() {
+        s.push_str(" 0");
+    }
+    s.push_str("\nSubject To\n");
+    for r in &model.rows {
+        let _ = write!(s, " {}:", r.name);
+        if r.terms.is_empty() {
+            s.push_str(" 0");
+        }
+        write_terms(&mut s, model, &r.terms);
+        match (r.lower.is_finite(), r.upper.is_finite()) {
+            (true, true) if r.lower == r.upper => {
+                let _ = writeln!(s, " = {}", num(r.lower));
+            }
+            (true, true) => {
+                // A ranged row: write it as two rows in the LP format.
+                let _ = writeln!(s, " >= {}", num(r.lower));
+                let _ = write!(s, " {}_ub:", r.name);
+                write_terms(&mut s, model, &r.terms);
+                let _ = writeln!(s, " <= {}", num(r.upper));
+            }
+            (true, false) => {
+                let _ = writeln!(s, " >= {}", num(r.lower));
+            }
+            (false, true) => {
+                let _ = writeln!(s, " <= {}", num(r.upper));
+            }
+            (false, false) => {
+                let _ = writeln!(s, " >= -inf");
+            }
+        }
+    }
+    s.push_str("Bounds\n");
+    for v in &model.vars {
+        if v.kind == VarKind::Binary {
+            continue;
+        }
+        match (v.lower, v.upper) {
+            (l, u) if l == u => {
+                let _ = writeln!(s, " {} = {}", v.name, num(l));
+            }
+            (l, u) if l == f64::NEG_INFINITY && u == f64::INFINITY => {
+                let _ = writeln!(s, " {} free", v.name);
+            }
+            (l, u) => {
+                let lo = if l == f64::NEG_INFINITY {
+                    "-inf".to_string()
+                } else {
+                    num(l)
+                };
+                let up = if u == f64::INFINITY {
+                    "+inf".to_string()
+                } else {
+                    num(u)
+                };
+                let _ = writeln!(s, " {lo} <= {} <= {up}", v.name);
+            }
+        }
+    }
+    let binaries: Vec<String> = model
+        .vars
+        .iter()
+        .filter(|v| v.kind == VarKind::Binary)
+        .map(|v| v.name.to_string())
+        .collect();
+    let generals: Vec<String> = model
+        .vars
+        .iter()
+        .filter(|v| v.kind == VarKind::Integer)
+        .map(|v| v.name.to_string())
+        .collect();
+    write_section(&mut s, "Binaries", &binaries);
+    write_section(&mut s, "Generals", &generals);
+    s.push_str("End\n");
+    s
+}
+
+/// CPLEX LP of `model` as a minimisation, columns `C0`, ... and rows `R0`, ..., for a
+/// defined engine's program.
+pub fn write_minimisation(model: &Model) -> String {
+    let mut m = model.clone();
+    for (j, (v, c)) in m
+        .vars
+        .iter_mut()
+        .zip(super::minimisation(model))
+        .enumerate()
+    {
+        v.objective = c;
+        v.name = Name::Text(format!("C{j}"));
+    }
+    for (i, r) in m.rows.iter_mut().enumerate() {
+        r.name = Name::Text(format!("R{i}"));
+    }
+    m.sense = Sense::Minimize;
+    m.objective_offset = 0.0;
+    write(&m)
+}
+
+fn write_terms(s: &mut String, m: &Model, terms: &[(VarId, f64)]) {
+    for (i, (v, c)) in terms.iter().enumerate() {
+        let name = &m.vars[v.0].name;
+        let mag = c.abs();
+        let sg = if i == 0 && *c >= 0.0 { "" } else { sign(*c) };
+        let sep = if sg.is_empty() { "" } else { " " };
+        if mag == 1.0 {
+            let _ = write!(s, " {sg}{sep}{name}");
+        } else {
+            let _ = write!(s, " {sg}{sep}{} {name}", num(mag));
+        }
+        // Keep lines readable: break long rows.
+        if i % 8 == 7 && i + 1 < terms.len() {
+            s.push_str("\n   ");
+        }
+    }
+}
+
+fn write_section(s: &mut String, title: &str, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "{title}");
+    for chunk in names.chunks(8) {
+        let _ = writeln!(s, " {}", chunk.join(" "));
+    }
+}
+
+fn sign(c: f64) -> &'static str {
+    if c < 0.0 {
+        "-"
+    } else {
+        "+"
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,10 @@
-//! Reading CPLEX LP and MPS files into the engine-neutral [`Model`].
+//! The model file formats, one module each, reading and writing together: CPLEX LP
+//! ([`lp`]) and MPS ([`mps`]), read and written; OPB ([`opb`]) and DIMACS CNF ([`cnf`]),
+//! written for the pseudo-Boolean and SAT programs of engine definitions. The model
+//! export, the engines that hand a model to a program, the definitions and the user
+//! formulations all use these modules.
+//!
+//! # Reading
 //!
 //! Users write their formulations with modelling tools (PuLP, Pyomo, JuMP, ...), which
 //! write CPLEX LP or MPS files; [`read_model`] turns such a file into a [`Model`]. Every
@@ -21,15 +27,17 @@
 //!   (`inf`, `infinity`, or too large for an `f64`): `1e30` stays `1e30`. Coefficients
 //!   must be finite; NaN is refused everywhere.
 //!
-//! The two formats, their conventions and what is refused are described in [`lp`] and
-//! [`mps`].
+//! The two formats read, their conventions and what is refused are described in [`lp`]
+//! and [`mps`].
 
-use crate::model::{Model, Name, Row, Sense, Var, VarKind};
+use crate::model::{Model, Name, Row, Sense, Var, VarId, VarKind};
 use std::collections::HashMap;
 use std::path::Path;
 
+pub mod cnf;
 pub mod lp;
 pub mod mps;
+pub mod opb;
 
 pub use lp::parse_lp;
 pub use mps::parse_mps;
@@ -242,12 +250,92 @@ fn stem(file: &Path) -> String {
         .to_string()
 }
 
+/// Shortest text that reads back as the same f64 (Rust's `Display` is round-trip exact).
+pub(crate) fn num(x: f64) -> String {
+    format!("{x}")
+}
+
+/// `model` as a minimisation: the objective negated when it maximises (the constant is
+/// left out: an answer is costed on the model itself).
+pub(crate) fn minimisation(model: &Model) -> Vec<f64> {
+    let sign = if model.sense == Sense::Maximize {
+        -1.0
+    } else {
+        1.0
+    };
+    model.vars.iter().map(|v| sign * v.objective).collect()
+}
+
+/// The objective of `model` as a minimisation over its columns, the terms with a
+/// nonzero coefficient (for the objective bound of the CNF calls).
+pub fn minimised_objective(model: &Model) -> Vec<(VarId, f64)> {
+    minimisation(model)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| *c != 0.0)
+        .map(|(j, c)| (VarId(j), c))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::VarId;
     use proptest::prelude::*;
     use std::collections::BTreeMap;
+
+    /// x binary, y integer in 0..5, z ≤ 3.5 free below; an equality, a row with a
+    /// repeated term and a ranged row.
+    fn small() -> Model {
+        let mut m = Model::new("small");
+        let x = m.add_binary("x");
+        let y = m.add_var("y", VarKind::Integer, 0.0, 5.0, 1.0);
+        let z = m.add_var("z", VarKind::Continuous, f64::NEG_INFINITY, 3.5, -2.0);
+        m.add_eq("r1", [(x, 1.0), (y, 1.0)], 3.0);
+        m.add_le("r2", [(y, 2.0), (z, -1.0), (y, 1.0)], 7.0);
+        m.add_row("r3", [(x, 1.0), (z, 1.0)], -1.0, 4.0);
+        m
+    }
+
+    #[test]
+    fn writers_are_deterministic_and_complete() {
+        let (a, b) = (small(), small());
+        assert_eq!(mps::write(&a), mps::write(&b));
+        assert_eq!(lp::write(&a), lp::write(&b));
+        let text = mps::write(&a);
+        assert!(text.contains(" E  r1"));
+        assert!(text.contains(" L  r2"));
+        assert!(text.contains("RNG r3 5"));
+        assert!(text.contains(" MI BND z"));
+        let text = lp::write(&a);
+        assert!(text.contains(" r2: 3 y - z <= 7"), "{text}");
+        assert!(text.contains("Binaries\n x\n"));
+        assert!(text.contains("Generals\n y\n"));
+    }
+
+    #[test]
+    fn mps_and_lp_minimise_with_positional_names() {
+        let mut m = Model::new("small");
+        m.sense = Sense::Maximize;
+        let a = m.add_var("a", VarKind::Binary, 0.0, 1.0, 3.0);
+        let b = m.add_var("b", VarKind::Binary, 0.0, 1.0, 2.0);
+        let c = m.add_var("c", VarKind::Binary, 0.0, 1.0, 0.0);
+        m.add_le("r", [(a, 1.0), (b, 1.0)], 1.0);
+        m.add_row("s", [(a, 1.0), (c, 1.0)], 1.0, 2.0);
+        let text = mps::write_minimisation(&m);
+        assert!(
+            text.contains("C0 OBJ -3")
+                && !text.contains("OBJSENSE")
+                && text.starts_with("NAME small FREE\n"),
+            "{text}"
+        );
+        let text = lp::write_minimisation(&m);
+        assert!(
+            text.starts_with("\\ Problem: small\nMinimize\n obj: - 3 C0 - 2 C1"),
+            "{text}"
+        );
+        assert!(text.contains(" R1: C0 + C2 >= 1"), "{text}");
+    }
 
     #[test]
     fn format_of_path() {
@@ -421,14 +509,18 @@ mod tests {
     }
 
     fn check_round_trip(m: &Model) {
-        let lp_text = m.to_lp();
+        let lp_text = lp::write(m);
         let back =
             parse_lp(&lp_text, Path::new("rt.lp")).unwrap_or_else(|e| panic!("{e}\n{lp_text}"));
         let want = as_written_lp(m);
         assert_eq!(canon(&back), canon(&want), "{lp_text}");
         assert_eq!(back.counts(), want.counts());
         for plain in [false, true] {
-            let text = if plain { m.to_mps_plain() } else { m.to_mps() };
+            let text = if plain {
+                mps::write_plain(m)
+            } else {
+                mps::write(m)
+            };
             let back =
                 parse_mps(&text, Path::new("rt.mps")).unwrap_or_else(|e| panic!("{e}\n{text}"));
             let want = as_written_mps(m, plain);
@@ -547,7 +639,7 @@ mod tests {
 
         #[test]
         fn fuzz_mutated_files(m in arb_model(), muts in prop::collection::vec(arb_mutation(), 1..4)) {
-            for text in [m.to_lp(), m.to_mps(), m.to_mps_plain()] {
+            for text in [lp::write(&m), mps::write(&m), mps::write_plain(&m)] {
                 no_panic(&mutate(&text, &muts));
             }
         }
@@ -694,7 +786,7 @@ mod tests {
     fn highs_round(model: &Model, dir: &Path, ext: &str) -> (f64, Model) {
         use std::ffi::CString;
         let src = dir.join("in.mps");
-        std::fs::write(&src, model.to_mps()).unwrap();
+        std::fs::write(&src, mps::write(model)).unwrap();
         let out = dir.join(format!("out.{ext}"));
         let c = |p: &Path| CString::new(p.to_str().unwrap()).unwrap();
         // SAFETY: a fresh HiGHS instance used only here and destroyed at the end; the

@@ -1,7 +1,8 @@
-//! The MPS reader.
+//! MPS: the reader ([`parse_mps`]) and the writers ([`write`], [`write_plain`],
+//! [`write_minimisation`]).
 //!
-//! Follows the MPS format as lp_solve's and CPLEX's documentation describe it, and reads
-//! what HiGHS, PuLP and [`Model::to_mps`] / [`Model::to_mps_plain`] write.
+//! The reader follows the MPS format as lp_solve's and CPLEX's documentation describe it,
+//! and reads what HiGHS, PuLP and this module's writers write.
 //!
 //! # Lines
 //!
@@ -18,7 +19,7 @@
 //!   the next data line.
 //! * `ROWS`: `N`, `E`, `L`, `G`. The first `N` row is the objective; further `N` rows are
 //!   ignored together with their entries in `COLUMNS`, `RHS` and `RANGES` (as CPLEX and
-//!   HiGHS do), so a free row written by [`Model::to_mps`] does not come back.
+//!   HiGHS do), so a free row written by [`write`] does not come back.
 //! * `COLUMNS`: `column row value [row value]`; integer blocks between
 //!   `MARKER 'MARKER' 'INTORG'` and `'INTEND'` lines (quotes optional). Columns are in
 //!   order of first appearance; a repeated entry for one row is summed.
@@ -26,7 +27,7 @@
 //!   an odd number of fields means it is there). Only the first set named is used, as
 //!   lp_solve and CPLEX document; lines of other sets are skipped. The objective row's
 //!   RHS is minus the objective's constant: `objective_offset = -rhs`, as CPLEX and HiGHS
-//!   read it (GLPK reads it with the other sign; [`Model::to_mps`] writes `-offset`).
+//!   read it (GLPK reads it with the other sign; [`write`] writes `-offset`).
 //! * `RANGES` (R for a row with right-hand side r): `L` rows get `[r - |R|, r]`, `G` rows
 //!   `[r, r + |R|]`, `E` rows `[r, r + R]` when R > 0 and `[r + R, r]` when R < 0 (R = 0
 //!   keeps the equality).
@@ -37,7 +38,7 @@
 //!   sets the lower bound to -inf (CPLEX documents this, with a warning; HiGHS does the
 //!   same). Integer columns from `MARKER` blocks have default bounds 0 and +inf, the
 //!   modern convention of CPLEX and HiGHS (some older readers use 1 as the default
-//!   upper bound, which is why [`Model::to_mps`] writes `PL` for them); one whose bounds
+//!   upper bound, which is why [`write`] writes `PL` for them); one whose bounds
 //!   end up 0 and 1 is [`VarKind::Binary`](crate::model::VarKind).
 //! * `ENDATA` ends the file; a file without it is refused as cut short.
 //!
@@ -57,17 +58,15 @@
 //! constant (no RHS on the objective row), writes each integer column in a `MARKER`
 //! block of its own (marker lines named `MARK`), binaries as `BV` bounds, and an
 //! objective without variables through a column `__dummy` fixed to 0 (it reads back as
-//! one more column). [`Model::to_mps_plain`] names columns `C0, C1, ...` and rows
-//! `R0, R1, ...` and writes neither sense nor constant; [`Model::to_mps`] writes a
+//! one more column). [`write_plain`] names columns `C0, C1, ...` and rows
+//! `R0, R1, ...` and writes neither sense nor constant; [`write`] writes a
 //! column with a negative upper bound and lower bound 0 as `LO 0` and `UP`, so that the
 //! rule above does not apply to it.
-//!
-//! [`Model::to_mps`]: crate::model::Model::to_mps
-//! [`Model::to_mps_plain`]: crate::model::Model::to_mps_plain
 
-use super::{stem, Draft, Errors, ReadError, RowDraft};
-use crate::model::{Model, Sense};
+use super::{num, stem, Draft, Errors, ReadError, RowDraft};
+use crate::model::{Model, Row, Sense, VarKind};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -454,6 +453,178 @@ fn bound(
         var.integer = true;
     }
     Ok(())
+}
+
+// Writing.
+
+/// `model` in free MPS, its own names, with its `OBJSENSE` and objective constant.
+pub fn write(model: &Model) -> String {
+    write_mps(model, false)
+}
+
+/// Free MPS for a solver in a child process: columns and rows named by position (`C0`,
+/// `R0`: any reader takes them, and answers map back by index), and without the two
+/// parts MPS readers disagree on: the `OBJSENSE` section (GLPK refuses it) and the
+/// objective's constant (GLPK reads the objective row's RHS as the constant, SCIP as
+/// minus the constant). The caller hands the sense to the solver on its own and adds
+/// [`Model::objective_offset`] back.
+pub fn write_plain(model: &Model) -> String {
+    write_mps(model, true)
+}
+
+fn write_mps(model: &Model, plain: bool) -> String {
+    let sense_and_offset = !plain;
+    // Plain files name columns and rows by position (C0, R0): any reader takes them.
+    let vname = |j: usize| {
+        if plain {
+            format!("C{j}")
+        } else {
+            model.vars[j].name.to_string()
+        }
+    };
+    let rname = |i: usize| {
+        if plain {
+            format!("R{i}")
+        } else {
+            model.rows[i].name.to_string()
+        }
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "NAME {}", mps_name(&model.name));
+    if sense_and_offset && model.sense == Sense::Maximize {
+        s.push_str("OBJSENSE\n    MAX\n");
+    }
+    s.push_str("ROWS\n N  OBJ\n");
+    for (i, r) in model.rows.iter().enumerate() {
+        let t = row_type(r);
+        let _ = writeln!(s, " {t}  {}", rname(i));
+    }
+    s.push_str("COLUMNS\n");
+    let (starts, index, value) = model.to_csc();
+    let mut in_int = false;
+    for (j, v) in model.vars.iter().enumerate() {
+        let int = v.kind != VarKind::Continuous;
+        if int != in_int {
+            let marker = if int { "'INTORG'" } else { "'INTEND'" };
+            let _ = writeln!(s, "    MARKER 'MARKER' {marker}");
+            in_int = int;
+        }
+        let mut wrote = false;
+        if v.objective != 0.0 {
+            let _ = writeln!(s, "    {} OBJ {}", vname(j), num(v.objective));
+            wrote = true;
+        }
+        for k in starts[j]..starts[j + 1] {
+            let _ = writeln!(s, "    {} {} {}", vname(j), rname(index[k]), num(value[k]));
+            wrote = true;
+        }
+        if !wrote {
+            // A column must appear in COLUMNS to exist.
+            let _ = writeln!(s, "    {} OBJ 0", vname(j));
+        }
+    }
+    if in_int {
+        s.push_str("    MARKER 'MARKER' 'INTEND'\n");
+    }
+    s.push_str("RHS\n");
+    if sense_and_offset && model.objective_offset != 0.0 {
+        // MPS convention: the RHS of the objective row is minus the constant.
+        let _ = writeln!(s, "    RHS OBJ {}", num(-model.objective_offset));
+    }
+    for (i, r) in model.rows.iter().enumerate() {
+        let rhs = match row_type(r) {
+            'G' | 'E' => r.lower,
+            'L' => r.upper,
+            _ => continue,
+        };
+        if rhs != 0.0 {
+            let _ = writeln!(s, "    RHS {} {}", rname(i), num(rhs));
+        }
+    }
+    let ranged: Vec<(usize, &Row)> = model
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.lower.is_finite() && r.upper.is_finite() && r.lower != r.upper)
+        .collect();
+    if !ranged.is_empty() {
+        s.push_str("RANGES\n");
+        for (i, r) in ranged {
+            let _ = writeln!(s, "    RNG {} {}", rname(i), num(r.upper - r.lower));
+        }
+    }
+    s.push_str("BOUNDS\n");
+    for (j, v) in model.vars.iter().enumerate() {
+        let name = vname(j);
+        let int = v.kind != VarKind::Continuous;
+        match (v.lower, v.upper) {
+            (l, u) if int && l == 0.0 && u == 1.0 => {
+                let _ = writeln!(s, " BV BND {}", name);
+            }
+            (l, u) if l == u => {
+                let _ = writeln!(s, " FX BND {} {}", name, num(l));
+            }
+            (l, u) => {
+                if l == f64::NEG_INFINITY && u == f64::INFINITY {
+                    let _ = writeln!(s, " FR BND {}", name);
+                    continue;
+                }
+                if l == f64::NEG_INFINITY {
+                    let _ = writeln!(s, " MI BND {}", name);
+                } else if l != 0.0 || u < 0.0 {
+                    // A negative UP alone sets the lower bound to -inf in the classic
+                    // MPS rule: a lower bound 0 is written then.
+                    let _ = writeln!(s, " LO BND {} {}", name, num(l));
+                }
+                if u != f64::INFINITY {
+                    let _ = writeln!(s, " UP BND {} {}", name, num(u));
+                } else if int {
+                    // Integer columns without an UP bound are read as binary by some readers.
+                    let _ = writeln!(s, " PL BND {}", name);
+                }
+            }
+        }
+    }
+    s.push_str("ENDATA\n");
+    s
+}
+
+/// Free MPS of `model` as a minimisation, columns and rows named by position, its `NAME`
+/// line ending in `FREE`, for a defined engine's program: CBC's reader (CoinMpsIO)
+/// guesses fixed columns otherwise, and misreads short lines such as `    C0 R0 1`.
+pub fn write_minimisation(model: &Model) -> String {
+    let mut m = model.clone();
+    for (v, c) in m.vars.iter_mut().zip(super::minimisation(model)) {
+        v.objective = c;
+    }
+    m.sense = Sense::Minimize;
+    m.objective_offset = 0.0;
+    let text = write_plain(&m);
+    match text.split_once('\n') {
+        Some((name, rest)) => format!("{name} FREE\n{rest}"),
+        None => text,
+    }
+}
+
+fn row_type(r: &Row) -> char {
+    match (r.lower.is_finite(), r.upper.is_finite()) {
+        (true, true) if r.lower == r.upper => 'E',
+        (true, _) => 'G',
+        (false, true) => 'L',
+        (false, false) => 'N',
+    }
+}
+
+fn mps_name(name: &str) -> String {
+    let n: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect();
+    if n.is_empty() {
+        "model".into()
+    } else {
+        n
+    }
 }
 
 #[cfg(test)]
