@@ -641,6 +641,14 @@ fn two_runs_on_one_engine_reuse_its_fork_server() {
             warm::server_pid(&python, driver).expect("its fork server runs")
         };
         let first = run();
+        // The servers' sockets are in a folder only this user may enter.
+        for (var, dir) in warm::worker_env(Some(driver), true) {
+            if var == warm::DIR_VAR {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o700, "{e}: {dir:?} has mode {mode:o}");
+            }
+        }
         let second = run();
         assert_eq!(first, second, "{e}: the second run used the first's server");
         // A server that died is replaced by a new one.

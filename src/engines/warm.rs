@@ -158,6 +158,12 @@ fn ensure(python: &Path, source: &str) -> Result<PathBuf, String> {
                 .tempdir()
                 .map_err(|e| format!("cannot make a folder for the fork servers: {e}"))?
                 .keep();
+            // Private, as the docs say: tempfile leaves a folder to the umask (0755).
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700))
+                    .map_err(|e| format!("cannot make {} private: {e}", d.display()))?;
+            }
             registry.dir = Some(d.clone());
             d
         }
