@@ -45,8 +45,8 @@ class Scip(pb.Driver):
             answer["values"] = [m.getSolVal(best, v) for v in x]
             if answer["status"] == "error":
                 answer["status"] = "feasible"
-        if answer["status"] in ("optimal", "time_limit"):
-            answer["bound"] = m.getDualbound()
+        if answer["status"] in ("optimal", "time_limit") and not m.isInfinity(abs(m.getDualbound())):
+            answer["bound"] = m.getDualbound()  # SCIP's "no bound" is its infinity, 1e20
         return answer
 
 
