@@ -1,8 +1,8 @@
-//! CPLEX LP: the reader ([`parse_lp`]) and the writers ([`write`], [`write_minimisation`]).
+//! CPLEX LP: the reader ([`parse_lp`]) and the writers ([`write()`], [`write_minimisation`]).
 //!
 //! The reader follows the IBM CPLEX LP format documentation ("CPLEX File Formats
 //! Reference Manual", LP file format), and reads what PuLP, Pyomo, HiGHS, Gurobi and
-//! [`write`] write.
+//! [`write()`] write.
 //!
 //! # Supported
 //!
@@ -22,7 +22,7 @@
 //!   on the left of a row are moved to the right.
 //! * Senses `<`, `<=`, `=<`, `>`, `>=`, `=>`, `=` (`<` means `<=` as CPLEX documents).
 //!   The right-hand side is a number or `±inf` / `±infinity` (`>= -inf` is a free row,
-//!   as [`write`] writes one). Besides the documented `expr sense rhs` this
+//!   as [`write()`] writes one). Besides the documented `expr sense rhs` this
 //!   reader takes `rhs sense expr` and the ranged form `lo <= expr <= hi` (or
 //!   `hi >= expr >= lo`), as HiGHS, Gurobi and SCIP read it.
 //!   A row ends with its right-hand side; in the form `rhs sense expr` it ends where the
@@ -62,7 +62,7 @@
 //!   MPS file gives `__dummy` the objective coefficient 0 instead): it
 //!   reads back as one more continuous column, exactly what the file says. A fixed binary
 //!   is listed in `Generals` with `f = 1` in `Bounds`.
-//! * [`write`] writes a ranged row as two rows `r` (`>=`) and `r_ub` (`<=`), an
+//! * [`write()`] writes a ranged row as two rows `r` (`>=`) and `r_ub` (`<=`), an
 //!   empty row as `r: 0 >= 3`, and no bounds for binaries (so a binary fixed by its
 //!   bounds comes back with bounds 0 and 1).
 //!

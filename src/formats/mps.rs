@@ -1,4 +1,4 @@
-//! MPS: the reader ([`parse_mps`]) and the writers ([`write`], [`write_plain`],
+//! MPS: the reader ([`parse_mps`]) and the writers ([`write()`], [`write_plain`],
 //! [`write_minimisation`]).
 //!
 //! The reader follows the MPS format as lp_solve's and CPLEX's documentation describe it,
@@ -19,7 +19,7 @@
 //!   the next data line.
 //! * `ROWS`: `N`, `E`, `L`, `G`. The first `N` row is the objective; further `N` rows are
 //!   ignored together with their entries in `COLUMNS`, `RHS` and `RANGES` (as CPLEX and
-//!   HiGHS do), so a free row written by [`write`] does not come back.
+//!   HiGHS do), so a free row written by [`write()`] does not come back.
 //! * `COLUMNS`: `column row value [row value]`; integer blocks between
 //!   `MARKER 'MARKER' 'INTORG'` and `'INTEND'` lines (quotes optional). Columns are in
 //!   order of first appearance; a repeated entry for one row is summed.
@@ -27,7 +27,7 @@
 //!   an odd number of fields means it is there). Only the first set named is used, as
 //!   lp_solve and CPLEX document; lines of other sets are skipped. The objective row's
 //!   RHS is minus the objective's constant: `objective_offset = -rhs`, as CPLEX and HiGHS
-//!   read it (GLPK reads it with the other sign; [`write`] writes `-offset`).
+//!   read it (GLPK reads it with the other sign; [`write()`] writes `-offset`).
 //! * `RANGES` (R for a row with right-hand side r): `L` rows get `[r - |R|, r]`, `G` rows
 //!   `[r, r + |R|]`, `E` rows `[r, r + R]` when R > 0 and `[r + R, r]` when R < 0 (R = 0
 //!   keeps the equality).
@@ -38,7 +38,7 @@
 //!   sets the lower bound to -inf (CPLEX documents this, with a warning; HiGHS does the
 //!   same). Integer columns from `MARKER` blocks have default bounds 0 and +inf, the
 //!   modern convention of CPLEX and HiGHS (some older readers use 1 as the default
-//!   upper bound, which is why [`write`] writes `PL` for them); one whose bounds
+//!   upper bound, which is why [`write()`] writes `PL` for them); one whose bounds
 //!   end up 0 and 1 is [`VarKind::Binary`](crate::model::VarKind).
 //! * `ENDATA` ends the file; a file without it is refused as cut short.
 //!
@@ -59,7 +59,7 @@
 //! block of its own (marker lines named `MARK`), binaries as `BV` bounds, and an
 //! objective without variables through a column `__dummy` fixed to 0 (it reads back as
 //! one more column). [`write_plain`] names columns `C0, C1, ...` and rows
-//! `R0, R1, ...` and writes neither sense nor constant; [`write`] writes a
+//! `R0, R1, ...` and writes neither sense nor constant; [`write()`] writes a
 //! column with a negative upper bound and lower bound 0 as `LO 0` and `UP`, so that the
 //! rule above does not apply to it.
 

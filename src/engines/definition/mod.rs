@@ -4,14 +4,14 @@
 //! command line with placeholders, the reader of its answer ([`Reader`]) and, where it
 //! needs them, patterns for its log and the meaning of its exit codes. [`Definition::load`]
 //! reads and checks a file (every error names the file, and the line where it has one);
-//! [`Definition::into_engine`] makes it an [`Engine`] like any other (leaked, as the
+//! [`Definition::into_engine`] makes it an [`crate::engines::Engine`] like any other (leaked, as the
 //! built-in engines are statics), which [`super::registry`] lists beside the built-ins.
 //!
 //! * **Settings**: a setting is applied when the command has its placeholder, and not
 //!   applied (the row leaves it empty, as for glpk's threads) when it has not.
 //! * **The run** ([`DefinedEngine`]): the model is written to a temporary file (always a
 //!   minimisation, columns named by position: [`input`], written by [`crate::formats`]),
-//!   the command runs in a child process of its own group ([`external::run_watched`]),
+//!   the command runs in a child process of its own group ([`crate::process::run_watched`]),
 //!   killed [`Definition::grace`] seconds after the run's deadline (the run is then `time_limit`, without a solution),
 //!   and the answer is read from the solution file or standard output. Its values are
 //!   checked against the model's bounds and integrality (to 1e-6) and its rows (to 1e-5
