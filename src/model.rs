@@ -437,10 +437,12 @@ impl Model {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn small() -> Model {
+    /// x binary, y integer in 0..5, z ≤ 3.5 free below; an equality, a row with a
+    /// repeated term and a ranged row (the formats' writers are tested on it too).
+    pub(crate) fn small() -> Model {
         let mut m = Model::new("small");
         let x = m.add_binary("x");
         let y = m.add_var("y", VarKind::Integer, 0.0, 5.0, 1.0);

@@ -284,21 +284,9 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 
-    /// x binary, y integer in 0..5, z ≤ 3.5 free below; an equality, a row with a
-    /// repeated term and a ranged row.
-    fn small() -> Model {
-        let mut m = Model::new("small");
-        let x = m.add_binary("x");
-        let y = m.add_var("y", VarKind::Integer, 0.0, 5.0, 1.0);
-        let z = m.add_var("z", VarKind::Continuous, f64::NEG_INFINITY, 3.5, -2.0);
-        m.add_eq("r1", [(x, 1.0), (y, 1.0)], 3.0);
-        m.add_le("r2", [(y, 2.0), (z, -1.0), (y, 1.0)], 7.0);
-        m.add_row("r3", [(x, 1.0), (z, 1.0)], -1.0, 4.0);
-        m
-    }
-
     #[test]
     fn writers_are_deterministic_and_complete() {
+        use crate::model::tests::small;
         let (a, b) = (small(), small());
         assert_eq!(mps::write(&a), mps::write(&b));
         assert_eq!(lp::write(&a), lp::write(&b));
