@@ -424,6 +424,16 @@ impl Model {
             })
     }
 
+    /// The objective's terms: the columns with a nonzero coefficient, in column order.
+    pub fn objective_terms(&self) -> Vec<(VarId, f64)> {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.objective != 0.0)
+            .map(|(j, v)| (VarId(j), v.objective))
+            .collect()
+    }
+
     /// Objective value of a point (including the offset).
     pub fn objective_value(&self, values: &[f64]) -> f64 {
         self.objective_offset

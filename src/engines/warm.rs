@@ -153,17 +153,17 @@ fn ensure(python: &Path, source: &str) -> Result<PathBuf, String> {
     let dir = match &registry.dir {
         Some(d) if d.is_dir() => d.clone(),
         _ => {
+            // Private (0700): without permissions, tempfile leaves it to the umask.
+            let private = {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::Permissions::from_mode(0o700)
+            };
             let d = tempfile::Builder::new()
                 .prefix("puzzlebench-warm-")
+                .permissions(private)
                 .tempdir()
                 .map_err(|e| format!("cannot make a folder for the fork servers: {e}"))?
                 .keep();
-            // Private, as the docs say: tempfile leaves a folder to the umask (0755).
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700))
-                    .map_err(|e| format!("cannot make {} private: {e}", d.display()))?;
-            }
             registry.dir = Some(d.clone());
             d
         }

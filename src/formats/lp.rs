@@ -773,13 +773,7 @@ pub fn write(model: &Model) -> String {
         Sense::Maximize => "Maximize\n",
     });
     s.push_str(" obj:");
-    let obj: Vec<(VarId, f64)> = model
-        .vars
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.objective != 0.0)
-        .map(|(j, v)| (VarId(j), v.objective))
-        .collect();
+    let obj = model.objective_terms();
     write_terms(&mut s, model, &obj);
     if model.objective_offset != 0.0 {
         let _ = write!(

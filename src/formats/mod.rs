@@ -278,6 +278,21 @@ pub fn minimised_objective(model: &Model) -> Vec<(VarId, f64)> {
 }
 
 #[cfg(test)]
+/// max 3a + 2b s.t. a + b <= 1, 1 <= a + c <= 2, b = c (binary columns): the model
+/// the minimisation writers and OPB are tested on.
+pub(crate) fn maximising() -> Model {
+    let mut m = Model::new("small");
+    m.sense = Sense::Maximize;
+    let a = m.add_var("a", VarKind::Binary, 0.0, 1.0, 3.0);
+    let b = m.add_var("b", VarKind::Binary, 0.0, 1.0, 2.0);
+    let c = m.add_var("c", VarKind::Binary, 0.0, 1.0, 0.0);
+    m.add_le("r", [(a, 1.0), (b, 1.0)], 1.0);
+    m.add_row("s", [(a, 1.0), (c, 1.0)], 1.0, 2.0);
+    m.add_row("t", [(b, 1.0), (c, -1.0)], 0.0, 0.0);
+    m
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::VarId;
@@ -303,13 +318,7 @@ mod tests {
 
     #[test]
     fn mps_and_lp_minimise_with_positional_names() {
-        let mut m = Model::new("small");
-        m.sense = Sense::Maximize;
-        let a = m.add_var("a", VarKind::Binary, 0.0, 1.0, 3.0);
-        let b = m.add_var("b", VarKind::Binary, 0.0, 1.0, 2.0);
-        let c = m.add_var("c", VarKind::Binary, 0.0, 1.0, 0.0);
-        m.add_le("r", [(a, 1.0), (b, 1.0)], 1.0);
-        m.add_row("s", [(a, 1.0), (c, 1.0)], 1.0, 2.0);
+        let m = super::maximising();
         let text = mps::write_minimisation(&m);
         assert!(
             text.contains("C0 OBJ -3")

@@ -85,20 +85,7 @@ pub fn write(model: &Model) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Sense, VarKind};
-
-    /// max 3a + 2b s.t. a + b <= 1, 1 <= a + c <= 2, b = c.
-    fn small() -> Model {
-        let mut m = Model::new("small");
-        m.sense = Sense::Maximize;
-        let a = m.add_var("a", VarKind::Binary, 0.0, 1.0, 3.0);
-        let b = m.add_var("b", VarKind::Binary, 0.0, 1.0, 2.0);
-        let c = m.add_var("c", VarKind::Binary, 0.0, 1.0, 0.0);
-        m.add_le("r", [(a, 1.0), (b, 1.0)], 1.0);
-        m.add_row("s", [(a, 1.0), (c, 1.0)], 1.0, 2.0);
-        m.add_row("t", [(b, 1.0), (c, -1.0)], 0.0, 0.0);
-        m
-    }
+    use crate::formats::maximising as small;
 
     #[test]
     fn opb_is_a_minimisation_with_every_side() {

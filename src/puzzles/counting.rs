@@ -240,13 +240,7 @@ type NogoodFn<'a, D> = dyn Fn(&D, &[f64]) -> Cut + 'a;
 /// that its solutions are the optimal ones. With integer coefficients on integer columns
 /// the row is an equality on the rounded value; otherwise it allows 1e-6 relative.
 fn fix_objective(model: &mut Model, optimum: f64) {
-    let terms: Vec<(VarId, f64)> = model
-        .vars
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.objective != 0.0)
-        .map(|(j, v)| (VarId(j), v.objective))
-        .collect();
+    let terms = model.objective_terms();
     let integral = model.vars.iter().all(|v| {
         v.objective == 0.0 || (v.kind != VarKind::Continuous && v.objective.fract() == 0.0)
     });

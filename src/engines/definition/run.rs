@@ -83,8 +83,9 @@ impl DefinedEngine {
                 "model" => model.display().to_string(),
                 "solution" => solution.display().to_string(),
                 "time_limit" => left.map_or(NO_LIMIT.into(), |l| {
-                    tell(l.max(0.001));
-                    format!("{:.3}", l.max(0.001))
+                    let t = l.max(0.001);
+                    tell(t);
+                    format!("{t:.3}")
                 }),
                 "time_limit_whole" => left.map_or(NO_LIMIT.into(), |l| {
                     let whole = l.round().max(1.0);
