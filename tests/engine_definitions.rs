@@ -35,12 +35,28 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).to_string()
 }
 
+/// A scratch folder, removed when the test is done with it.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh scratch folder.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("pb-defs-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// True when `program` runs; else says why the test is skipped.
@@ -626,5 +642,64 @@ fn a_driver_that_misbehaves_gives_a_clear_error() {
     assert!(
         e.starts_with(&format!("{}:5:", f.display())) && e.contains("no placeholder but {dir}"),
         "{e}"
+    );
+}
+
+/// A driver on the protocol module that finds every model infeasible, and says how it
+/// was run.
+const TOY: &str = r#"import sys
+import puzzlebench_driver as pb
+
+
+class Toy(pb.Driver):
+    name = "toy"
+    version = "toy 1.0 (" + ("script" if sys.argv[0] == "-c" else "command") + ")"
+
+    def solve(self, job):
+        return {"status": "infeasible", "seconds": 0.01, "message": "no"}
+
+
+pb.serve(Toy())
+"#;
+
+#[test]
+fn a_driver_script_runs_on_the_project_python_with_the_module_as_a_command_does() {
+    let test = "a_driver_script_runs_on_the_project_python_with_the_module_as_a_command_does";
+    if !root().join(".venv/bin/python").exists() {
+        eprintln!("skipped {test}: no .venv (scripts/setup-python.sh makes it)");
+        return;
+    }
+    let dir = scratch("script");
+    std::fs::write(dir.join("toy.py"), TOY).unwrap();
+    let script = dir.join("t-script.toml");
+    std::fs::write(
+        &script,
+        "key = \"t-script\"\ndescription = \"a script\"\ninput = \"driver\"\nscript = \"toy.py\"\n",
+    )
+    .unwrap();
+    let command = define_driver(&dir, "t-command", TOY, "");
+    // The script's version is its probe's, named by the key; the command's, its command's.
+    let e = engine(&script);
+    assert_eq!(e.version(), "t-script toy 1.0 (script)");
+    assert!(e.capabilities().external && !e.capabilities().timeline);
+    for (file, how) in [(&script, "script"), (&command, "command")] {
+        let r = sudoku()
+            .solve("binary", engine(file), &SolveOptions::default())
+            .unwrap();
+        assert_eq!(
+            r.outcome.status,
+            Status::Infeasible,
+            "{how}: {:?}",
+            r.outcome
+        );
+    }
+    // A script that is not there names the definition's line and the file.
+    std::fs::remove_file(dir.join("toy.py")).unwrap();
+    let o = pb(&["engine", "check", &script.display().to_string()]);
+    let err = text(&o.stderr);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        err.contains("t-script.toml:4: script 'toy.py': cannot read") && err.contains("toy.py"),
+        "{err}"
     );
 }

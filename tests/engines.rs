@@ -8,18 +8,16 @@ mod common;
 use common::first;
 use puzzlebench::engines::{
     bc::BC,
+    built_in_definitions::{COPT, CPLEX, GUROBI, SCIP, XPRESS},
     cadical_lin::CADICAL_LIN,
     cbc::CBC,
     cpsat::CPSAT,
-    gurobi::GUROBI,
     highs::HIGHS,
-    licensed::{COPT, CPLEX, XPRESS},
     microlp::MICROLP,
     prolog::PROLOG,
     propagate::PROPAGATE,
     pumpkin::PUMPKIN,
     sat::SAT,
-    scip::SCIP,
     Engine, Heuristics, Kind, SolveOptions, Status, ENGINES,
 };
 use puzzlebench::model::{Model, Sense, VarKind};

@@ -12,11 +12,11 @@
 mod common;
 use common::first;
 use puzzlebench::engines::{
+    built_in_definitions::{SCIP, SCIP_DEFINITION},
     cpsat::{self, CPSAT},
     external,
     glpk::{self, GLPK},
     highs::HIGHS,
-    scip::{self, SCIP},
     Budget, Engine, Kind, Settings, SolveOptions, Status,
 };
 use puzzlebench::model::{Model, Sense, VarKind};
@@ -152,7 +152,7 @@ fn a_missing_interpreter_or_program_is_not_installed() {
     let missing = Path::new("/nonexistent/puzzlebench/python");
     for o in [
         cpsat::solve_with(missing, &m, &s, &Budget::unlimited()),
-        scip::solve_with(missing, &m, &s, &Budget::unlimited()),
+        SCIP_DEFINITION.solve_with(missing, &m, &s, &Budget::unlimited()),
         glpk::solve_with(
             Path::new("/nonexistent/puzzlebench/glpsol"),
             &m,
@@ -456,7 +456,7 @@ fn the_drivers_report_incumbents_and_bounds_in_the_models_units() {
             let o = if e == CPSAT {
                 cpsat::solve_with(&python, model, &Settings::default(), &budget)
             } else {
-                scip::solve_with(&python, model, &Settings::default(), &budget)
+                SCIP_DEFINITION.solve_with(&python, model, &Settings::default(), &budget)
             };
             assert_eq!(o.status, Status::Optimal, "{e}: {o:?}");
             assert!((o.objective.unwrap() - optimum).abs() < 1e-9, "{e}: {o:?}");
@@ -533,7 +533,7 @@ fn a_driver_that_outlives_its_limit_is_killed_and_its_version_kept() {
     assert_eq!(o.version.as_deref(), Some("Fake CP-SAT 0.1"));
     assert!(took < 0.5 + external::GRACE + 2.0, "{took}");
     let fake = fake_python(dir.path(), "Fake SCIP 0.2", "echo 'it broke' >&2; exit 1");
-    let o = scip::solve_with(&fake, &m, &s, &Budget::new(Some(30.0)));
+    let o = SCIP_DEFINITION.solve_with(&fake, &m, &s, &Budget::new(Some(30.0)));
     assert_eq!(o.status, Status::Error, "{o:?}");
     // Its last words on standard error, and how it ended.
     assert_eq!(

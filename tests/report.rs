@@ -275,7 +275,7 @@ fn reproduce_quick_on_a_tiny_suite() {
     // The parts of the report's Gurobi tables run on gurobi too where it is installed:
     // once more each.
     let on_gurobi = rows.iter().filter(|r| r.backend == "gurobi").count();
-    let gurobi = puzzlebench::engines::gurobi::GUROBI.installed();
+    let gurobi = puzzlebench::engines::built_in_definitions::GUROBI.installed();
     assert_eq!(on_gurobi, if gurobi { 20 } else { 0 }, "{rows:?}");
     let rows: Vec<_> = rows.into_iter().filter(|r| r.backend != "gurobi").collect();
     assert_eq!(

@@ -728,7 +728,7 @@ mod tests {
         let sudoku = puzzles::puzzle("sudoku").unwrap();
         let table_3_1 = sudoku.suite(true).parts.remove(0);
         let on = choice.for_part(&table_3_1);
-        let gurobi = crate::engines::gurobi::GUROBI;
+        let gurobi = crate::engines::built_in_definitions::GUROBI;
         assert_eq!(on.contains(&gurobi), gurobi.installed(), "{on:?}");
         let named = EngineChoice::new(Some(&["highs".to_string()]), &[]).unwrap();
         assert_eq!(

@@ -5,17 +5,18 @@
 //! only its solver's part; this is the one place where the Rust side makes that import
 //! work:
 //!
-//! * **Built-in drivers** ([`BuiltIn`]: `scip`, `gurobi`, `cplex`, `xpress`, `copt`,
-//!   `cpsat`) run as `python -I -c SOURCE` or forked by their fork server
-//!   ([`super::warm`]), where no file of theirs exists and `-I` ignores `PYTHONPATH`. Their
-//!   source is the driver's file behind one line that registers the module, from the
-//!   binary's copy, in `sys.modules`. The fork server's own source is composed the same
+//! * **Driver scripts**: the built-in drivers (`cpsat`'s [`BuiltIn`]; `scip`, `gurobi`,
+//!   `cplex`, `xpress` and `copt`, whose definitions are compiled in) and a definition's
+//!   `script` (a Python file, [`composed`]) run as `python -I -c SOURCE` or forked by
+//!   their fork server ([`super::warm`]), where no file of theirs exists and `-I` ignores
+//!   `PYTHONPATH`. Their source is the driver's file behind one line that registers the
+//!   module, from the binary's copy, in `sys.modules`. The fork server's own source is composed the same
 //!   way, so the module is compiled once in the server and its forked drivers find it
 //!   registered (the line keeps a module already there). The composed source is the same
 //!   in every process of one build, so the fork server of a sweep's parent serves its
 //!   workers.
-//! * **A user's driver program** (an engine definition's `input = "driver"`) is a command
-//!   of its own. puzzlebench writes the module once into a private folder of the
+//! * **A driver program** (an engine definition's `input = "driver"` with a `command`)
+//!   is a command of its own. puzzlebench writes the module once into a private folder of the
 //!   system's temporary folder (mode 0700, named after the user and the module's
 //!   contents, so that one folder serves every process of one build) and starts the
 //!   command with that folder first on `PYTHONPATH` and named by
@@ -59,6 +60,12 @@ impl BuiltIn {
         self.composed
             .get_or_init(|| Box::leak(compose(self.file).into_boxed_str()))
     }
+}
+
+/// The source to run for a driver script read at run time (an engine definition's
+/// `script`), composed as a built-in driver's is and kept for the life of the process.
+pub fn composed(driver: &str) -> &'static str {
+    Box::leak(compose(driver).into_boxed_str())
 }
 
 /// `driver` behind the line that registers the module (a JSON string is a Python string

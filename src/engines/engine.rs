@@ -53,6 +53,12 @@ impl Engine {
         self.0.version()
     }
 
+    /// What the report notes of its licence, for an engine that runs under a vendor's
+    /// licence (`gurobi`, `cplex`, `xpress`, `copt`, or a definition's `[licence]`).
+    pub fn licence(self) -> Option<super::definition::LicenceTerms> {
+        self.0.licence()
+    }
+
     /// The source of its Python driver, for an engine that runs its solver in one
     /// (`cpsat`, `scip`, `gurobi`).
     pub fn driver(self) -> Option<&'static str> {

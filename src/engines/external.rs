@@ -1,5 +1,6 @@
-//! What the engines that run a solver in a child process share ([`super::cpsat`],
-//! [`super::scip`], [`super::glpk`]): finding the program (the project's Python
+//! What the engines that run a solver in a child process share ([`super::cpsat`], the
+//! driver definitions of [`super::definition`] and [`super::built_in_definitions`],
+//! [`super::glpk`]): finding the program (the project's Python
 //! environment, or `glpsol`), starting it, killing it when it outlives the run's budget,
 //! and talking to the Python drivers.
 //!

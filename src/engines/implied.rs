@@ -1,5 +1,5 @@
 //! At-most-one rows that a cardinality row forces to exactly one, written as equalities
-//! before CP-SAT or SCIP enumerates solutions ([`super::cpsat`], [`super::scip`]).
+//! before CP-SAT or SCIP enumerates solutions ([`super::cpsat`], the `scip` definition: [`super::built_in_definitions`]).
 //!
 //! Let C be a row Σ_{j∈S} x_j ≥ k over 0/1 columns (coefficients 1, k ≥ 2; counting turns
 //! the objective into such a row, as the number of queens on an n-Queens board), and R an

@@ -14,8 +14,10 @@
 //!
 //! Every engine draws on the run's one [`Budget`]. Adding an engine is a file in this
 //! folder that implements [`EngineImpl`] and one line in [`ENGINES`], or, for a
-//! command-line solver, a definition file (`engines/<key>.toml`, [`definition`]) that
-//! [`registry`] adds beside the built-in engines at run time.
+//! command-line solver or a Python driver, a definition file (`engines/<key>.toml`,
+//! [`definition`]) that [`registry`] adds beside the built-in engines at run time. The
+//! built-in engines that run a Python driver (`scip`, `gurobi`, `cplex`, `xpress`,
+//! `copt`) are such definitions, compiled in ([`built_in_definitions`]).
 //!
 //! This file holds the list and the trait only; the problem an engine is handed and its
 //! outcome are in [`problem`], what it declares and the settings it applies in
@@ -24,6 +26,7 @@
 
 pub mod bc;
 pub mod budget;
+pub mod built_in_definitions;
 pub mod cadical_lin;
 pub mod capabilities;
 pub mod cbc;
@@ -34,11 +37,9 @@ pub mod driver_source;
 pub mod engine;
 pub mod external;
 pub mod glpk;
-pub mod gurobi;
 pub mod highs;
 pub mod hitset;
 pub mod implied;
-pub mod licensed;
 pub mod microlp;
 pub mod mps_driver;
 pub mod problem;
@@ -48,7 +49,6 @@ pub mod pumpkin;
 pub mod registry;
 pub mod row_generation;
 pub mod sat;
-pub mod scip;
 #[cfg(test)]
 pub mod test_models;
 pub mod warm;
@@ -75,12 +75,12 @@ pub static ENGINES: &[Engine] = &[
     cadical_lin::CADICAL_LIN,
     hitset::HITSET,
     cpsat::CPSAT,
-    scip::SCIP,
+    built_in_definitions::SCIP,
     glpk::GLPK,
-    gurobi::GUROBI,
-    licensed::CPLEX,
-    licensed::XPRESS,
-    licensed::COPT,
+    built_in_definitions::GUROBI,
+    built_in_definitions::CPLEX,
+    built_in_definitions::XPRESS,
+    built_in_definitions::COPT,
     prolog::PROLOG,
     pumpkin::PUMPKIN,
 ];
@@ -138,6 +138,11 @@ pub trait EngineImpl: Sync {
     /// anything else.
     fn refuses(&self, model: &Model) -> Option<String> {
         let _ = model;
+        None
+    }
+    /// What the report notes of its licence (None, the default: an engine without a
+    /// vendor's licence to note): an engine definition's `[licence]`.
+    fn licence(&self) -> Option<definition::LicenceTerms> {
         None
     }
     /// The source of the Python driver it runs its solver in (None, the default: it has

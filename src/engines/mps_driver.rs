@@ -1,6 +1,7 @@
-//! The driver session the engines that hand their model over as an MPS file share
-//! ([`super::scip`], [`super::gurobi`], [`super::licensed`], and an engine definition's
-//! `driver` input, whose protocol docs/driver-protocol.md gives): one driver process
+//! The driver session of an engine definition's `driver` input (the built-in `scip`,
+//! `gurobi`, `cplex`, `xpress` and `copt` among them, [`super::built_in_definitions`];
+//! the protocol is docs/driver-protocol.md's), which hands its model over as an MPS
+//! file: one driver process
 //! serves all the solves of one model as rows are added to it. The model goes over as a
 //! temporary free MPS file ([`crate::formats::mps::write_plain`]: columns named by position, the sense
 //! handed over on its own) at the first solve, later only the rows added since; what the
@@ -76,32 +77,18 @@ impl SolveMessage {
     }
 }
 
-/// Solves `model` with one driver process of `source` on `python` for this one solve.
-pub fn solve_once(
-    python: &Path,
-    source: &'static str,
-    model: &Model,
-    settings: &Settings,
-    budget: &Budget,
-) -> Outcome {
-    let mut driver = MpsDriver::new(python, source);
-    let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
-    driver.finish(outcome)
-}
-
-/// Solves `model` with lazy rows through the callback of a driver of `source` on
-/// `python` (gurobi, cplex, copt): each incumbent the solver finds is handed to
+/// Solves `model` with lazy rows through the callback of the driver `launch` starts
+/// (gurobi, cplex, copt): each incumbent the solver finds is handed to
 /// `separator`, whose rows reject it (none: it stands); a contradiction (a row no point
 /// keeps) ends the search as `infeasible`. The separator's time is `separator_seconds`.
 pub fn solve_lazy(
-    python: &Path,
-    source: &'static str,
+    launch: Launch,
     model: &Model,
     separator: &mut dyn Separator,
     settings: &Settings,
     budget: &Budget,
 ) -> Outcome {
-    let mut driver = MpsDriver::new(python, source);
+    let mut driver = MpsDriver::launched(launch);
     let message = SolveMessage::new("solve", settings, budget).lazy();
     let started = std::time::Instant::now();
     let mut separating = 0.0;
@@ -126,52 +113,22 @@ pub fn solve_lazy(
     driver.finish(outcome)
 }
 
-/// Row generation on one live driver of `source` on `python`: each round sends only the
-/// rows found since and solves again. A round whose model `limit` refuses (its columns and
-/// rows past a size-limited licence's limit: the reason) ends the run as that refusal,
-/// naming the round.
-pub fn solve_rows(
-    python: &Path,
-    source: &'static str,
-    model: &mut Model,
-    separator: &mut dyn Separator,
-    settings: &Settings,
-    budget: &Budget,
-    limit: impl Fn(usize, usize) -> Option<String>,
-) -> Outcome {
-    let mut driver = MpsDriver::new(python, source);
-    let mut rounds = 0;
-    let outcome = super::row_generation::solve(model, separator, budget, |m, _, round| {
-        rounds += 1;
-        if let Some(why) = limit(m.vars.len(), m.rows.len()) {
-            return Outcome::refused(
-                format!("{why}: it grew past the limit by row generation at round {rounds}"),
-                0.0,
-            );
-        }
-        driver.solve(m, &SolveMessage::new("solve", settings, round), round)
-    });
-    driver.finish(outcome)
-}
-
-/// Counts the solutions of `model` (no objective) in one enumeration of a driver of
-/// `source` on the project's interpreter, each handed to `counter`, whose no-good row of
+/// Counts the solutions of `model` (no objective) in one enumeration of the driver
+/// `launch` starts, each handed to `counter`, whose no-good row of
 /// it the driver adds; the at-most-one rows a cardinality row forces to exactly one are
 /// sent as equalities first ([`super::implied`]).
 pub fn enumerate_once(
-    source: &'static str,
+    launch: Launch,
     model: &Model,
     settings: &Settings,
     budget: &Budget,
     counter: &mut dyn Enumeration,
 ) -> Outcome {
     let model = super::implied::with_forced_rows(model);
-    external::with_python(|python| {
-        let mut driver = MpsDriver::new(python, source);
-        let message = SolveMessage::new("enumerate", settings, budget);
-        let outcome = driver.enumerate(&model, &message, budget, counter);
-        driver.finish(outcome)
-    })
+    let mut driver = MpsDriver::launched(launch);
+    let message = SolveMessage::new("enumerate", settings, budget);
+    let outcome = driver.enumerate(&model, &message, budget, counter);
+    driver.finish(outcome)
 }
 
 /// How a driver process is started.
@@ -196,11 +153,6 @@ pub struct MpsDriver<'p> {
 }
 
 impl<'p> MpsDriver<'p> {
-    /// A driver of `source` on the interpreter `python`, not yet started.
-    pub fn new(python: &'p Path, source: &'static str) -> MpsDriver<'p> {
-        MpsDriver::launched(Launch::Python(python, source))
-    }
-
     /// A driver started by `launch`, not yet started.
     pub fn launched(launch: Launch<'p>) -> MpsDriver<'p> {
         MpsDriver {

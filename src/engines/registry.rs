@@ -104,6 +104,9 @@ pub fn add_folders_to_var(extra: &[PathBuf], var: &str, option: &str) -> Result<
 
 /// The file of the built-in engine `key`, for messages.
 fn builtin_file(key: &str) -> String {
+    if let Some(file) = super::built_in_definitions::file_of(key) {
+        return file.display().to_string();
+    }
     match key {
         "bc" => "src/engines/bc/mod.rs".into(),
         k => format!("src/engines/{}.rs", k.replace('-', "_")),

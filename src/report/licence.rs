@@ -14,44 +14,38 @@ struct Licensed {
     /// Its engine key.
     key: &'static str,
     /// What the note says after the versions that ran (the report's own version).
-    report: &'static str,
+    report: String,
     /// The size limit of its size-limited licence, as a refusal note says it.
-    limit: &'static str,
+    limit: String,
     /// What its size-limited licence's terms say of publishing benchmark results.
-    terms: &'static str,
+    terms: String,
 }
 
-/// The engines the notes are about.
-const LICENSED: &[Licensed] = &[
-    Licensed {
-        key: "gurobi",
-        report: " (the report's tables used Gurobi 11.0.3)",
-        limit: "models over 2,000 variables or 2,000 rows",
-        terms: "Its size-limited licence (gurobipy's evaluation licence) is for internal evaluation, and its terms forbid publishing benchmark results made with it (docs/engines.md).",
-    },
-    Licensed {
-        key: "cplex",
-        report: "",
-        limit: "models over 1,000 variables or 1,000 rows",
-        terms: "Its size-limited licence (CPLEX Community Edition) has no clause on publishing benchmark results (docs/engines.md).",
-    },
-    Licensed {
-        key: "xpress",
-        report: "",
-        limit: "models over 5,000 rows and columns together",
-        terms: "Its size-limited licence (Xpress's community licence) is for internal use, and its terms forbid publishing benchmark results made with it without FICO's written consent (docs/engines.md).",
-    },
-    Licensed {
-        key: "copt",
-        report: "",
-        limit: "models over 2,000 variables or 2,000 rows",
-        terms: "Its size-limited licence is for non-commercial use; the package states no terms on publishing benchmark results (docs/engines.md).",
-    },
-];
+/// The engines the notes are about: those whose definition has a `[licence]` (the
+/// built-in `gurobi`, `cplex`, `xpress`, `copt`: `src/engines/drivers/<key>.toml`, and a
+/// user's), in the order of `list`.
+fn licensed_engines() -> Vec<Licensed> {
+    crate::engines::registry::all()
+        .iter()
+        .filter_map(|e| {
+            let l = e.licence()?;
+            Some(Licensed {
+                key: e.key(),
+                report: if l.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", l.note)
+                },
+                limit: l.limit,
+                terms: l.terms,
+            })
+        })
+        .collect()
+}
 
 /// The licensed engine of `backend`, if it is one.
-fn licensed(backend: &str) -> Option<&'static Licensed> {
-    LICENSED.iter().find(|l| l.key == backend)
+fn licensed(backend: &str) -> Option<Licensed> {
+    licensed_engines().into_iter().find(|l| l.key == backend)
 }
 
 /// True for a refusal by a licensed engine's licence (its size limit, or a licence it
@@ -79,7 +73,7 @@ fn head(engine: &Licensed, ran: &[&Record]) -> Option<String> {
     );
     if versions.iter().any(|v| v.contains("size-limited licence")) {
         text.push(' ');
-        text.push_str(engine.terms);
+        text.push_str(&engine.terms);
     }
     Some(text)
 }
@@ -120,7 +114,7 @@ fn note_on(engine: &Licensed, puzzle: &str, rows: &[Record]) -> Option<String> {
 /// `rows` (every row): its versions and what the licence's terms say of publishing
 /// benchmark results, once per engine, wherever its results appear in the report.
 pub fn overview_notes(rows: &[Record]) -> Vec<String> {
-    LICENSED
+    licensed_engines()
         .iter()
         .filter_map(|e| {
             let ran: Vec<&Record> = rows.iter().filter(|r| r.backend == e.key).collect();
@@ -139,7 +133,7 @@ pub fn overview_notes(rows: &[Record]) -> Vec<String> {
 /// The notes on `puzzle`'s runs of every licensed engine among `rows`, one per engine
 /// that ran on it.
 pub fn notes(puzzle: &str, rows: &[Record]) -> Vec<String> {
-    LICENSED
+    licensed_engines()
         .iter()
         .filter_map(|e| note_on(e, puzzle, rows))
         .collect()
@@ -150,7 +144,7 @@ pub fn notes(puzzle: &str, rows: &[Record]) -> Vec<String> {
 /// `<puzzle>_table_…`), and the versions and licence to every other table with a cell of
 /// the engine (the answers, the comparisons, the races).
 pub fn annotate(tables: &mut [Table], rows: &[Record]) {
-    for engine in LICENSED {
+    for engine in &licensed_engines() {
         let shows = |t: &Table| t.rows.iter().flatten().any(|c| mentions(c, engine.key));
         let mut puzzles: Vec<&str> = rows
             .iter()

@@ -2,7 +2,12 @@
 //! (`engines/<key>.toml`, docs/engines.md "Adding an engine without Rust"). A definition
 //! names a command-line solver, the format of the model file it reads ([`Input`]), its
 //! command line with placeholders, the reader of its answer ([`Reader`]) and, where it
-//! needs them, patterns for its log and the meaning of its exit codes. [`Definition::load`]
+//! needs them, patterns for its log and the meaning of its exit codes; or a driver
+//! (docs/driver-protocol.md): a Python `script` run on the project's environment, or a
+//! program, with what it does beyond one solve (lazy rows, counting, a timeline, a
+//! licence's limits). The built-in `scip`, `gurobi`, `cplex`, `xpress` and `copt` are
+//! definitions of this kind compiled into the binary
+//! ([`crate::engines::built_in_definitions`]). [`Definition::load`]
 //! reads and checks a file (every error names the file, and the line where it has one);
 //! [`Definition::into_engine`] makes it an [`crate::engines::Engine`] like any other (leaked, as the
 //! built-in engines are statics), which [`super::registry`] lists beside the built-ins.
@@ -14,7 +19,7 @@
 //!   the command runs in a child process of its own group ([`crate::process::run_watched`]),
 //!   killed [`Definition::grace`] seconds after the run's deadline (the run is then `time_limit`, without a solution),
 //!   and the answer is read from the solution file or standard output. Its values are
-//!   checked against the model's bounds and integrality (to 1e-6) and its rows (to 1e-5
+//!   checked against the model's bounds (to 1e-6) and integrality (to 1e-5) and its rows (to 1e-5
 //!   of the size of their terms) before they count as a solution; integer columns are
 //!   rounded. `seconds` is the whole call (the
 //!   definition gives no solver time of its own), as is `call_seconds`.

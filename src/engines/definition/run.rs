@@ -4,10 +4,12 @@
 use super::schema::*;
 use super::{Input, Said, Source};
 use crate::engines::cnf::{self, Encoder};
-use crate::engines::mps_driver::{Launch, MpsDriver, SolveMessage};
-use crate::engines::row_generation;
-use crate::engines::{Budget, Declaration, Engine, EngineImpl, Outcome, Settings, Status};
-use crate::lazy::Separator;
+use crate::engines::mps_driver::{self, Launch, MpsDriver, SolveMessage};
+use crate::engines::{external, row_generation};
+use crate::engines::{
+    Budget, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings, Status,
+};
+use crate::lazy::{SearchHints, Separator};
 use crate::model::{Model, VarKind};
 use crate::process;
 use regex::Regex;
@@ -16,21 +18,29 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Instant;
 
+/// What a driver's version line holds where its solver refuses the licence (the text
+/// after it says why).
+const REFUSED: &str = "licence refused: ";
+
 impl Definition {
     /// The engine of this definition, leaked to live as long as the process (as the
     /// built-in engines, which are statics).
     pub fn into_engine(self) -> Engine {
+        Engine::new(self.into_defined())
+    }
+
+    /// The [`DefinedEngine`] of this definition, leaked as [`Definition::into_engine`]'s.
+    pub fn into_defined(self) -> &'static DefinedEngine {
         let declaration: &'static Declaration = Box::leak(Box::new(Declaration {
             key: Box::leak(self.key.clone().into_boxed_str()),
             description: Box::leak(self.description.clone().into_boxed_str()),
             capabilities: self.capabilities(),
         }));
-        let engine: &'static DefinedEngine = Box::leak(Box::new(DefinedEngine {
+        Box::leak(Box::new(DefinedEngine {
             definition: self,
             declaration,
             version: OnceLock::new(),
-        }));
-        Engine::new(engine)
+        }))
     }
 }
 
@@ -63,6 +73,44 @@ impl DefinedEngine {
     /// Its definition.
     pub fn definition(&self) -> &Definition {
         &self.definition
+    }
+
+    /// The error a run ends in where the program is not installed: as docs/engines.md
+    /// says, a program whose version command (or driver's probe) cannot run or prints no
+    /// version is not installed, and a run on it is an error with that reason.
+    fn not_installed(&self) -> Option<Outcome> {
+        let version = self.version();
+        version
+            .starts_with("not installed")
+            .then(|| Outcome::error(version, 0.0))
+    }
+
+    /// One solve of `model` by the definition's driver script on the interpreter `python`
+    /// (None for a definition without a script), its answer checked as every driver's
+    /// is, with the version the driver said: for tests that stand in another interpreter
+    /// (a fake one, a missing one).
+    pub fn solve_with(
+        &self,
+        python: &Path,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Option<Outcome> {
+        let script = self.definition.script.as_ref()?;
+        let mut driver = MpsDriver::launched(Launch::Python(python, script.source));
+        let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
+        Some(self.checked_outcome(model, driver.finish(outcome)))
+    }
+
+    /// `run` on the definition's driver: its script on the project's Python environment
+    /// (a missing environment is "not installed"), or its command.
+    fn with_driver(&self, run: impl FnOnce(Launch) -> Outcome) -> Outcome {
+        match &self.definition.script {
+            Some(script) => {
+                external::with_python(|python| run(Launch::Python(python, script.source)))
+            }
+            None => run(Launch::Program(&self.definition.command)),
+        }
     }
 
     /// The command's words for one call.
@@ -357,6 +405,9 @@ impl DefinedEngine {
     /// says.
     fn checked(&self, model: &Model, x: Vec<Option<f64>>) -> Result<Vec<f64>, String> {
         let tol = 1e-6;
+        // Integrality to 1e-5: the default integrality tolerance of Gurobi (IntFeasTol)
+        // and CPLEX (mip tolerances integrality), whose drivers answer as they solve.
+        let integral = 1e-5;
         let mut out = Vec::with_capacity(x.len());
         for (j, (v, value)) in model.vars.iter().zip(x).enumerate() {
             let name = self.definition.input.column_name(j);
@@ -371,7 +422,7 @@ impl DefinedEngine {
                 }
             };
             if v.kind != VarKind::Continuous {
-                if (value - value.round()).abs() > tol {
+                if (value - value.round()).abs() > integral {
                     return Err(format!(
                         "column {name} ({}) is integer, but the answer gives it {value}",
                         v.name
@@ -403,11 +454,28 @@ impl DefinedEngine {
         Ok(out)
     }
 
-    /// Why the definition's limits refuse a model of this size, if they do.
+    /// Why the definition refuses a model of this size, if it does: a licence its
+    /// driver's version line says is refused ("licence refused: why") takes no model; the
+    /// size limits hold where the version line holds their `when` text, or always.
     fn size_refusal(&self, model: &Model) -> Option<String> {
-        let c = model.counts();
         let l = &self.definition.limits;
-        let t = crate::engines::gurobi::thousands;
+        if l.when.is_some() || self.definition.script.is_some() {
+            let version = self.version();
+            if let Some(i) = version.find(REFUSED) {
+                let why = &version[i + REFUSED.len()..];
+                return Some(format!(
+                    "licence refused: {}",
+                    why.strip_suffix(')').unwrap_or(why)
+                ));
+            }
+            if l.when
+                .as_ref()
+                .is_some_and(|w| !version.contains(w.as_str()))
+            {
+                return None;
+            }
+        }
+        let c = model.counts();
         let mut takes = Vec::new();
         let mut over = Vec::new();
         for (limit, has, what) in [
@@ -416,19 +484,40 @@ impl DefinedEngine {
             (l.nonzeros, c.nonzeros, "nonzeros"),
         ] {
             if let Some(limit) = limit {
-                takes.push(format!("{} {what}", t(limit)));
+                takes.push(format!("{} {what}", thousands(limit)));
                 if has > limit {
-                    over.push(format!("{} {what}", t(has)));
+                    over.push(format!("{} {what}", thousands(has)));
                 }
             }
         }
-        (!over.is_empty()).then(|| {
-            format!(
+        if let Some(total) = l.together {
+            let (v, r) = (c.variables, c.constraints);
+            takes.push(format!("{} rows and columns together", thousands(total)));
+            if v + r > total {
+                over.push(format!(
+                    "{} columns and {} rows ({})",
+                    thousands(v),
+                    thousands(r),
+                    thousands(v + r)
+                ));
+            }
+        }
+        if over.is_empty() {
+            return None;
+        }
+        // A licence's limits say so in the words the report's licence notes read.
+        Some(match &l.when {
+            Some(_) => format!(
+                "the size-limited licence takes {}; this model has {}",
+                takes.join(" and "),
+                over.join(" and ")
+            ),
+            None => format!(
                 "its size limits ({}) take at most {}; this model has {}",
                 self.definition.file.display(),
                 takes.join(", "),
                 over.join(" and ")
-            )
+            ),
         })
     }
 
@@ -516,10 +605,26 @@ impl DefinedEngine {
 
     /// A driver's answer for `model` checked as a command line's is: its values within
     /// the model's bounds, integrality and rows ([`DefinedEngine::checked`]), a claimed
-    /// solution that comes without them an error; the version is the definition's.
+    /// solution that comes without them an error; the version is the one a script's
+    /// driver said, else the definition's.
     fn driver_outcome(&self, model: &Model, mut outcome: Outcome) -> Outcome {
+        // A script says what ran (with the mark of a warm start), as the built-in drivers
+        // always have; a command's version is its definition's.
+        let said = outcome
+            .version
+            .take()
+            .filter(|v| self.definition.script.is_some() && !v.trim().is_empty());
+        outcome.version = Some(match said {
+            Some(v) => named(&self.definition.key, &v),
+            None => self.version(),
+        });
+        self.checked_outcome(model, outcome)
+    }
+
+    /// A driver's answer checked as [`DefinedEngine::driver_outcome`] says, with the
+    /// version the driver said.
+    fn checked_outcome(&self, model: &Model, mut outcome: Outcome) -> Outcome {
         let key = &self.definition.key;
-        outcome.version = Some(self.version());
         if let Some(values) = outcome.values.take() {
             match self.checked(model, values.into_iter().map(Some).collect()) {
                 Ok(x) => {
@@ -697,11 +802,32 @@ impl EngineImpl for DefinedEngine {
         self.declaration
     }
 
+    fn driver(&self) -> Option<&'static str> {
+        self.definition.script.as_ref().map(|s| s.source)
+    }
+
+    fn licence(&self) -> Option<LicenceTerms> {
+        self.definition.licence.clone()
+    }
+
     fn version(&self) -> String {
         self.version
             .get_or_init(|| {
-                let (command, pattern) = &self.definition.version;
                 let key = &self.definition.key;
+                let (command, pattern) = match &self.definition.version {
+                    Version::Probe => {
+                        let source = self.definition.script.as_ref().map(|s| s.source);
+                        let probed = source
+                            .ok_or_else(|| "no script to probe".to_string())
+                            .and_then(|source| external::driver_output(source, &["probe"]));
+                        return match probed {
+                            Ok(v) => named(key, &v),
+                            Err(e) if e.starts_with("not installed") => e,
+                            Err(e) => format!("not installed: {e}"),
+                        };
+                    }
+                    Version::Command(command, pattern) => (command, pattern),
+                };
                 let mut cmd = Command::new(&command[0]);
                 cmd.args(&command[1..]);
                 let out = match process::run_watched(
@@ -717,7 +843,7 @@ impl EngineImpl for DefinedEngine {
                 };
                 let text = format!("{}\n{}", out.stdout, out.stderr);
                 match pattern.captures(&text).and_then(|c| c.get(1)) {
-                    Some(v) => format!("{key} {}", v.as_str().trim()),
+                    Some(v) => named(key, v.as_str().trim()),
                     None => format!(
                         "not installed: '{}' printed no version (nothing matches '{}')",
                         command.join(" "),
@@ -733,11 +859,8 @@ impl EngineImpl for DefinedEngine {
     }
 
     fn solve_mip(&self, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
-        // As docs/engines.md says: a program whose version command cannot run or prints
-        // no version is not installed, and a run on it is an error with that reason.
-        let version = self.version();
-        if version.starts_with("not installed") {
-            return Outcome::error(format!("{}: {version}", self.definition.key), 0.0);
+        if let Some(o) = self.not_installed() {
+            return o;
         }
         if let Some(why) = self.size_refusal(model) {
             return Outcome::refused(
@@ -766,13 +889,13 @@ impl EngineImpl for DefinedEngine {
                 ),
             },
             Input::Cnf => self.solve_cnf(model, settings, budget),
-            Input::Driver => {
-                let mut driver = MpsDriver::launched(Launch::Program(&self.definition.command));
+            Input::Driver => self.with_driver(|launch| {
+                let mut driver = MpsDriver::launched(launch);
                 let outcome =
                     driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
                 let outcome = driver.finish(outcome);
                 self.driver_outcome(model, outcome)
-            }
+            }),
         }
     }
 
@@ -783,9 +906,8 @@ impl EngineImpl for DefinedEngine {
         settings: &Settings,
         budget: &Budget,
     ) -> Outcome {
-        let version = self.version();
-        if version.starts_with("not installed") {
-            return Outcome::error(format!("{}: {version}", self.definition.key), 0.0);
+        if let Some(o) = self.not_installed() {
+            return o;
         }
         if self.definition.input != Input::Driver {
             return row_generation::solve(model, separator, budget, |m, _, round| {
@@ -793,18 +915,82 @@ impl EngineImpl for DefinedEngine {
             });
         }
         // One driver process for the whole loop: each round sends the rows found since.
-        let mut driver = MpsDriver::launched(Launch::Program(&self.definition.command));
-        let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
-            if let Some(why) = self.size_refusal(m) {
-                return Outcome::refused(
-                    format!("unsupported by {}: {why}", self.definition.key),
-                    0.0,
-                );
-            }
-            let outcome = driver.solve(m, &SolveMessage::new("solve", settings, round), round);
-            self.driver_outcome(m, outcome)
-        });
-        driver.finish(outcome)
+        self.with_driver(|launch| {
+            let mut driver = MpsDriver::launched(launch);
+            let mut rounds = 0;
+            let outcome = row_generation::solve(model, separator, budget, |m, _, round| {
+                rounds += 1;
+                if let Some(why) = self.size_refusal(m) {
+                    return Outcome::refused(
+                        format!(
+                            "unsupported by {}: {why}: it grew past the limit by row generation at round {rounds}",
+                            self.definition.key
+                        ),
+                        0.0,
+                    );
+                }
+                let outcome = driver.solve(m, &SolveMessage::new("solve", settings, round), round);
+                self.driver_outcome(m, outcome)
+            });
+            driver.finish(outcome)
+        })
+    }
+
+    fn solve_lazy(
+        &self,
+        model: &mut Model,
+        separator: &mut dyn Separator,
+        _hints: SearchHints,
+        settings: &Settings,
+        budget: &Budget,
+    ) -> Outcome {
+        if !self.definition.kinds.contains(&Kind::LazyRows) {
+            return Outcome::refused(
+                format!(
+                    "unsupported by {}: it takes no lazy rows",
+                    self.definition.key
+                ),
+                0.0,
+            );
+        }
+        if let Some(o) = self.not_installed() {
+            return o;
+        }
+        self.with_driver(|launch| {
+            let outcome = mps_driver::solve_lazy(launch, model, separator, settings, budget);
+            self.driver_outcome(model, outcome)
+        })
+    }
+
+    fn enumerate(
+        &self,
+        model: &Model,
+        settings: &Settings,
+        budget: &Budget,
+        counter: &mut dyn Enumeration,
+    ) -> Option<Outcome> {
+        if !self.definition.enumerates {
+            return None;
+        }
+        if let Some(o) = self.not_installed() {
+            return Some(o);
+        }
+        Some(self.with_driver(|launch| {
+            mps_driver::enumerate_once(launch, model, settings, budget, counter)
+        }))
+    }
+}
+
+/// The version `text` a definition's program gave, named by the engine's `key` unless it
+/// names its solver already ("SCIP 10.0.2 (PySCIPOpt 6.0.0)" for `scip`).
+fn named(key: &str, text: &str) -> String {
+    let starts = text
+        .get(..key.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(key));
+    if starts {
+        text.to_string()
+    } else {
+        format!("{key} {text}")
     }
 }
 
@@ -940,6 +1126,132 @@ limits = { variables = 2, rows = 5 }
                 CBC.replace("\"mps\"", "\"opb\"") + "variables = \"general\"\n",
                 8,
                 "0/1 columns only",
+            ),
+        ];
+        for (text, line, why) in cases {
+            let e = parse(&text).unwrap_err();
+            assert!(
+                e.starts_with(&format!("defs/t.toml:{line}: ")) && e.contains(why),
+                "{e} (wanted line {line}: {why})"
+            );
+        }
+    }
+
+    /// A driver definition of a `script` given in memory, its version set to `version`.
+    fn scripted(extra: &str, version: &str) -> &'static DefinedEngine {
+        let text = format!(
+            "key = \"t-lic\"\ndescription = \"a test\"\ninput = \"driver\"\nscript = \"t.py\"\n{extra}"
+        );
+        let d = Definition::parse_with(&text, Path::new("defs/t.toml"), &|name| {
+            Ok((Path::new("defs").join(name), "pass".to_string()))
+        })
+        .unwrap();
+        assert!(
+            matches!(d.version, Version::Probe),
+            "a script's version is its probe"
+        );
+        let e = d.into_defined();
+        e.version.set(version.to_string()).unwrap();
+        e
+    }
+
+    fn model(vars: usize, rows: usize) -> Model {
+        let mut m = Model::new("m");
+        let x: Vec<_> = (0..vars).map(|j| m.add_binary(format!("x{j}"))).collect();
+        for i in 0..rows {
+            m.add_row(format!("r{i}"), vec![(x[0], 1.0)], 0.0, 1.0);
+        }
+        m
+    }
+
+    #[test]
+    fn a_licences_limits_hold_under_the_size_limited_licence_only() {
+        let each = "limits = { variables = 1000, rows = 1000, when = \"size-limited licence\" }";
+        let limited = "CPLEX 22.2.0.0 (cplex 22.2.0.1; size-limited licence: Community Edition)";
+        let e = scripted(each, limited);
+        assert_eq!(e.refuses(&model(1000, 1000)), None);
+        assert_eq!(
+            e.refuses(&model(2916, 12)).unwrap(),
+            "the size-limited licence takes 1,000 variables and 1,000 rows; this model has 2,916 variables"
+        );
+        let full = scripted(each, "CPLEX 22.2.0.0 (cplex 22.2.0.1; full licence)");
+        assert_eq!(
+            full.refuses(&model(2916, 12)),
+            None,
+            "a full licence lifts them"
+        );
+        let together = "limits = { together = 5000, when = \"size-limited licence\" }";
+        let x = scripted(
+            together,
+            "Xpress 9.9.1 (size-limited licence: community licence)",
+        );
+        assert_eq!(x.refuses(&model(4000, 1000)), None);
+        assert_eq!(
+            x.refuses(&model(4000, 1001)).unwrap(),
+            "the size-limited licence takes 5,000 rows and columns together; this model has 4,000 columns and 1,001 rows (5,001)"
+        );
+        let refused = scripted(
+            each,
+            "Gurobi 13.0.3 (gurobipy 13.0.3; licence refused: License expired (Gurobi error 10009))",
+        );
+        assert_eq!(
+            refused.refuses(&model(1, 0)).unwrap(),
+            "licence refused: License expired (Gurobi error 10009)"
+        );
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn a_version_names_the_engine_once() {
+        assert_eq!(named("scip", "SCIP 10.0.2"), "SCIP 10.0.2");
+        assert_eq!(
+            named("scip-driver", "SCIP 10.0.2"),
+            "scip-driver SCIP 10.0.2"
+        );
+        assert_eq!(named("cbc", "2.10.12"), "cbc 2.10.12");
+        assert_eq!(named("cbc", "c"), "cbc c");
+    }
+
+    #[test]
+    fn a_script_and_what_only_a_driver_reports_are_checked() {
+        let driver = "key = \"t-d\"\ndescription = \"d\"\ninput = \"driver\"\n";
+        let cases = [
+            (
+                format!("{driver}script = \"no-such-file.py\"\n"),
+                4,
+                "script 'no-such-file.py': cannot read",
+            ),
+            (
+                format!("{driver}script = \"a.py\"\ncommand = [\"x\"]\n"),
+                4,
+                "not both",
+            ),
+            (driver.to_string(), 3, "a command or a script"),
+            (format!("{driver}command = [\"x\"]\n"), 1, "no version"),
+            (
+                format!("{CBC}timeline = true\n"),
+                8,
+                "timeline: only a driver",
+            ),
+            (
+                format!("{CBC}enumerates = true\n"),
+                8,
+                "enumerates: only a driver",
+            ),
+            (format!("{CBC}script = \"a.py\"\n"), 8, "not both"),
+            (
+                CBC.lines()
+                    .map(|l| {
+                        if l.starts_with("command") {
+                            "script = \"a.py\""
+                        } else {
+                            l
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                5,
+                "script: only a driver",
             ),
         ];
         for (text, line, why) in cases {

@@ -39,9 +39,17 @@ pub const MAX_GRACE: f64 = 3600.0;
 struct Written {
     key: String,
     description: String,
-    version: WrittenVersion,
+    #[serde(default)]
+    version: Option<WrittenVersion>,
     input: String,
-    command: Vec<String>,
+    #[serde(default)]
+    command: Option<Vec<String>>,
+    #[serde(default)]
+    script: Option<String>,
+    #[serde(default)]
+    timeline: bool,
+    #[serde(default)]
+    enumerates: bool,
     #[serde(default)]
     reader: Option<String>,
     #[serde(default)]
@@ -62,6 +70,32 @@ struct Written {
     log: WrittenLog,
     #[serde(default)]
     exit_codes: BTreeMap<String, String>,
+    #[serde(default)]
+    licence: Option<WrittenLicence>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenLicence {
+    terms: String,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// What the report notes of an engine that runs under a vendor's licence (its
+/// definition's `[licence]`): beside the versions that ran, what the size-limited
+/// licence's terms say of publishing results, and the models its limits refuse.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LicenceTerms {
+    /// What the licence's terms say of publishing benchmark results (one sentence or
+    /// two, for the tables' notes when the size-limited licence ran).
+    pub terms: String,
+    /// What the notes add after the versions that ran ("the report's tables used Gurobi
+    /// 11.0.3"), or empty.
+    pub note: String,
+    /// The models the size limits refuse, as a note says it ("models over 2,000
+    /// variables or 2,000 rows").
+    pub limit: String,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +129,75 @@ pub struct Limits {
     pub rows: Option<usize>,
     /// Most nonzero coefficients in the rows.
     pub nonzeros: Option<usize>,
+    /// Most columns and rows together (Xpress's community licence).
+    pub together: Option<usize>,
+    /// The limits hold only when the engine's version line holds this text (a
+    /// size-limited licence the driver's probe found: "size-limited licence"); a full
+    /// licence the user has lifts them. Without it they always hold.
+    pub when: Option<String>,
+}
+
+/// `n` with a comma between thousands.
+pub(crate) fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Limits {
+    /// The models these limits refuse, as a note says it ("models over 2,000 variables or
+    /// 2,000 rows"; "no model" without limits).
+    pub fn refused_phrase(&self) -> String {
+        let n = thousands;
+        let mut over = Vec::new();
+        for (limit, what) in [
+            (self.variables, "variables"),
+            (self.rows, "rows"),
+            (self.nonzeros, "nonzeros"),
+        ] {
+            if let Some(l) = limit {
+                over.push(format!("{} {what}", n(l)));
+            }
+        }
+        if let Some(t) = self.together {
+            over.push(format!("{} rows and columns together", n(t)));
+        }
+        if over.is_empty() {
+            "no model".into()
+        } else {
+            format!("models over {}", over.join(" or "))
+        }
+    }
+}
+
+/// What gives a definition's driver script by its name: its file and source, or why not.
+pub type ScriptOf<'a> = dyn Fn(&str) -> Result<(PathBuf, String), String> + 'a;
+
+/// How a definition's version is found.
+#[derive(Clone, Debug)]
+pub enum Version {
+    /// A command, and the pattern whose one group is the version in its output.
+    Command(Vec<String>, Regex),
+    /// What the definition's driver script prints when run with the argument `probe`
+    /// (docs/driver-protocol.md): its solver's name and version, and its licence.
+    Probe,
+}
+
+/// A driver written in Python (`script`): run on the project's Python environment as a
+/// built-in driver is, with the protocol module registered ahead of it, cold or forked by
+/// its fork server.
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// Its file (for a built-in definition, its place in the source tree).
+    pub file: PathBuf,
+    /// The source to run (the module's registration, then the file).
+    pub source: &'static str,
 }
 
 /// The patterns a definition reads its solver's log with (standard output and error).
@@ -121,17 +224,24 @@ pub struct Definition {
     pub description: String,
     /// The file it was read from.
     pub file: PathBuf,
-    /// The command that prints the version, and the pattern whose group is the version.
-    pub version: (Vec<String>, Regex),
+    /// How its version is found.
+    pub version: Version,
     /// The model file's format.
     pub input: Input,
-    /// The command, word by word, with placeholders.
+    /// The command, word by word, with placeholders (empty for a driver `script`).
     pub command: Vec<String>,
+    /// Its driver, where it is a Python script run on the project's environment.
+    pub script: Option<Script>,
+    /// Its driver reports incumbents and bounds as it searches (a timeline).
+    pub timeline: bool,
+    /// Its driver enumerates solutions (`--count`): the `enumerate` message.
+    pub enumerates: bool,
     /// The reader of the answer (None for a driver, which answers in the protocol).
     pub reader: Option<Reader>,
     /// Where the answer is read.
     pub source: Source,
-    /// The kinds of problem it takes (integer programs, row generation).
+    /// The kinds of problem it takes (integer programs, row generation, lazy rows through
+    /// its driver's callback).
     pub kinds: Vec<Kind>,
     /// It takes integer columns beyond 0/1.
     pub general_integers: bool,
@@ -148,6 +258,8 @@ pub struct Definition {
     /// The settings a driver applies, of [`DRIVER_SETTINGS`] (a command line applies
     /// those whose placeholders it holds).
     pub applies: Vec<String>,
+    /// What the report notes of its licence.
+    pub licence: Option<LicenceTerms>,
 }
 
 /// The settings a driver's solve message carries beside its deadline, which a driver
@@ -237,8 +349,25 @@ impl Definition {
         Definition::parse(&text, file)
     }
 
-    /// Checks the definition `text`, read from `file` (for messages).
+    /// Checks the definition `text`, read from `file` (for messages); a driver `script` is
+    /// read from the definition's folder.
     pub fn parse(text: &str, file: &Path) -> Result<Definition, String> {
+        Definition::parse_with(text, file, &|name| {
+            let path = Path::new(&folder_of(file)).join(name);
+            std::fs::read_to_string(&path)
+                .map(|source| (path.clone(), source))
+                .map_err(|e| format!("script '{name}': cannot read {}: {e}", path.display()))
+        })
+    }
+
+    /// Checks the definition `text`, read from `file` (for messages), whose driver
+    /// `script` (a name) `script_of` gives as its file and source: the folder's file, or
+    /// for a built-in definition the copy compiled into the binary.
+    pub fn parse_with(
+        text: &str,
+        file: &Path,
+        script_of: &ScriptOf<'_>,
+    ) -> Result<Definition, String> {
         let at = |key: &str, why: String| {
             format!("{}:{}: {why}", file.display(), line_of_key(text, key))
         };
@@ -266,11 +395,56 @@ impl Definition {
                 ),
             )
         })?;
-        if w.command.is_empty() {
-            return Err(at("command", "the command is empty".into()));
+        let driver = input == Input::Driver;
+        let script = match (&w.command, &w.script) {
+            (Some(_), Some(_)) => {
+                return Err(at(
+                    "script",
+                    "script and command: a driver is a Python script or a command, not both".into(),
+                ))
+            }
+            (_, Some(_)) if !driver => {
+                return Err(at(
+                    "script",
+                    "script: only a driver (input = \"driver\") is a Python script".into(),
+                ))
+            }
+            (None, None) if driver => {
+                return Err(at(
+                    "input",
+                    "a driver needs a command or a script (a Python file beside the definition)"
+                        .into(),
+                ))
+            }
+            (None, None) => return Err(at("input", "no command".into())),
+            (Some(c), None) if c.is_empty() => {
+                return Err(at("command", "the command is empty".into()))
+            }
+            (Some(_), None) => None,
+            (None, Some(name)) => {
+                let (path, source) = script_of(name).map_err(|why| at("script", why))?;
+                Some(Script {
+                    file: path,
+                    source: super::super::driver_source::composed(&source),
+                })
+            }
+        };
+        for (on, name) in [(w.timeline, "timeline"), (w.enumerates, "enumerates")] {
+            if on && !driver {
+                return Err(at(
+                    name,
+                    format!("{name}: only a driver (input = \"driver\") reports this"),
+                ));
+            }
         }
-        if w.version.command.is_empty() {
+        if w.version.as_ref().is_some_and(|v| v.command.is_empty()) {
             return Err(at("version", "the version command is empty".into()));
+        }
+        if w.version.is_none() && script.is_none() {
+            return Err(at(
+                "key",
+                "no version: a command needs one (version = { command = [...], pattern = \"...\" }); only a driver script has its probe".into(),
+            ));
         }
         let (reader, source, applies) = if input == Input::Driver {
             Definition::driver_keys(&w, &at)?
@@ -324,10 +498,10 @@ impl Definition {
             }
             Ok(r)
         };
-        let version = (
-            w.version.command.clone(),
-            pattern("version", &w.version.pattern, true)?,
-        );
+        let version = match &w.version {
+            Some(v) => Some((v.command.clone(), pattern("version", &v.pattern, true)?)),
+            None => None,
+        };
         let kinds = match &w.takes {
             None => vec![Kind::Mip, Kind::RowGeneration],
             Some(keys) => keys
@@ -335,9 +509,14 @@ impl Definition {
                 .map(|k| match k.as_str() {
                     "mip" => Ok(Kind::Mip),
                     "row-generation" => Ok(Kind::RowGeneration),
+                    "lazy-rows" if driver => Ok(Kind::LazyRows),
+                    "lazy-rows" => Err(at(
+                        "takes",
+                        "takes 'lazy-rows': only a driver takes lazy rows (through its solver's callback)".into(),
+                    )),
                     other => Err(at(
                         "takes",
-                        format!("takes '{other}': a definition takes mip and row-generation"),
+                        format!("takes '{other}': a definition takes mip, row-generation and (a driver) lazy-rows"),
                     )),
                 })
                 .collect::<Result<_, _>>()?,
@@ -431,19 +610,22 @@ impl Definition {
         let command = if input == Input::Driver {
             w.command
                 .iter()
+                .flatten()
                 .map(|word| word.replace("{dir}", &dir))
                 .collect()
         } else {
-            w.command
+            w.command.unwrap_or_default()
         };
-        let version = (
-            version
-                .0
-                .iter()
-                .map(|word| word.replace("{dir}", &dir))
-                .collect(),
-            version.1,
-        );
+        let version = match version {
+            Some((words, pattern)) => Version::Command(
+                words
+                    .iter()
+                    .map(|word| word.replace("{dir}", &dir))
+                    .collect(),
+                pattern,
+            ),
+            None => Version::Probe,
+        };
         Ok(Definition {
             key: w.key,
             description: w.description,
@@ -451,6 +633,14 @@ impl Definition {
             version,
             input,
             command,
+            script,
+            timeline: w.timeline,
+            enumerates: w.enumerates,
+            licence: w.licence.map(|l| LicenceTerms {
+                terms: l.terms,
+                note: l.note.unwrap_or_default(),
+                limit: w.limits.refused_phrase(),
+            }),
             reader,
             source,
             applies,
@@ -485,7 +675,7 @@ impl Definition {
             ));
         }
         let other = |word: &&String| placeholders(word).iter().any(|p| *p != "dir");
-        if let Some(word) = w.command.iter().find(other) {
+        if let Some(word) = w.command.iter().flatten().find(other) {
             return Err(at(
                 "command",
                 format!("the command of a driver takes no placeholder but {{dir}} ('{word}'): the model and the settings come in its messages"),
@@ -540,7 +730,7 @@ impl Definition {
         let at = |key: &str, why: String| {
             format!("{}:{}: {why}", file.display(), line_of_key(text, key))
         };
-        for word in &w.command {
+        for word in w.command.iter().flatten() {
             for p in placeholders(word) {
                 if !PLACEHOLDERS.contains(&p) {
                     return Err(format!(
@@ -556,7 +746,12 @@ impl Definition {
                 }
             }
         }
-        let has = |p: &str| w.command.iter().any(|word| placeholders(word).contains(&p));
+        let has = |p: &str| {
+            w.command
+                .iter()
+                .flatten()
+                .any(|word| placeholders(word).contains(&p))
+        };
         if !has("model") {
             return Err(at(
                 "command",
@@ -595,10 +790,14 @@ impl Definition {
     /// placeholders its command holds.
     pub(super) fn capabilities(&self) -> Capabilities {
         let binary = self.input.binary_only();
-        let kinds: &'static [Kind] = if self.kinds.contains(&Kind::RowGeneration) {
-            &[Kind::Mip, Kind::RowGeneration]
-        } else {
-            &[Kind::Mip]
+        let kinds: &'static [Kind] = match (
+            self.kinds.contains(&Kind::RowGeneration),
+            self.kinds.contains(&Kind::LazyRows),
+        ) {
+            (true, true) => &[Kind::Mip, Kind::RowGeneration, Kind::LazyRows],
+            (true, false) => &[Kind::Mip, Kind::RowGeneration],
+            (false, true) => &[Kind::Mip, Kind::LazyRows],
+            (false, false) => &[Kind::Mip],
         };
         Capabilities {
             kinds,
@@ -616,7 +815,7 @@ impl Definition {
             clausal: false,
             external: true,
             general: true,
-            timeline: false,
+            timeline: self.timeline,
         }
     }
 }

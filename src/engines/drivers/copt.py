@@ -1,4 +1,4 @@
-"""puzzlebench's COPT driver (engine `copt`, src/engines/licensed.rs): COPT's part of the
+"""puzzlebench's COPT driver (engine `copt`, copt.toml beside it): COPT's part of the
 protocol, which puzzlebench_driver serves (the messages, hello, answers, failures, the
 version probe). Its version names the licence (the size-limited licence for
 non-commercial use or full); a licence COPT refuses answers every solve "refused".

@@ -1,4 +1,4 @@
-"""puzzlebench's CPLEX driver (engine `cplex`, src/engines/licensed.rs): CPLEX's part of
+"""puzzlebench's CPLEX driver (engine `cplex`, cplex.toml beside it): CPLEX's part of
 the protocol, which puzzlebench_driver serves (the messages, hello, answers, failures,
 the version probe). Its version names the licence (size-limited Community Edition or
 full).

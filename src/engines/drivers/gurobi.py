@@ -1,4 +1,4 @@
-"""puzzlebench's Gurobi driver (engine `gurobi`, src/engines/gurobi.rs): Gurobi's part of
+"""puzzlebench's Gurobi driver (engine `gurobi`, gurobi.toml beside it): Gurobi's part of
 the protocol, which puzzlebench_driver serves (the messages, hello, answers, failures,
 the version probe). Its version names the licence (size-limited or full); a licence
 Gurobi refuses answers every solve "refused".

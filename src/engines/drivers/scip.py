@@ -1,4 +1,4 @@
-"""puzzlebench's SCIP driver (engine `scip`, src/engines/scip.rs): SCIP's part of the
+"""puzzlebench's SCIP driver (engine `scip`, scip.toml beside it): SCIP's part of the
 protocol, which puzzlebench_driver serves (the messages, hello, answers, failures).
 
 * model, rows: kept (the module's default); each solve builds a fresh SCIP from them (the

@@ -1,4 +1,4 @@
-"""puzzlebench's FICO Xpress driver (engine `xpress`, src/engines/licensed.rs): Xpress's
+"""puzzlebench's FICO Xpress driver (engine `xpress`, xpress.toml beside it): Xpress's
 part of the protocol, which puzzlebench_driver serves (the messages, hello, answers,
 failures, the version probe). Its version names the licence (the size-limited community
 licence or full); a licence Xpress refuses answers every solve "refused".
