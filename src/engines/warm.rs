@@ -9,7 +9,9 @@
 //!   module the driver imports, says it is ready, and forks a child per connection. It
 //!   ends after [`IDLE_SECONDS`] without a connection or when the process that started
 //!   it ends, removing its socket; a server found dead is started again, and one that
-//!   fails to start (no "ready") is not tried again by this process.
+//!   fails to start (no "ready") is not tried again by this process. A server killed
+//!   with its run's process tree cannot remove its socket: the next process that makes a
+//!   folder removes such stale folders of its user ([`remove_stale_folders`]).
 //! * **Who starts it**: the process that wants a driver, where it has no parent's server
 //!   to use (tests, `--in-process`); in a sweep, the parent, before it starts the worker
 //!   of a run that needs it, so that the server lives outside every run's cgroup and its
@@ -153,6 +155,7 @@ fn ensure(python: &Path, source: &str) -> Result<PathBuf, String> {
     let dir = match &registry.dir {
         Some(d) if d.is_dir() => d.clone(),
         _ => {
+            remove_stale_folders(&std::env::temp_dir(), STALE_AFTER);
             // Private (0700): without permissions, tempfile leaves it to the umask.
             let private = {
                 use std::os::unix::fs::PermissionsExt;
@@ -187,6 +190,63 @@ fn ensure(python: &Path, source: &str) -> Result<PathBuf, String> {
             registry.failed.insert(name, why.clone());
             Err(why)
         }
+    }
+}
+
+/// How old a fork servers' folder must be before [`remove_stale_folders`] may take it: a
+/// folder that another process has just made has no socket yet.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Removes the fork servers' folders in `tmp` that earlier processes of this user left
+/// behind, older than `age`: a server killed with its run's process tree (SIGKILL, which
+/// no `finally` outlives) leaves its socket file and folder. A folder is stale when it
+/// holds nothing but socket files and none of them is bound by a live process (Linux's
+/// `/proc/net/unix` lists every bound path); where that list cannot be read, nothing is
+/// removed.
+fn remove_stale_folders(tmp: &Path, age: Duration) {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Ok(bound) = std::fs::read_to_string("/proc/net/unix") else {
+        return;
+    };
+    // SAFETY: getuid(2) cannot fail and touches no memory.
+    let uid = unsafe { libc::getuid() };
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        let ours = entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("puzzlebench-warm-");
+        let Ok(meta) = std::fs::symlink_metadata(&dir) else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|e| e >= age);
+        if !ours || !meta.is_dir() || meta.uid() != uid || !old {
+            continue;
+        }
+        let Ok(files) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let files: Vec<(PathBuf, bool)> = files
+            .flatten()
+            .map(|f| (f.path(), f.file_type().is_ok_and(|t| t.is_socket())))
+            .collect();
+        let live = files
+            .iter()
+            .any(|(f, _)| bound.contains(&*f.to_string_lossy()));
+        if live || files.iter().any(|(_, socket)| !socket) {
+            continue;
+        }
+        for (f, _) in &files {
+            let _ = std::fs::remove_file(f);
+        }
+        let _ = std::fs::remove_dir(&dir);
     }
 }
 
@@ -474,6 +534,35 @@ fn same_cpus(pid: libc::pid_t) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_of_servers_that_died_are_removed_and_live_ones_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let make = |name: &str| {
+            let dir = tmp.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            dir
+        };
+        // A server killed with its tree: a socket file nobody holds.
+        let dead = make("puzzlebench-warm-dead");
+        drop(UnixListener::bind(dead.join("a.sock")).unwrap());
+        // A live server: its socket is bound.
+        let live = make("puzzlebench-warm-live");
+        let _held = UnixListener::bind(live.join("b.sock")).unwrap();
+        // Someone else's file, and a folder that is not a fork servers'.
+        let other = make("puzzlebench-warm-other");
+        std::fs::write(other.join("notes.txt"), "x").unwrap();
+        let foreign = make("something-else");
+        remove_stale_folders(tmp.path(), STALE_AFTER);
+        assert!(dead.exists(), "a folder younger than a minute is kept");
+        remove_stale_folders(tmp.path(), Duration::ZERO);
+        assert!(!dead.exists(), "a dead server's folder is removed");
+        assert!(
+            live.join("b.sock").exists(),
+            "a live server's socket is kept"
+        );
+        assert!(other.join("notes.txt").exists() && foreign.exists());
+    }
 
     #[test]
     fn a_socket_name_depends_on_interpreter_and_source() {
