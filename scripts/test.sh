@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-deps.sh
 bash scripts/setup-python.sh
+# VeriPB, the checker of certified claims (tests/certify.rs needs it).
+bash scripts/setup-veripb.sh
 # Debian's chromium for the browser test of the HTML report (tests/html.rs skips, saying
 # why, where it cannot be installed).
 bash scripts/setup-browser.sh || echo "test.sh: no chromium; tests/html.rs skips its browser test" >&2

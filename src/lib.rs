@@ -19,6 +19,7 @@
 //! assert_eq!(report.verified(), Some(true));
 //! ```
 
+pub mod certify;
 pub mod cgroups;
 pub mod commands;
 pub mod cores;

@@ -16,70 +16,130 @@ fn whole(x: f64) -> Result<i64, String> {
     }
 }
 
-/// OPB of `model` (0/1 columns, whole coefficients) as a minimisation: `min:` for a
-/// non-constant objective, each row as `>=` (an upper side negated) or `=`, bounds that
-/// fix a column as rows of their own. The error says why the model cannot be written
-/// (a row no assignment meets, which makes the model infeasible, is written as such).
+/// A pseudo-Boolean model as its OPB file states it: whole coefficients over 0/1
+/// columns `x1`, `x2`, ... (index j is `x{j+1}`), each constraint `>=` or `=`, the
+/// objective a minimisation. The checker of a certificate numbers the constraints 1, 2,
+/// ... in this order, an `=` taking two numbers (its `>=` half first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PbModel {
+    /// Columns.
+    pub columns: usize,
+    /// The objective to minimise: (column, coefficient), none for a constant one.
+    pub objective: Vec<(usize, i64)>,
+    /// The constraints, in the file's order.
+    pub constraints: Vec<PbConstraint>,
+}
+
+/// One OPB constraint: `terms >= rhs`, or `terms = rhs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PbConstraint {
+    /// (column, coefficient) pairs, none zero.
+    pub terms: Vec<(usize, i64)>,
+    /// `=` rather than `>=`.
+    pub equal: bool,
+    /// The right-hand side.
+    pub rhs: i64,
+}
+
+impl PbModel {
+    /// `model` (0/1 columns, whole coefficients) as a minimisation: each row as `>=` (an
+    /// upper side negated) or `=`, bounds that fix a column as constraints of their own.
+    /// The error says why the model cannot be written.
+    pub fn of(model: &Model) -> Result<PbModel, String> {
+        let mut constraints = Vec::new();
+        let mut push = |terms: &[(VarId, f64)], equal: bool, rhs: f64, sign: f64| {
+            let mut out = Vec::new();
+            for &(v, a) in terms {
+                let a = whole(sign * a)?;
+                if a != 0 {
+                    out.push((v.0, a));
+                }
+            }
+            if out.is_empty() {
+                // No term: 0 op rhs, kept true to its truth with a column and its negation.
+                out = vec![(0, 1), (0, -1)];
+            }
+            constraints.push(PbConstraint {
+                terms: out,
+                equal,
+                rhs: whole(sign * rhs)?,
+            });
+            Ok::<(), String>(())
+        };
+        for r in &model.rows {
+            match (r.lower.is_finite(), r.upper.is_finite()) {
+                (true, true) if r.lower == r.upper => push(&r.terms, true, r.lower, 1.0)?,
+                (lo, up) => {
+                    if lo {
+                        push(&r.terms, false, r.lower, 1.0)?;
+                    }
+                    if up {
+                        push(&r.terms, false, r.upper, -1.0)?;
+                    }
+                }
+            }
+        }
+        for (j, v) in model.vars.iter().enumerate() {
+            if v.lower > 0.0 {
+                push(&[(VarId(j), 1.0)], false, 1.0, 1.0)?;
+            }
+            if v.upper < 1.0 {
+                push(&[(VarId(j), 1.0)], false, 0.0, -1.0)?;
+            }
+        }
+        let mut objective = Vec::new();
+        for (j, c) in super::minimisation(model).into_iter().enumerate() {
+            if c != 0.0 {
+                objective.push((j, whole(c)?));
+            }
+        }
+        Ok(PbModel {
+            columns: model.vars.len(),
+            objective,
+            constraints,
+        })
+    }
+
+    /// The OPB file, with its objective or without.
+    pub fn to_opb(&self, with_objective: bool) -> String {
+        let mut s = format!(
+            "* #variable= {} #constraint= {}\n",
+            self.columns.max(1),
+            self.constraints.len()
+        );
+        if with_objective && !self.objective.is_empty() {
+            s.push_str("min:");
+            for &(j, c) in &self.objective {
+                let _ = write!(s, " {c:+} x{}", j + 1);
+            }
+            s.push_str(" ;\n");
+        }
+        for c in &self.constraints {
+            for &(j, a) in &c.terms {
+                let _ = write!(s, "{a:+} x{} ", j + 1);
+            }
+            let op = if c.equal { "=" } else { ">=" };
+            let _ = writeln!(s, "{op} {} ;", c.rhs);
+        }
+        s
+    }
+
+    /// The objective's value at the 0/1 point `x`.
+    pub fn objective_at(&self, x: &[bool]) -> i64 {
+        self.objective
+            .iter()
+            .filter(|&&(j, _)| x[j])
+            .map(|&(_, c)| c)
+            .sum()
+    }
+}
+
+/// OPB of `model` (0/1 columns, whole coefficients) as a minimisation ([`PbModel::of`]):
+/// `min:` for a non-constant objective, each row as `>=` (an upper side negated) or `=`,
+/// bounds that fix a column as rows of their own. The error says why the model cannot
+/// be written.
 pub fn write(model: &Model) -> Result<String, String> {
-    let name = |v: VarId| format!("x{}", v.0 + 1);
-    let mut body = String::new();
-    let mut count = 0usize;
-    let mut constraint = |terms: &[(VarId, f64)], op: &str, rhs: f64, sign: f64| {
-        let mut line = String::new();
-        for &(v, a) in terms {
-            let a = whole(sign * a)?;
-            if a != 0 {
-                let _ = write!(line, "{a:+} {} ", name(v));
-            }
-        }
-        if line.is_empty() {
-            // No term: 0 op rhs, written over the first column times 0 would be lost;
-            // keep the truth of it with a column and its negation.
-            line = "+1 x1 -1 x1 ".to_string();
-        }
-        let _ = writeln!(body, "{line}{op} {} ;", whole(sign * rhs)?);
-        count += 1;
-        Ok::<(), String>(())
-    };
-    for r in &model.rows {
-        match (r.lower.is_finite(), r.upper.is_finite()) {
-            (true, true) if r.lower == r.upper => constraint(&r.terms, "=", r.lower, 1.0)?,
-            (lo, up) => {
-                if lo {
-                    constraint(&r.terms, ">=", r.lower, 1.0)?;
-                }
-                if up {
-                    constraint(&r.terms, ">=", r.upper, -1.0)?;
-                }
-            }
-        }
-    }
-    for (j, v) in model.vars.iter().enumerate() {
-        if v.lower > 0.0 {
-            constraint(&[(VarId(j), 1.0)], ">=", 1.0, 1.0)?;
-        }
-        if v.upper < 1.0 {
-            constraint(&[(VarId(j), 1.0)], ">=", 0.0, -1.0)?;
-        }
-    }
-    let mut s = format!(
-        "* #variable= {} #constraint= {count}\n",
-        model.vars.len().max(1)
-    );
-    let objective: Vec<(usize, f64)> = super::minimisation(model)
-        .into_iter()
-        .enumerate()
-        .filter(|(_, c)| *c != 0.0)
-        .collect();
-    if !objective.is_empty() {
-        s.push_str("min:");
-        for (j, c) in objective {
-            let _ = write!(s, " {:+} {}", whole(c)?, name(VarId(j)));
-        }
-        s.push_str(" ;\n");
-    }
-    s.push_str(&body);
-    Ok(s)
+    Ok(PbModel::of(model)?.to_opb(true))
 }
 
 #[cfg(test)]

@@ -1,0 +1,457 @@
+//! The proof-logging search: a pseudo-Boolean model ([`PbModel`]) turned into clauses by
+//! rustsat's certified encodings and searched by CaDiCaL with a proof tracer, the proof
+//! written for VeriPB (format 2.0, through pigeons).
+//!
+//! * **The proof's preamble**: VeriPB numbers the OPB file's constraints 1, 2, … (an `=`
+//!   two, its `>=` half first). For an optimality claim, the answer is logged first
+//!   (`soli`, before any auxiliary variable exists), which adds "objective ≤ value − 1"
+//!   as the next constraint; it is encoded as any other.
+//! * **The encodings**: each constraint, normalised to positive weights, goes through
+//!   `rustsat::encodings::pb::cert::default_encode_pb_constraint`, which derives every
+//!   clause it makes from the constraint's number. Two cases are handled here first,
+//!   since rustsat 0.7.5 gets them wrong: a literal whose weight exceeds the slack (it is
+//!   forced: logged as a unit, then weakened away, where rustsat's generalized totalizer
+//!   panics), and equal weights above 1 (divided in the proof first: rustsat divides the
+//!   bound but derives from the undivided constraint, which VeriPB rejects).
+//! * **The tracer**: CaDiCaL (the factor/BVA technique off, whose RAT steps the bridge
+//!   cannot log) reports each original clause, in the order they were added, each
+//!   derived clause with its antecedents (logged as a reverse-unit-propagation step with
+//!   them as hints), and each deletion of a learnt clause. Deletions of original clauses
+//!   are not logged: keeping a constraint never breaks a proof.
+//! * **The conclusion**: the empty clause's number, as `conclusion UNSAT` or, for an
+//!   optimality claim, `conclusion BOUNDS v v`.
+
+use crate::formats::opb::PbModel;
+use pigeons::{
+    AbsConstraintId, Axiom, Conclusion, ConstraintId, OperationSequence, OutputGuarantee, Proof,
+    SubproofElement, VarLike,
+};
+use rustsat::encodings::cert::CollectClauses as CollectCertified;
+use rustsat::encodings::pb::cert::default_encode_pb_constraint;
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::BasicVarManager;
+use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+use rustsat::types::constraints::PbConstraint;
+use rustsat::types::{Clause, Lit, Var};
+use rustsat::OutOfMemory;
+use rustsat_cadical::{CaDiCaL, CaDiCaLClause, ClauseId, TraceProof};
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// What the search gave.
+#[derive(Debug)]
+pub enum Proved {
+    /// A contradiction, its proof written: the `s VERIFIED …` line the checker must print.
+    Proof {
+        /// The checker's line for this claim.
+        expect: String,
+    },
+    /// A 0/1 point the claim excludes (a better objective, where there is one).
+    Refuted {
+        /// Its objective, for an optimality claim.
+        objective: Option<i64>,
+    },
+    /// The deadline came first.
+    TimeLimit,
+}
+
+/// Clauses with the proof numbers they were derived under.
+#[derive(Default)]
+struct Certified(Vec<(Clause, AbsConstraintId)>);
+
+impl CollectClauses for Certified {
+    fn n_clauses(&self) -> usize {
+        self.0.len()
+    }
+    fn extend_clauses<T>(&mut self, clauses: T) -> Result<(), OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        // A certified encoder hands every clause over with its number; one without
+        // would be missing from the proof, so it is kept under no number and the
+        // tracer reports the gap (the proof then fails its check, loudly).
+        self.0.extend(
+            clauses
+                .into_iter()
+                .map(|c| (c, AbsConstraintId::new(usize::MAX))),
+        );
+        Ok(())
+    }
+}
+
+impl CollectCertified for Certified {
+    fn extend_cert_clauses<T>(&mut self, clauses: T) -> Result<(), OutOfMemory>
+    where
+        T: IntoIterator<Item = (Clause, AbsConstraintId)>,
+    {
+        self.0.extend(clauses);
+        Ok(())
+    }
+}
+
+/// CaDiCaL's proof events, written as VeriPB steps.
+struct Tracer<W: Write> {
+    proof: Proof<W>,
+    /// The proof numbers of the clauses, in the order they were added.
+    queue: VecDeque<AbsConstraintId>,
+    /// CaDiCaL's clause numbers to the proof's.
+    ids: HashMap<i64, AbsConstraintId>,
+    /// The proof number of the empty clause, once derived.
+    empty: Option<AbsConstraintId>,
+    /// The first error writing the proof.
+    error: Option<String>,
+}
+
+impl<W: Write> Tracer<W> {
+    fn rup(&mut self, clause: &CaDiCaLClause, hints: Vec<ConstraintId>) -> Option<AbsConstraintId> {
+        match self.proof.reverse_unit_prop(clause, hints) {
+            Ok(id) => Some(id),
+            Err(e) => {
+                self.error.get_or_insert(e.to_string());
+                None
+            }
+        }
+    }
+}
+
+impl<W: Write> TraceProof for Tracer<W> {
+    fn add_original_clause(
+        &mut self,
+        id: ClauseId,
+        _redundant: bool,
+        clause: &CaDiCaLClause,
+        restored: bool,
+    ) {
+        if restored {
+            // The clause is still in the proof's database (original deletions are not
+            // logged): unit propagation derives it again.
+            if let Some(pid) = self.rup(clause, vec![]) {
+                self.ids.insert(id.0, pid);
+            }
+            return;
+        }
+        match self.queue.pop_front() {
+            Some(pid) if pid != AbsConstraintId::new(usize::MAX) => {
+                self.ids.insert(id.0, pid);
+            }
+            _ => {
+                self.error
+                    .get_or_insert(format!("clause {} has no derivation in the proof", id.0));
+            }
+        }
+    }
+
+    fn add_derived_clause(
+        &mut self,
+        id: ClauseId,
+        _redundant: bool,
+        clause: &CaDiCaLClause,
+        antecedents: &[ClauseId],
+    ) {
+        let mut hints = Vec::with_capacity(antecedents.len());
+        for a in antecedents {
+            match self.ids.get(&a.0) {
+                Some(pid) => hints.push(ConstraintId::from(*pid)),
+                None => {
+                    // Without every antecedent, plain unit propagation must find it.
+                    hints.clear();
+                    break;
+                }
+            }
+        }
+        if let Some(pid) = self.rup(clause, hints) {
+            self.ids.insert(id.0, pid);
+            if clause.is_empty() {
+                self.empty.get_or_insert(pid);
+            }
+        }
+    }
+
+    fn delete_clause(&mut self, id: ClauseId, redundant: bool, _clause: &CaDiCaLClause) {
+        if !redundant {
+            return;
+        }
+        if let Some(pid) = self.ids.remove(&id.0) {
+            if Some(pid) == self.empty {
+                return;
+            }
+            let deleted = self.proof.delete_ids::<Var, Clause, _, _>(
+                [ConstraintId::from(pid)],
+                None::<SubproofElement<Var, Clause>>,
+            );
+            if let Err(e) = deleted {
+                self.error.get_or_insert(e.to_string());
+            }
+        }
+    }
+}
+
+/// Column j's literal (`x{j+1}` in the proof).
+fn lit(j: usize) -> Lit {
+    Lit::positive(u32::try_from(j).expect("fewer than 2³² columns"))
+}
+
+/// `Σ a l ≥ b` with weights of any sign as `Σ w l ≥ b'` with every w > 0 (as VeriPB
+/// normalises it).
+fn normalize(terms: &[(Lit, isize)], b: isize) -> (Vec<(Lit, isize)>, isize) {
+    let mut out = Vec::with_capacity(terms.len());
+    let mut rhs = b;
+    for &(l, a) in terms {
+        if a < 0 {
+            out.push((!l, -a));
+            rhs -= a;
+        } else if a > 0 {
+            out.push((l, a));
+        }
+    }
+    (out, rhs)
+}
+
+/// The literals of a normalised `Σ w l ≥ b` whose weight exceeds its slack Σw − b: each
+/// is forced true.
+fn forced(terms: &[(Lit, isize)], b: isize) -> Vec<(Lit, isize)> {
+    let total: isize = terms.iter().map(|t| t.1).sum();
+    if b <= 0 || b > total {
+        return Vec::new(); // a tautology, or no point meets it: rustsat handles both
+    }
+    terms
+        .iter()
+        .filter(|&&(_, a)| a > total - b)
+        .copied()
+        .collect()
+}
+
+fn gcd(a: isize, b: isize) -> isize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// What a step needs: where the clauses go, the auxiliary variables, the proof.
+struct Encoding<'a, W: Write> {
+    clauses: &'a mut Certified,
+    vars: &'a mut BasicVarManager,
+    proof: &'a mut Proof<W>,
+}
+
+impl<W: Write> Encoding<'_, W> {
+    fn pb(&mut self, c: PbConstraint, id: AbsConstraintId) -> Result<(), String> {
+        default_encode_pb_constraint((c, id), self.clauses, self.vars, self.proof)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The clauses of the normalised `Σ w l ≥ b`, the proof's constraint `id`.
+    fn at_least(
+        &mut self,
+        terms: Vec<(Lit, isize)>,
+        b: isize,
+        id: AbsConstraintId,
+    ) -> Result<(), String> {
+        let fixed = forced(&terms, b);
+        if fixed.is_empty() {
+            let g = terms.iter().fold(0, |g, t| gcd(g, t.1));
+            if g > 1 && b > 0 {
+                // Divide in the proof first (`pol id g d`), then encode the divided row.
+                let divisor = usize::try_from(g).expect("a positive divisor");
+                let divided = self
+                    .proof
+                    .operations(&(OperationSequence::<Var>::from(id) / divisor))
+                    .map_err(|e| e.to_string())?;
+                let terms = terms.iter().map(|&(l, a)| (l, a / g)).collect();
+                return self.at_least(terms, (b + g - 1) / g, divided);
+            }
+            return self.pb(PbConstraint::new_lb(terms, b), id);
+        }
+        // Each forced literal as a unit clause derived from the row, then weakened away:
+        // id + a·¬l for each gives "the rest ≥ b − Σa".
+        let mut ops = OperationSequence::<Var>::from(id);
+        for &(l, a) in &fixed {
+            let unit: Clause = [l].into_iter().collect();
+            let uid = self
+                .proof
+                .reverse_unit_prop(&unit, [ConstraintId::from(id)])
+                .map_err(|e| e.to_string())?;
+            self.clauses
+                .add_cert_clause(unit, uid)
+                .map_err(|e| e.to_string())?;
+            ops += OperationSequence::<Var>::from(Axiom::<Var>::from(!l))
+                * usize::try_from(a).expect("a positive weight");
+        }
+        if fixed.len() == terms.len() {
+            return Ok(());
+        }
+        let weakened = self.proof.operations(&ops).map_err(|e| e.to_string())?;
+        let gone: isize = fixed.iter().map(|t| t.1).sum();
+        let rest = terms.into_iter().filter(|t| !fixed.contains(t)).collect();
+        self.at_least(rest, b - gone, weakened)
+    }
+
+    /// The clauses of `Σ a x ≥ rhs` (or `≤ rhs`, or `= rhs`), the proof's constraint `id`
+    /// (an `=`: `≥` at `id`, `≤` at `id + 1`).
+    fn row(
+        &mut self,
+        terms: &[(Lit, isize)],
+        op: Op,
+        rhs: isize,
+        id: AbsConstraintId,
+    ) -> Result<(), String> {
+        let (lo, lb) = normalize(terms, rhs);
+        let negated: Vec<(Lit, isize)> = terms.iter().map(|&(l, a)| (l, -a)).collect();
+        let (hi, hb) = normalize(&negated, -rhs);
+        match op {
+            Op::AtLeast => self.at_least(lo, lb, id),
+            Op::AtMost => self.at_least(hi, hb, id),
+            Op::Equal => {
+                self.at_least(lo, lb, id)?;
+                self.at_least(hi, hb, id + 1)
+            }
+        }
+    }
+}
+
+/// A row's sense.
+#[derive(Clone, Copy)]
+enum Op {
+    AtLeast,
+    AtMost,
+    Equal,
+}
+
+/// Proves the claim on `pb`, writing the OPB file `opb` (with its objective when
+/// `with_objective`) and the proof `pbp`: with `point`, that no point has a smaller
+/// objective than it (its objective must be that of a point meeting every constraint);
+/// without, that no point meets every constraint. `deadline` stops the search.
+pub fn prove(
+    pb: &PbModel,
+    with_objective: bool,
+    point: Option<&[bool]>,
+    opb: &Path,
+    pbp: &Path,
+    deadline: Option<Instant>,
+) -> Result<Proved, String> {
+    let optimal = point.is_some() && with_objective;
+    std::fs::write(opb, pb.to_opb(optimal)).map_err(|e| format!("{}: {e}", opb.display()))?;
+    let count: usize = pb
+        .constraints
+        .iter()
+        .map(|c| if c.equal { 2 } else { 1 })
+        .sum();
+    let file = BufWriter::new(File::create(pbp).map_err(|e| format!("{}: {e}", pbp.display()))?);
+    let mut proof = Proof::new(file, count, optimal).map_err(|e| e.to_string())?;
+    let mut clauses = Certified::default();
+    let columns = u32::try_from(pb.columns).map_err(|_| "too many columns".to_string())?;
+    let mut vars = BasicVarManager::from_next_free(Var::new(columns));
+    let mut value = 0;
+    {
+        let mut enc = Encoding {
+            clauses: &mut clauses,
+            vars: &mut vars,
+            proof: &mut proof,
+        };
+        if let (true, Some(x)) = (optimal, point) {
+            // The first step, before any auxiliary variable exists.
+            let sol = enc
+                .proof
+                .improve_solution(
+                    x.iter()
+                        .enumerate()
+                        .map(|(j, &b)| Var::new(j as u32).axiom(!b)),
+                )
+                .map_err(|e| e.to_string())?;
+            value = pb.objective_at(x);
+            let terms: Vec<(Lit, isize)> = pb
+                .objective
+                .iter()
+                .map(|&(j, c)| (lit(j), c as isize))
+                .collect();
+            enc.row(&terms, Op::AtMost, value as isize - 1, sol)?;
+        }
+        let mut next = 1;
+        for c in &pb.constraints {
+            let terms: Vec<(Lit, isize)> =
+                c.terms.iter().map(|&(j, a)| (lit(j), a as isize)).collect();
+            let op = if c.equal { Op::Equal } else { Op::AtLeast };
+            enc.row(&terms, op, c.rhs as isize, AbsConstraintId::new(next))?;
+            next += if c.equal { 2 } else { 1 };
+        }
+    }
+    let mut solver = CaDiCaL::default();
+    solver
+        .set_option("factor", 0)
+        .map_err(|e| format!("CaDiCaL's option factor: {e}"))?;
+    if let Some(deadline) = deadline {
+        solver.attach_terminator(move || {
+            if Instant::now() >= deadline {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+    }
+    let tracer = Tracer {
+        proof,
+        queue: clauses.0.iter().map(|(_, id)| *id).collect(),
+        ids: HashMap::new(),
+        empty: None,
+        error: None,
+    };
+    let handle = solver.connect_proof_tracer(tracer, true);
+    for (clause, _) in clauses.0 {
+        Solve::add_clause(&mut solver, clause).map_err(|e| e.to_string())?;
+    }
+    match solver.solve().map_err(|e| e.to_string())? {
+        SolverResult::Sat => {
+            let x: Vec<bool> = (0..pb.columns)
+                .map(|j| matches!(solver.lit_val(lit(j)), Ok(rustsat::types::TernaryVal::True)))
+                .collect();
+            let _ = solver.disconnect_proof_tracer(handle);
+            Ok(Proved::Refuted {
+                objective: optimal.then(|| pb.objective_at(&x)),
+            })
+        }
+        SolverResult::Interrupted => {
+            let _ = solver.disconnect_proof_tracer(handle);
+            Ok(Proved::TimeLimit)
+        }
+        SolverResult::Unsat => {
+            let tracer = solver
+                .disconnect_proof_tracer(handle)
+                .map_err(|e| e.to_string())?;
+            if let Some(e) = tracer.error {
+                return Err(format!("the proof tracer: {e}"));
+            }
+            let mut proof = tracer.proof;
+            let empty = match tracer.empty {
+                Some(id) => id,
+                None => proof
+                    .reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())
+                    .map_err(|e| e.to_string())?,
+            };
+            let conclusion = if optimal {
+                Conclusion::<Var>::Bounds {
+                    range: value as isize..value as isize + 1,
+                    lb_id: Some(empty.into()),
+                    ub_sol: None,
+                }
+            } else {
+                Conclusion::<Var>::Unsat(Some(empty.into()))
+            };
+            let mut w = proof
+                .conclude(OutputGuarantee::None, &conclusion)
+                .map_err(|e| e.to_string())?;
+            w.flush().map_err(|e| e.to_string())?;
+            Ok(Proved::Proof {
+                expect: if optimal {
+                    format!("s VERIFIED BOUNDS {value} <= obj <= {value}")
+                } else {
+                    "s VERIFIED UNSATISFIABLE".to_string()
+                },
+            })
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! Certified claims (src/certify/): the proof-logging search and VeriPB on small models
+//! whose truth brute force settles. A true claim (optimal, unique, infeasible) is
+//! `checked`; a false one, a tampered proof and a proof of another model are `rejected`,
+//! and the row says why; a model beyond 0/1 has no certificate (`none`). The checker is
+//! installed by scripts/setup-veripb.sh (scripts/test.sh runs it); without it each test
+//! says so and returns.
+
+use puzzlebench::certify::{self, veripb, Claim, Verdict};
+use puzzlebench::lazy::Cut;
+use puzzlebench::model::{Model, Sense, VarId, VarKind};
+
+/// True when VeriPB is here; else says why the test is skipped.
+fn checker(test: &str) -> bool {
+    match veripb::version() {
+        Ok(_) => true,
+        Err(why) => {
+            eprintln!("skipped {test}: {why}");
+            false
+        }
+    }
+}
+
+fn checked(v: &Verdict) -> bool {
+    matches!(v, Verdict::Checked(by) if by.starts_with("veripb "))
+}
+
+/// p pigeons in h holes, each pigeon in a hole, each hole at most one pigeon.
+fn pigeons(p: usize, h: usize) -> Model {
+    let mut m = Model::new("pigeons");
+    let x: Vec<Vec<VarId>> = (0..p)
+        .map(|i| (0..h).map(|j| m.add_binary(format!("x_{i}_{j}"))).collect())
+        .collect();
+    for (i, row) in x.iter().enumerate() {
+        m.add_row(
+            format!("pigeon_{i}"),
+            row.iter().map(|&v| (v, 1.0)),
+            1.0,
+            f64::INFINITY,
+        );
+    }
+    for j in 0..h {
+        m.add_row(
+            format!("hole_{j}"),
+            x.iter().map(|row| (row[j], 1.0)),
+            f64::NEG_INFINITY,
+            1.0,
+        );
+    }
+    m
+}
+
+/// Every 0/1 point of `m` that meets its rows (brute force; tiny models only).
+fn points(m: &Model) -> Vec<Vec<f64>> {
+    let n = m.vars.len();
+    (0..1u64 << n)
+        .map(|bits| (0..n).map(|j| (bits >> j & 1) as f64).collect::<Vec<f64>>())
+        .filter(|x| {
+            m.rows.iter().all(|r| {
+                let a: f64 = r.terms.iter().map(|&(v, c)| c * x[v.0]).sum();
+                a >= r.lower - 1e-9 && a <= r.upper + 1e-9
+            })
+        })
+        .collect()
+}
+
+/// A random model of `n` 0/1 columns: a few rows with coefficients in −4..=4 (some all
+/// equal above 1, some with a weight beyond the slack: the cases rustsat 0.7.5 gets
+/// wrong), and an objective with coefficients in −5..=5. Four in five are feasible by
+/// construction.
+fn random_model(n: usize, seed: u64, sense: Sense) -> Model {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |k: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % k
+    };
+    let mut m = Model::new("random");
+    let x: Vec<VarId> = (0..n).map(|j| m.add_binary(format!("x{j}"))).collect();
+    for v in &x {
+        m.vars[v.0].objective = next(11) as f64 - 5.0;
+    }
+    m.sense = sense;
+    let p: Vec<f64> = (0..n).map(|_| next(2) as f64).collect();
+    let anchored = next(5) != 0;
+    for i in 0..(2 + next(4)) {
+        let equal_weights = next(4) == 0;
+        let w = 1 + next(3) as i64;
+        let mut terms: Vec<(VarId, f64)> = Vec::new();
+        for &v in &x {
+            if next(2) == 0 {
+                let a = if equal_weights { w } else { next(9) as i64 - 4 };
+                if a != 0 {
+                    terms.push((v, a as f64));
+                }
+            }
+        }
+        if terms.is_empty() {
+            continue;
+        }
+        // Most models keep the point p feasible (each row within reach of its activity
+        // there); one in five is left to chance, and is often infeasible.
+        let activity: f64 = terms.iter().map(|&(v, a)| a * p[v.0]).sum();
+        let total: f64 = terms.iter().map(|t| t.1.abs()).sum();
+        let rhs = if anchored {
+            activity
+        } else {
+            (next(total as u64 + 1) as f64 - total / 3.0).round()
+        };
+        let slack = next(2) as f64;
+        match next(3) {
+            0 => m.add_row(format!("r{i}"), terms, rhs - slack, f64::INFINITY),
+            1 => m.add_row(format!("r{i}"), terms, f64::NEG_INFINITY, rhs + slack),
+            _ => m.add_row(format!("r{i}"), terms, rhs, rhs),
+        }
+    }
+    m
+}
+
+/// The objective as the model counts it.
+fn value(m: &Model, x: &[f64]) -> f64 {
+    m.vars.iter().zip(x).map(|(v, a)| v.objective * a).sum()
+}
+
+/// The no-good row of the point `x` (0/1): every other point meets it.
+fn nogood(x: &[f64]) -> Cut {
+    let terms: Vec<(VarId, f64)> = x
+        .iter()
+        .enumerate()
+        .map(|(j, &a)| (VarId(j), if a > 0.5 { -1.0 } else { 1.0 }))
+        .collect();
+    let ones = x.iter().filter(|&&a| a > 0.5).count() as f64;
+    Cut {
+        terms,
+        lower: 1.0 - ones,
+        upper: f64::INFINITY,
+    }
+}
+
+#[test]
+fn pigeonholes_are_certified_infeasible_and_a_free_hole_is_not() {
+    if !checker("pigeonholes") {
+        return;
+    }
+    for p in 3..=7 {
+        let c = certify::certify(&pigeons(p, p - 1), &Claim::Infeasible, Some(60.0), None);
+        assert!(checked(&c.verdict), "{p} pigeons: {:?}", c.verdict);
+        assert!(c.proof_bytes.unwrap() > 0 && c.check_seconds.is_some());
+    }
+    let c = certify::certify(&pigeons(4, 4), &Claim::Infeasible, Some(60.0), None);
+    assert!(
+        matches!(&c.verdict, Verdict::Rejected(why) if why.contains("found a solution")),
+        "{:?}",
+        c.verdict
+    );
+}
+
+#[test]
+fn random_models_true_claims_are_checked_and_false_ones_rejected() {
+    if !checker("random models") {
+        return;
+    }
+    let (mut optimal, mut infeasible, mut unique, mut refuted) = (0, 0, 0, 0);
+    for seed in 0..60 {
+        let sense = if seed % 2 == 0 {
+            Sense::Minimize
+        } else {
+            Sense::Maximize
+        };
+        let m = random_model(4 + (seed as usize % 6), seed, sense);
+        let all = points(&m);
+        let what = format!("seed {seed}: {m:?}");
+        if all.is_empty() {
+            let c = certify::certify(&m, &Claim::Infeasible, Some(60.0), None);
+            assert!(checked(&c.verdict), "{what}: {:?}", c.verdict);
+            infeasible += 1;
+            continue;
+        }
+        // The best point by brute force is certified; a worse one is refuted.
+        let better = |a: f64, b: f64| {
+            if sense == Sense::Minimize {
+                a < b
+            } else {
+                a > b
+            }
+        };
+        let best = all.iter().fold(&all[0], |b, x| {
+            if better(value(&m, x), value(&m, b)) {
+                x
+            } else {
+                b
+            }
+        });
+        let c = certify::certify(
+            &m,
+            &Claim::Optimal {
+                values: best.clone(),
+            },
+            Some(60.0),
+            None,
+        );
+        if m.vars.iter().any(|v| v.objective != 0.0) {
+            assert!(checked(&c.verdict), "{what}: {:?}", c.verdict);
+            optimal += 1;
+            if let Some(worse) = all.iter().find(|x| better(value(&m, best), value(&m, x))) {
+                let c = certify::certify(
+                    &m,
+                    &Claim::Optimal {
+                        values: worse.clone(),
+                    },
+                    Some(60.0),
+                    None,
+                );
+                assert!(
+                    matches!(&c.verdict, Verdict::Rejected(why) if why.contains("better")),
+                    "{what}: {:?}",
+                    c.verdict
+                );
+                refuted += 1;
+            }
+        }
+        // "Infeasible" is false here.
+        let c = certify::certify(&m, &Claim::Infeasible, Some(60.0), None);
+        assert!(
+            matches!(c.verdict, Verdict::Rejected(_)),
+            "{what}: {:?}",
+            c.verdict
+        );
+        // "Unique" holds exactly when there is one point.
+        let excluded = vec![nogood(&all[0])];
+        let c = certify::certify(&m, &Claim::Unique { excluded }, Some(60.0), None);
+        if all.len() == 1 {
+            assert!(checked(&c.verdict), "{what}: {:?}", c.verdict);
+            unique += 1;
+        } else {
+            assert!(
+                matches!(c.verdict, Verdict::Rejected(_)),
+                "{what}: {:?}",
+                c.verdict
+            );
+        }
+    }
+    eprintln!("checked: {optimal} optimal, {infeasible} infeasible, {unique} unique; {refuted} worse answers refuted");
+    assert!(
+        optimal >= 10 && infeasible >= 1 && refuted >= 5,
+        "the seeds cover each case"
+    );
+}
+
+#[test]
+fn a_tampered_proof_or_a_proof_of_another_model_is_rejected_with_its_line() {
+    if !checker("tampered") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("kept");
+    let c = certify::certify(&pigeons(5, 4), &Claim::Infeasible, Some(60.0), Some(&keep));
+    assert!(checked(&c.verdict), "{:?}", c.verdict);
+    let (opb, pbp) = c.files.unwrap();
+    let proof = std::fs::read_to_string(&pbp).unwrap();
+    // A derived step changed: drop the last literal of the first RUP step.
+    let at = proof.find("\nrup ").expect("a rup step") + 1;
+    let end = at + proof[at..].find('\n').unwrap();
+    let line = &proof[at..end];
+    let cut = line.rfind(" x").unwrap();
+    let tampered = format!("{}{} >= 1 ;{}", &proof[..at], &line[..cut], &proof[end..]);
+    let bad = dir.path().join("bad.pbp");
+    std::fs::write(&bad, &tampered).unwrap();
+    let check = veripb::check(&opb, &bad, "s VERIFIED UNSATISFIABLE");
+    assert!(
+        matches!(&check.verdict, Verdict::Rejected(why) if why.contains("bad.pbp")),
+        "{:?}",
+        check.verdict
+    );
+    // The same proof against another model (a pigeon fewer: it has solutions).
+    let other = dir.path().join("other.opb");
+    let text = puzzlebench::formats::opb::write(&pigeons(4, 4)).unwrap();
+    std::fs::write(&other, text).unwrap();
+    let check = veripb::check(&other, &pbp, "s VERIFIED UNSATISFIABLE");
+    assert!(
+        matches!(check.verdict, Verdict::Rejected(_)),
+        "{:?}",
+        check.verdict
+    );
+    // A proof whose conclusion is not the claim's.
+    let check = veripb::check(&opb, &pbp, "s VERIFIED BOUNDS 0 <= obj <= 0");
+    assert!(
+        matches!(&check.verdict, Verdict::Rejected(why) if why.contains("VERIFIED UNSATISFIABLE")),
+        "{:?}",
+        check.verdict
+    );
+}
+
+#[test]
+fn a_model_beyond_zero_one_has_no_certificate() {
+    let mut m = Model::new("general");
+    let x = m.add_var("x", VarKind::Integer, 0.0, 5.0, 1.0);
+    m.add_row("r", [(x, 1.0)], 2.0, f64::INFINITY);
+    let c = certify::certify(&m, &Claim::Infeasible, Some(10.0), None);
+    assert!(
+        matches!(&c.verdict, Verdict::None(why) if why.contains("not a 0/1 model")),
+        "{:?}",
+        c.verdict
+    );
+    let mut m = pigeons(2, 2);
+    m.rows[0].terms[0].1 = 0.5;
+    let c = certify::certify(&m, &Claim::Infeasible, Some(10.0), None);
+    assert!(
+        matches!(&c.verdict, Verdict::None(why) if why.contains("0.5")),
+        "{:?}",
+        c.verdict
+    );
+}
