@@ -313,3 +313,107 @@ fn a_model_beyond_zero_one_has_no_certificate() {
         c.verdict
     );
 }
+
+/// The cost of certificates on the puzzles' own claims (a benchmark, run by hand:
+/// `cargo test --release --test certify -- --ignored --nocapture`): n-Queens' most
+/// queens (`base`) on the committed 8×8 boards, each optimum from HiGHS certified, and the
+/// uniqueness of the committed Sudoku puzzles (`binary`, whose columns are all answer
+/// columns, so the no-good of the answer excludes exactly it). For each: the plain search
+/// (the `sat` engine, CaDiCaL without a proof, on the same model and claim), the
+/// proof-logging search, the check, and the proof's size.
+#[test]
+#[ignore]
+fn certificate_cost_on_puzzle_claims() {
+    use puzzlebench::engines::{highs::HIGHS, sat::SAT, SolveOptions, Status};
+    use puzzlebench::puzzles;
+    if !checker("certificate cost") {
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let mut cases: Vec<(Box<dyn puzzles::Instance>, &str, &str)> = Vec::new();
+    let queens = puzzles::puzzle("queens").unwrap();
+    for f in std::fs::read_dir(root.join("queens/boards")).unwrap() {
+        let f = f.unwrap().path();
+        if f.file_name().unwrap().to_string_lossy().starts_with("b08") {
+            for inst in queens.load(&f).unwrap() {
+                cases.push((inst, "base", "optimal"));
+            }
+        }
+    }
+    let sudoku = puzzles::puzzle("sudoku").unwrap();
+    for name in [
+        "solo_2x3_unreasonable",
+        "solo_3x3_basic",
+        "solo_3x3_extreme",
+        "report_fig3_1",
+    ] {
+        for inst in sudoku
+            .load(&root.join(format!("sudoku/{name}.txt")))
+            .unwrap()
+        {
+            cases.push((inst, "binary", "unique"));
+        }
+    }
+    let options = SolveOptions {
+        time_limit: Some(60.0),
+        lp_relaxation: false,
+        ..SolveOptions::default()
+    };
+    let (mut prove_ratio, mut check_ratio) = (Vec::new(), Vec::new());
+    println!("| instance | claim | plain search (s) | proof-logging search (s) | check (s) | proof (bytes) | certificate |");
+    println!("|---|---|---|---|---|---|---|");
+    for (inst, formulation, kind) in &cases {
+        let model = inst.build(formulation).unwrap();
+        let answer = inst.solve(formulation, HIGHS, &options).unwrap();
+        assert_eq!(answer.outcome.status, Status::Optimal, "{}", inst.name());
+        assert_eq!(answer.verified(), Some(true), "{}", inst.name());
+        let values = answer.outcome.values.clone().unwrap();
+        let claim = match *kind {
+            "optimal" => Claim::Optimal {
+                values: values.clone(),
+            },
+            _ => Claim::Unique {
+                excluded: vec![nogood(&values)],
+            },
+        };
+        // The plain search of the same claim: the optimum again, or no second answer.
+        let plain = match &claim {
+            Claim::Unique { excluded } => {
+                let mut m = model.clone();
+                for c in excluded {
+                    m.add_row("nogood", c.terms.clone(), c.lower, c.upper);
+                }
+                SAT.solve_model(&m, &options)
+            }
+            _ => SAT.solve_model(&model, &options),
+        };
+        let c = certify::certify(&model, &claim, Some(600.0), None);
+        assert!(checked(&c.verdict), "{}: {:?}", inst.name(), c.verdict);
+        let (p, s, k) = (
+            plain.seconds,
+            c.certify_seconds.unwrap(),
+            c.check_seconds.unwrap(),
+        );
+        prove_ratio.push(s / p.max(1e-6));
+        check_ratio.push(k / p.max(1e-6));
+        println!(
+            "| {} | {kind} | {p:.4} | {s:.4} | {k:.3} | {} | {} |",
+            inst.name(),
+            c.proof_bytes.unwrap(),
+            c.verdict.cell()
+        );
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let worst = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "{} claims checked; proof-logging search / plain search: median {:.1}, worst {:.1}; check / plain search: median {:.1}, worst {:.1}",
+        cases.len(),
+        median(&mut prove_ratio),
+        worst(&prove_ratio),
+        median(&mut check_ratio),
+        worst(&check_ratio)
+    );
+}
