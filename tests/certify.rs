@@ -54,12 +54,7 @@ fn points(m: &Model) -> Vec<Vec<f64>> {
     let n = m.vars.len();
     (0..1u64 << n)
         .map(|bits| (0..n).map(|j| (bits >> j & 1) as f64).collect::<Vec<f64>>())
-        .filter(|x| {
-            m.rows.iter().all(|r| {
-                let a: f64 = r.terms.iter().map(|&(v, c)| c * x[v.0]).sum();
-                a >= r.lower - 1e-9 && a <= r.upper + 1e-9
-            })
-        })
+        .filter(|x| m.feasible(x))
         .collect()
 }
 
@@ -121,7 +116,7 @@ fn random_model(n: usize, seed: u64, sense: Sense) -> Model {
 
 /// The objective as the model counts it.
 fn value(m: &Model, x: &[f64]) -> f64 {
-    m.vars.iter().zip(x).map(|(v, a)| v.objective * a).sum()
+    m.objective_value(x)
 }
 
 /// The no-good row of the point `x` (0/1): every other point meets it.

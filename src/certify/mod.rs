@@ -27,7 +27,7 @@
 pub mod search;
 pub mod veripb;
 
-use crate::formats::opb::{PbConstraint, PbModel};
+use crate::formats::opb::PbModel;
 use crate::model::{Model, VarKind};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -113,15 +113,18 @@ impl Certificate {
 /// Why `model` has no certificate here, if it has none: a column that is not 0/1, or a
 /// coefficient that is not whole.
 pub fn unsupported(model: &Model) -> Option<String> {
+    pb_model(model).err()
+}
+
+/// `model` as the OPB file states it, or why it has no certificate here.
+fn pb_model(model: &Model) -> Result<PbModel, String> {
     for v in &model.vars {
         let binary = v.kind != VarKind::Continuous && v.lower >= 0.0 && v.upper <= 1.0;
         if !binary {
-            return Some(format!("not a 0/1 model (column {} is not 0/1)", v.name));
+            return Err(format!("not a 0/1 model (column {} is not 0/1)", v.name));
         }
     }
-    PbModel::of(model)
-        .err()
-        .map(|why| format!("not a 0/1 model with whole coefficients ({why})"))
+    PbModel::of(model).map_err(|why| format!("not a 0/1 model with whole coefficients ({why})"))
 }
 
 /// Certifies `claim` on `model`: writes the model as OPB, proves the claim by the
@@ -133,10 +136,7 @@ pub fn certify(
     seconds: Option<f64>,
     keep: Option<&std::path::Path>,
 ) -> Certificate {
-    if let Some(why) = unsupported(model) {
-        return Certificate::none(why);
-    }
-    let mut pb = match PbModel::of(model) {
+    let mut pb = match pb_model(model) {
         Ok(pb) => pb,
         Err(why) => return Certificate::none(why),
     };
@@ -163,9 +163,8 @@ pub fn certify(
         }
         Claim::Unique { excluded } => {
             for cut in excluded {
-                match constraints_of(cut) {
-                    Ok(rows) => pb.constraints.extend(rows),
-                    Err(why) => return Certificate::none(format!("a no-good row: {why}")),
+                if let Err(why) = pb.add_row(&cut.terms, cut.lower, cut.upper) {
+                    return Certificate::none(format!("a no-good row: {why}"));
                 }
             }
             (false, None)
@@ -229,42 +228,6 @@ pub fn certify(
         proof_bytes,
         files,
     }
-}
-
-/// The OPB constraints of a row given as a cut (a no-good row): `>=` its lower side, `>=`
-/// its upper side negated, or `=` both.
-fn constraints_of(cut: &crate::lazy::Cut) -> Result<Vec<PbConstraint>, String> {
-    let whole = |x: f64| {
-        (x.fract() == 0.0 && x.abs() < 9.0e15)
-            .then_some(x as i64)
-            .ok_or_else(|| format!("{x} is not a whole number"))
-    };
-    let side = |sign: f64, rhs: f64, equal: bool| -> Result<PbConstraint, String> {
-        let mut terms = Vec::new();
-        for &(v, a) in &cut.terms {
-            let a = whole(sign * a)?;
-            if a != 0 {
-                terms.push((v.0, a));
-            }
-        }
-        Ok(PbConstraint {
-            terms,
-            equal,
-            rhs: whole(sign * rhs)?,
-        })
-    };
-    let (lo, up) = (cut.lower.is_finite(), cut.upper.is_finite());
-    if lo && up && cut.lower == cut.upper {
-        return Ok(vec![side(1.0, cut.lower, true)?]);
-    }
-    let mut out = Vec::new();
-    if lo {
-        out.push(side(1.0, cut.lower, false)?);
-    }
-    if up {
-        out.push(side(-1.0, cut.upper, false)?);
-    }
-    Ok(out)
 }
 
 /// True when the 0/1 point `x` meets every constraint of `pb`.

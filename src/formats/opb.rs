@@ -46,8 +46,39 @@ impl PbModel {
     /// upper side negated) or `=`, bounds that fix a column as constraints of their own.
     /// The error says why the model cannot be written.
     pub fn of(model: &Model) -> Result<PbModel, String> {
-        let mut constraints = Vec::new();
-        let mut push = |terms: &[(VarId, f64)], equal: bool, rhs: f64, sign: f64| {
+        let mut pb = PbModel {
+            columns: model.vars.len(),
+            objective: Vec::new(),
+            constraints: Vec::new(),
+        };
+        for r in &model.rows {
+            pb.add_row(&r.terms, r.lower, r.upper)?;
+        }
+        for (j, v) in model.vars.iter().enumerate() {
+            if v.lower > 0.0 {
+                pb.add_row(&[(VarId(j), 1.0)], 1.0, f64::INFINITY)?;
+            }
+            if v.upper < 1.0 {
+                pb.add_row(&[(VarId(j), 1.0)], f64::NEG_INFINITY, 0.0)?;
+            }
+        }
+        for (j, c) in super::minimisation(model).into_iter().enumerate() {
+            if c != 0.0 {
+                pb.objective.push((j, whole(c)?));
+            }
+        }
+        Ok(pb)
+    }
+
+    /// Adds the row `lower ≤ Σ terms ≤ upper` as OPB constraints: `=` where both sides
+    /// are one number, else `>=` its lower side and `>=` its upper side negated.
+    pub fn add_row(
+        &mut self,
+        terms: &[(VarId, f64)],
+        lower: f64,
+        upper: f64,
+    ) -> Result<(), String> {
+        let mut push = |equal: bool, rhs: f64, sign: f64| {
             let mut out = Vec::new();
             for &(v, a) in terms {
                 let a = whole(sign * a)?;
@@ -59,45 +90,25 @@ impl PbModel {
                 // No term: 0 op rhs, kept true to its truth with a column and its negation.
                 out = vec![(0, 1), (0, -1)];
             }
-            constraints.push(PbConstraint {
+            self.constraints.push(PbConstraint {
                 terms: out,
                 equal,
                 rhs: whole(sign * rhs)?,
             });
             Ok::<(), String>(())
         };
-        for r in &model.rows {
-            match (r.lower.is_finite(), r.upper.is_finite()) {
-                (true, true) if r.lower == r.upper => push(&r.terms, true, r.lower, 1.0)?,
-                (lo, up) => {
-                    if lo {
-                        push(&r.terms, false, r.lower, 1.0)?;
-                    }
-                    if up {
-                        push(&r.terms, false, r.upper, -1.0)?;
-                    }
+        match (lower.is_finite(), upper.is_finite()) {
+            (true, true) if lower == upper => push(true, lower, 1.0),
+            (lo, up) => {
+                if lo {
+                    push(false, lower, 1.0)?;
                 }
+                if up {
+                    push(false, upper, -1.0)?;
+                }
+                Ok(())
             }
         }
-        for (j, v) in model.vars.iter().enumerate() {
-            if v.lower > 0.0 {
-                push(&[(VarId(j), 1.0)], false, 1.0, 1.0)?;
-            }
-            if v.upper < 1.0 {
-                push(&[(VarId(j), 1.0)], false, 0.0, -1.0)?;
-            }
-        }
-        let mut objective = Vec::new();
-        for (j, c) in super::minimisation(model).into_iter().enumerate() {
-            if c != 0.0 {
-                objective.push((j, whole(c)?));
-            }
-        }
-        Ok(PbModel {
-            columns: model.vars.len(),
-            objective,
-            constraints,
-        })
     }
 
     /// The OPB file, with its objective or without.

@@ -23,29 +23,32 @@ struct Licensed {
 
 /// The engines the notes are about: those whose definition has a `[licence]` (the
 /// built-in `gurobi`, `cplex`, `xpress`, `copt`: `src/engines/drivers/<key>.toml`, and a
-/// user's), in the order of `list`.
-fn licensed_engines() -> Vec<Licensed> {
-    crate::engines::registry::all()
-        .iter()
-        .filter_map(|e| {
-            let l = e.licence()?;
-            Some(Licensed {
-                key: e.key(),
-                report: if l.note.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", l.note)
-                },
-                limit: l.limit,
-                terms: l.terms,
+/// user's), in the order of `list`; read once per process.
+fn licensed_engines() -> &'static [Licensed] {
+    static LICENSED: std::sync::OnceLock<Vec<Licensed>> = std::sync::OnceLock::new();
+    LICENSED.get_or_init(|| {
+        crate::engines::registry::all()
+            .iter()
+            .filter_map(|e| {
+                let l = e.licence()?;
+                Some(Licensed {
+                    key: e.key(),
+                    report: if l.note.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", l.note)
+                    },
+                    limit: l.limit,
+                    terms: l.terms,
+                })
             })
-        })
-        .collect()
+            .collect()
+    })
 }
 
 /// The licensed engine of `backend`, if it is one.
-fn licensed(backend: &str) -> Option<Licensed> {
-    licensed_engines().into_iter().find(|l| l.key == backend)
+fn licensed(backend: &str) -> Option<&'static Licensed> {
+    licensed_engines().iter().find(|l| l.key == backend)
 }
 
 /// True for a refusal by a licensed engine's licence (its size limit, or a licence it
@@ -144,7 +147,7 @@ pub fn notes(puzzle: &str, rows: &[Record]) -> Vec<String> {
 /// `<puzzle>_table_…`), and the versions and licence to every other table with a cell of
 /// the engine (the answers, the comparisons, the races).
 pub fn annotate(tables: &mut [Table], rows: &[Record]) {
-    for engine in &licensed_engines() {
+    for engine in licensed_engines() {
         let shows = |t: &Table| t.rows.iter().flatten().any(|c| mentions(c, engine.key));
         let mut puzzles: Vec<&str> = rows
             .iter()

@@ -7,7 +7,7 @@ use crate::engines::cnf::{self, Encoder};
 use crate::engines::mps_driver::{self, Launch, MpsDriver, SolveMessage};
 use crate::engines::{external, row_generation};
 use crate::engines::{
-    Budget, Declaration, Engine, EngineImpl, Enumeration, Kind, Outcome, Settings, Status,
+    Budget, Declaration, Engine, EngineImpl, Enumeration, Outcome, Settings, Status,
 };
 use crate::lazy::{SearchHints, Separator};
 use crate::model::{Model, VarKind};
@@ -97,9 +97,8 @@ impl DefinedEngine {
         budget: &Budget,
     ) -> Option<Outcome> {
         let script = self.definition.script.as_ref()?;
-        let mut driver = MpsDriver::launched(Launch::Python(python, script.source));
-        let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
-        Some(self.checked_outcome(model, driver.finish(outcome)))
+        let launch = Launch::Python(python, script.source);
+        Some(self.checked_outcome(model, solve_once(launch, model, settings, budget)))
     }
 
     /// `run` on the definition's driver: its script on the project's Python environment
@@ -890,10 +889,7 @@ impl EngineImpl for DefinedEngine {
             },
             Input::Cnf => self.solve_cnf(model, settings, budget),
             Input::Driver => self.with_driver(|launch| {
-                let mut driver = MpsDriver::launched(launch);
-                let outcome =
-                    driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
-                let outcome = driver.finish(outcome);
+                let outcome = solve_once(launch, model, settings, budget);
                 self.driver_outcome(model, outcome)
             }),
         }
@@ -944,15 +940,6 @@ impl EngineImpl for DefinedEngine {
         settings: &Settings,
         budget: &Budget,
     ) -> Outcome {
-        if !self.definition.kinds.contains(&Kind::LazyRows) {
-            return Outcome::refused(
-                format!(
-                    "unsupported by {}: it takes no lazy rows",
-                    self.definition.key
-                ),
-                0.0,
-            );
-        }
         if let Some(o) = self.not_installed() {
             return o;
         }
@@ -979,6 +966,14 @@ impl EngineImpl for DefinedEngine {
             mps_driver::enumerate_once(launch, model, settings, budget, counter)
         }))
     }
+}
+
+/// One solve of `model` by one driver process that `launch` starts (its answer as the
+/// driver gave it).
+fn solve_once(launch: Launch, model: &Model, settings: &Settings, budget: &Budget) -> Outcome {
+    let mut driver = MpsDriver::launched(launch);
+    let outcome = driver.solve(model, &SolveMessage::new("solve", settings, budget), budget);
+    driver.finish(outcome)
 }
 
 /// The version `text` a definition's program gave, named by the engine's `key` unless it
