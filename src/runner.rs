@@ -707,6 +707,10 @@ pub fn run_isolated(
         rec.cores = crate::cores::cpu_list(cpus);
     }
     rec.machine = env.machine.clone();
+    // The row's time is when its worker was reaped, taken by the clock that timed it: the
+    // worker's own stamp comes before its exit, so `timestamp - wall_seconds` would fall
+    // before the worker started by however long the exit took.
+    rec.timestamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     rec.wall_seconds = Some(m.wall_seconds);
     rec.cpu_seconds = m.cpu_seconds;
     rec.peak_memory_mb = m.peak_memory_mb;
