@@ -190,6 +190,38 @@ struct SolverArgs {
     /// Solutions to look for; 2 proves uniqueness (the solutions column then says 1).
     #[arg(long, default_value_t = 1, value_name = "N")]
     count: u32,
+    #[command(flatten)]
+    certify: CertifyArgs,
+}
+
+/// Certificates of claims (`--certify`).
+#[derive(Args, Clone)]
+struct CertifyArgs {
+    /// Certify each run's claim beyond a valid answer: `optimal`, `unique` (a count that
+    /// found fewer answers than asked for) or `infeasible`, on a model of 0/1 columns with
+    /// whole coefficients, whichever engine made it. A proof-logging search proves the
+    /// claim and VeriPB checks the proof (scripts/setup-veripb.sh installs it); the row's
+    /// certificate column says `checked`, `rejected` with the checker's reason, or `none`
+    /// with why (docs/certificates.md). The certificate's time is not the run's.
+    #[arg(long)]
+    certify: bool,
+    /// Seconds the certifying search and the checker may each take per claim (with
+    /// --certify); past it the certificate is `none` and says so.
+    #[arg(long, default_value_t = 60.0, value_name = "S")]
+    certify_limit: f64,
+}
+
+impl CertifyArgs {
+    /// The certify option of the runs: the limit when --certify is given.
+    fn seconds(&self) -> Result<Option<f64>, String> {
+        if !(self.certify_limit > 0.0 && self.certify_limit.is_finite()) {
+            return Err(format!(
+                "--certify-limit must be a positive number of seconds, not {}",
+                self.certify_limit
+            ));
+        }
+        Ok(self.certify.then_some(self.certify_limit))
+    }
 }
 
 impl SolverArgs {
@@ -213,6 +245,7 @@ impl SolverArgs {
             lp_relaxation: !self.no_lp,
             heuristics: self.heuristics.first().copied().unwrap_or_default(),
             count: self.count,
+            certify: self.certify.seconds()?,
         })
     }
 
@@ -299,6 +332,8 @@ struct CountArgs {
     /// puzzle).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    certify: CertifyArgs,
 }
 
 #[derive(Args)]
@@ -454,6 +489,8 @@ struct ReproduceArgs {
     /// into the same folder takes them back before it goes on.
     #[arg(long)]
     compress_raw: bool,
+    #[command(flatten)]
+    certify: CertifyArgs,
 }
 
 fn parse_budget(s: &str) -> Result<f64, String> {
@@ -765,6 +802,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     seed: a.seed,
                     lp_relaxation: false,
                     count: a.limit,
+                    certify: a.certify.seconds().map_err(commands::bad_input)?,
                     ..SolveOptions::default()
                 },
                 counting: Some(commands::solve::Counting { show: a.show }),
@@ -786,7 +824,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 what,
             })
         }
-        Command::Reproduce(a) => commands::reproduce::reproduce(&reproduce_config(a)),
+        Command::Reproduce(a) => commands::reproduce::reproduce(&reproduce_config(a)?),
         Command::Race(a) => commands::race::race(&commands::race::RaceCommand {
             puzzle: a.puzzle,
             engines: a.backend,
@@ -850,8 +888,11 @@ fn run_config(a: RunArgs) -> Result<commands::run::RunConfig, Failure> {
     })
 }
 
-fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
-    commands::reproduce::ReproduceConfig {
+fn reproduce_config(
+    a: ReproduceArgs,
+) -> Result<commands::reproduce::ReproduceConfig, commands::Failure> {
+    Ok(commands::reproduce::ReproduceConfig {
+        certify: a.certify.seconds().map_err(commands::bad_input)?,
         quick: a.quick,
         engines: a.backend,
         without: a.without,
@@ -874,7 +915,7 @@ fn reproduce_config(a: ReproduceArgs) -> commands::reproduce::ReproduceConfig {
         race_jobs: a.race_jobs,
         race_margin: a.race_margin,
         compress_raw: a.compress_raw,
-    }
+    })
 }
 
 /// `puzzlebench slurm (run|reproduce) ARGS`: the slurm options taken out, the rest parsed
@@ -915,7 +956,7 @@ fn slurm(args: &[String]) -> Result<(), Failure> {
     })?;
     let sweep = match cli.command {
         Command::Run(a) => Sweep::Run(Box::new(run_config(a)?)),
-        Command::Reproduce(a) => Sweep::Reproduce(Box::new(reproduce_config(a))),
+        Command::Reproduce(a) => Sweep::Reproduce(Box::new(reproduce_config(a)?)),
         _ => unreachable!("parsed as {what}"),
     };
     slurm::slurm(sweep, &forwarded, &options)

@@ -443,6 +443,12 @@ pub fn to_record(
             r.clauses = o.clauses;
             r.aux_variables = o.aux_variables;
             r.solutions = o.solutions;
+            if let Some(c) = &rep.certificate {
+                r.certificate = c.cell();
+                r.certify_seconds = c.certify_seconds;
+                r.check_seconds = c.check_seconds;
+                r.proof_bytes = c.proof_bytes;
+            }
             r.error = o.message.clone().or_else(|| {
                 rep.answer
                     .as_ref()
@@ -609,9 +615,12 @@ pub struct SweepOutcome {
 
 /// The hard wall-clock limit of one worker: the run's one time limit (model building, LP
 /// relaxation and every solve draw on it) plus the grace for starting the worker, loading
-/// the instance, decoding and verifying, and an engine's overrun of its own limit.
+/// the instance, decoding and verifying, and an engine's overrun of its own limit, plus
+/// the limits of a certificate's search and check (`--certify`).
 pub fn hard_limit(options: &SolveOptions, grace: f64) -> Option<f64> {
-    options.time_limit.map(|t| t + grace)
+    // A certificate's search and its check each have their own limit, after the run's.
+    let certify = options.certify.map_or(0.0, |c| 2.0 * c);
+    options.time_limit.map(|t| t + grace + certify)
 }
 
 /// Runs one spec in a worker process pinned to `cpus`, its timeline streamed to

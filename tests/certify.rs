@@ -263,7 +263,7 @@ fn a_tampered_proof_or_a_proof_of_another_model_is_rejected_with_its_line() {
     let tampered = format!("{}{} >= 1 ;{}", &proof[..at], &line[..cut], &proof[end..]);
     let bad = dir.path().join("bad.pbp");
     std::fs::write(&bad, &tampered).unwrap();
-    let check = veripb::check(&opb, &bad, "s VERIFIED UNSATISFIABLE");
+    let check = veripb::check(&opb, &bad, "s VERIFIED UNSATISFIABLE", None);
     assert!(
         matches!(&check.verdict, Verdict::Rejected(why) if why.contains("bad.pbp")),
         "{:?}",
@@ -273,14 +273,14 @@ fn a_tampered_proof_or_a_proof_of_another_model_is_rejected_with_its_line() {
     let other = dir.path().join("other.opb");
     let text = puzzlebench::formats::opb::write(&pigeons(4, 4)).unwrap();
     std::fs::write(&other, text).unwrap();
-    let check = veripb::check(&other, &pbp, "s VERIFIED UNSATISFIABLE");
+    let check = veripb::check(&other, &pbp, "s VERIFIED UNSATISFIABLE", None);
     assert!(
         matches!(check.verdict, Verdict::Rejected(_)),
         "{:?}",
         check.verdict
     );
     // A proof whose conclusion is not the claim's.
-    let check = veripb::check(&opb, &pbp, "s VERIFIED BOUNDS 0 <= obj <= 0");
+    let check = veripb::check(&opb, &pbp, "s VERIFIED BOUNDS 0 <= obj <= 0", None);
     assert!(
         matches!(&check.verdict, Verdict::Rejected(why) if why.contains("VERIFIED UNSATISFIABLE")),
         "{:?}",
@@ -410,5 +410,180 @@ fn certificate_cost_on_puzzle_claims() {
         worst(&prove_ratio),
         median(&mut check_ratio),
         worst(&check_ratio)
+    );
+}
+
+fn pb(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_puzzlebench"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run puzzlebench")
+}
+
+/// The JSON rows `count`/`solve --format json` print, one per line.
+fn json_rows(out: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn a_row_says_what_was_checked_and_why_nothing_was() {
+    if !checker("row certificates") {
+        return;
+    }
+    // A unique Sudoku counted to 2 on two engines: one answer, and the proof that the
+    // model with its no-good row has no other is checked.
+    for engine in ["highs", "sat"] {
+        let o = pb(&[
+            "count",
+            "instances/sudoku/report_fig3_1.txt",
+            "--puzzle",
+            "sudoku",
+            "--limit",
+            "2",
+            "--backend",
+            engine,
+            "--certify",
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rows = json_rows(&o);
+        assert_eq!(rows[0]["solutions"], 1);
+        let cell = rows[0]["certificate"].as_str().unwrap();
+        assert!(
+            cell.starts_with("checked (unique, veripb 3."),
+            "{engine}: {cell}"
+        );
+        assert!(rows[0]["proof_bytes"].as_u64().unwrap() > 0);
+        assert!(rows[0]["check_seconds"].as_f64().unwrap() > 0.0);
+    }
+    // n-Queens' most queens on an 8x8 board with a wall: the optimum is checked.
+    let o = pb(&[
+        "solve",
+        "instances/queens/boards/b08_w1_a.txt",
+        "--puzzle",
+        "queens",
+        "--formulation",
+        "base",
+        "--certify",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = json_rows(&o);
+    let cell = rows[0]["certificate"].as_str().unwrap();
+    assert!(cell.starts_with("checked (optimal, veripb 3."), "{cell}");
+    // A Zebra puzzle without solution: infeasible, checked; as a constraint program it has
+    // no 0/1 model. A Sudoku solved once claims nothing beyond its answer. Without
+    // --certify the cells stay empty.
+    for (file, puzzle, formulation, want) in [
+        (
+            "tests/data/zebra/infeasible.txt",
+            "zebra",
+            "ip",
+            "checked (infeasible, veripb 3.",
+        ),
+        (
+            "tests/data/zebra/infeasible.txt",
+            "zebra",
+            "cp",
+            "none: a constraint program",
+        ),
+        (
+            "instances/sudoku/report_fig3_1.txt",
+            "sudoku",
+            "binary",
+            "none: no claim beyond the answer",
+        ),
+    ] {
+        let all = vec![
+            "solve",
+            file,
+            "--puzzle",
+            puzzle,
+            "--formulation",
+            formulation,
+            "--certify",
+            "--format",
+            "json",
+        ];
+        let o = pb(&all);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let cell = json_rows(&o)[0]["certificate"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(cell.starts_with(want), "{cell}");
+    }
+    let o = pb(&[
+        "solve",
+        "instances/sudoku/report_fig3_1.txt",
+        "--puzzle",
+        "sudoku",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json_rows(&o)[0]["certificate"], "");
+    assert!(json_rows(&o)[0]["certify_seconds"].is_null());
+    // A limit that is no number of seconds is a clear error.
+    let o = pb(&[
+        "solve",
+        "instances/sudoku/report_fig3_1.txt",
+        "--puzzle",
+        "sudoku",
+        "--certify",
+        "--certify-limit",
+        "0",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--certify-limit must be a positive"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn an_engine_that_says_optimal_with_a_worse_answer_is_rejected_in_its_row() {
+    use puzzlebench::engines::{highs::HIGHS, SolveOptions, Status};
+    use puzzlebench::puzzles::{self, certified};
+    if !checker("a false optimal") {
+        return;
+    }
+    // The most queens on an 8x8 board with a wall, solved by highs; then the same answer
+    // with one queen taken away: still a valid placement (the verifier accepts it), but
+    // an engine that called it optimal would be wrong, and the certificate says so.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let queens = puzzles::puzzle("queens").unwrap();
+    let inst = queens
+        .load(&root.join("queens/boards/b08_w1_a.txt"))
+        .unwrap()
+        .remove(0);
+    let model = inst.build("base").unwrap();
+    let mut r = inst.solve("base", HIGHS, &SolveOptions::default()).unwrap();
+    assert_eq!(r.outcome.status, Status::Optimal);
+    let right = certified::of_one_model(&model, &r, 60.0);
+    assert!(
+        right.cell().starts_with("checked (optimal, "),
+        "{}",
+        right.cell()
+    );
+    let values = r.outcome.values.as_mut().unwrap();
+    let queen = values
+        .iter()
+        .position(|&v| v > 0.5 && v < 1.5)
+        .expect("a queen");
+    values[queen] = 0.0;
+    let wrong = certified::of_one_model(&model, &r, 60.0);
+    assert!(
+        wrong.cell().starts_with(
+            "rejected (optimal): the certifying search found a solution with objective"
+        ),
+        "{}",
+        wrong.cell()
     );
 }

@@ -96,16 +96,30 @@ pub struct Certificate {
     pub proof_bytes: Option<u64>,
     /// The model and proof files, where they were kept ([`certify`]'s `keep`).
     pub files: Option<(PathBuf, PathBuf)>,
+    /// The claim's word ([`Claim::key`]), where a claim was certified.
+    pub claim: Option<&'static str>,
 }
 
 impl Certificate {
-    fn none(why: impl Into<String>) -> Certificate {
+    /// No certificate, with the reason.
+    pub fn none(why: impl Into<String>) -> Certificate {
         Certificate {
             verdict: Verdict::None(why.into()),
             certify_seconds: None,
             check_seconds: None,
             proof_bytes: None,
             files: None,
+            claim: None,
+        }
+    }
+
+    /// The row's `certificate` cell: `checked (unique, veripb 3.0.2)`,
+    /// `rejected (optimal): <the checker's reason>`, `none: <why>`.
+    pub fn cell(&self) -> String {
+        match (&self.verdict, self.claim) {
+            (Verdict::Checked(by), Some(c)) => format!("checked ({c}, {by})"),
+            (Verdict::Rejected(why), Some(c)) => format!("rejected ({c}): {why}"),
+            (v, _) => v.cell(),
         }
     }
 }
@@ -131,6 +145,20 @@ fn pb_model(model: &Model) -> Result<PbModel, String> {
 /// proof-logging search within `seconds` (None: no limit), and checks the proof with
 /// VeriPB. The files go to a temporary folder, kept in `keep` when it is given.
 pub fn certify(
+    model: &Model,
+    claim: &Claim,
+    seconds: Option<f64>,
+    keep: Option<&std::path::Path>,
+) -> Certificate {
+    let mut c = certify_claim(model, claim, seconds, keep);
+    if !matches!(c.verdict, Verdict::None(_)) {
+        c.claim = Some(claim.key());
+    }
+    c
+}
+
+/// [`certify`] without the claim's word.
+fn certify_claim(
     model: &Model,
     claim: &Claim,
     seconds: Option<f64>,
@@ -213,7 +241,7 @@ pub fn certify(
         }
     };
     let proof_bytes = std::fs::metadata(&pbp).ok().map(|m| m.len());
-    let check = veripb::check(&opb, &pbp, &expect);
+    let check = veripb::check(&opb, &pbp, &expect, seconds);
     let files = keep.and_then(|k| {
         std::fs::create_dir_all(k).ok()?;
         let (a, b) = (k.join("model.opb"), k.join("proof.pbp"));
@@ -227,6 +255,7 @@ pub fn certify(
         check_seconds: check.seconds,
         proof_bytes,
         files,
+        claim: None,
     }
 }
 

@@ -66,8 +66,9 @@ pub fn version() -> Result<String, String> {
         .clone()
 }
 
-/// Checks the proof `pbp` of the OPB file `opb`, which must end in the line `expect`.
-pub fn check(opb: &Path, pbp: &Path, expect: &str) -> Check {
+/// Checks the proof `pbp` of the OPB file `opb`, which must end in the line `expect`;
+/// a checker still running after `seconds` is killed and the certificate is `none`.
+pub fn check(opb: &Path, pbp: &Path, expect: &str, seconds: Option<f64>) -> Check {
     let version = match version() {
         Ok(v) => v,
         Err(why) => {
@@ -78,7 +79,16 @@ pub fn check(opb: &Path, pbp: &Path, expect: &str) -> Check {
         }
     };
     let started = Instant::now();
-    let out = match Command::new(program()).arg(opb).arg(pbp).output() {
+    let mut command = Command::new(program());
+    command.arg(opb).arg(pbp);
+    let kill_at = seconds.map(|s| crate::process::after(started, s));
+    let out = match crate::process::watched::run_watched(
+        command,
+        Vec::new(),
+        kill_at,
+        started,
+        &|_, _| {},
+    ) {
         Ok(o) => o,
         Err(e) => {
             return Check {
@@ -87,14 +97,23 @@ pub fn check(opb: &Path, pbp: &Path, expect: &str) -> Check {
             }
         }
     };
-    let seconds = Some(started.elapsed().as_secs_f64());
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let took = Some(started.elapsed().as_secs_f64());
+    if out.killed {
+        return Check {
+            verdict: Verdict::None(format!(
+                "the checker reached its time limit of {} s",
+                seconds.unwrap_or(0.0)
+            )),
+            seconds: took,
+        };
+    }
+    let seconds = took;
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
     let said = stdout.lines().any(|l| l.trim() == expect);
-    let verdict = if out.status.success() && said {
+    let verdict = if out.success && said {
         Verdict::Checked(version)
     } else {
-        Verdict::Rejected(reason(&stdout, &stderr, expect))
+        Verdict::Rejected(reason(stdout, stderr, expect))
     };
     Check { verdict, seconds }
 }

@@ -125,6 +125,9 @@ impl EngineChoice {
 pub struct ReproduceConfig {
     /// The quick suite (every run once) or the full one.
     pub quick: bool,
+    /// Certify the claims of the report's parts (not the races'), each certifying search
+    /// and check limited to these seconds (`--certify`).
+    pub certify: Option<f64>,
     /// Engine keys of `--backend` (None: the default, [`EngineChoice`]).
     pub engines: Option<Vec<String>>,
     /// Engine keys of `--without`: left out of every part.
@@ -293,7 +296,14 @@ pub fn plan_all(
     super::run::check_costs(c.shard.is_some() || c.dry_run, &c.costs)?;
     let mut out = Vec::new();
     for &p in chosen {
-        let plans = plan_suite(p, c.quick, engines, c.time_limit, &c.instances_dir)?;
+        let plans = plan_suite(
+            p,
+            c.quick,
+            engines,
+            c.time_limit,
+            c.certify,
+            &c.instances_dir,
+        )?;
         if plans.is_empty() {
             // A suite whose instances are not in this instances folder is skipped, not
             // fatal (a test folder may hold the instances of some puzzles only).
@@ -343,6 +353,7 @@ pub fn plan_suite(
     quick: bool,
     engines: &EngineChoice,
     time_limit: Option<f64>,
+    certify: Option<f64>,
     instances_dir: &Path,
 ) -> Result<Vec<(String, Plan)>, Failure> {
     let suite = p.suite(quick);
@@ -361,7 +372,7 @@ pub fn plan_suite(
             continue;
         }
         let formulations: Vec<String> = part.formulations.iter().map(|f| f.to_string()).collect();
-        let variants = variants(part, time_limit);
+        let variants = variants(part, time_limit, certify);
         let engines = engines.for_part(part);
         let request = |repeats| PlanRequest {
             formulations: &formulations,
@@ -387,8 +398,8 @@ pub fn plan_suite(
 }
 
 /// The settings a part sweeps: each presolve setting × each heuristics setting, with the
-/// part's time limit (or the one given).
-fn variants(part: &SuitePart, time_limit: Option<f64>) -> Vec<SolveOptions> {
+/// part's time limit (or the one given) and the certificates asked for.
+fn variants(part: &SuitePart, time_limit: Option<f64>, certify: Option<f64>) -> Vec<SolveOptions> {
     let mut out = Vec::new();
     for &presolve in &part.presolve {
         for &heuristics in &part.heuristics {
@@ -397,6 +408,7 @@ fn variants(part: &SuitePart, time_limit: Option<f64>) -> Vec<SolveOptions> {
                 presolve,
                 heuristics,
                 count: part.count,
+                certify,
                 ..SolveOptions::default()
             });
         }

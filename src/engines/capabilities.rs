@@ -151,6 +151,12 @@ pub struct SolveOptions {
     /// the serialised form when it is 1.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: u32,
+    /// Certify the run's claim (`optimal`, `unique`, `infeasible`) with a proof that VeriPB
+    /// checks ([`crate::certify`]), the certifying search and the checker each limited to
+    /// this many seconds; `None` (the default): no certificate. Left out of the serialised
+    /// form when off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certify: Option<f64>,
 }
 
 fn one() -> u32 {
@@ -172,6 +178,7 @@ impl Default for SolveOptions {
             lp_relaxation: true,
             heuristics: Heuristics::default(),
             count: 1,
+            certify: None,
         }
     }
 }

@@ -89,7 +89,10 @@ impl Run<'_> {
         };
         let optimising = model.vars.iter().any(|v| v.objective != 0.0);
         let offset = model.objective_offset;
+        // The model as the formulation states it, for the certificate of the count.
+        let stated = self.options.certify.map(|_| model.clone());
         let mut first_phase = None;
+        let mut first_phase_optimum = None;
         if optimising {
             // Counting fixes the objective at its optimum as a row: an engine that takes
             // the model but not that row (hitset) is refused before the first solve.
@@ -126,10 +129,11 @@ impl Run<'_> {
             }
             let optimum = o.objective.expect("an optimal solve has an objective");
             fix_objective(&mut model, optimum);
+            first_phase_optimum = Some(optimum);
             first_phase = Some(o);
         }
         let want = u64::from(self.options.count);
-        let (found, first, mut o) = {
+        let (found, first, excluded, mut o) = {
             let nogood_of = |x: &[f64]| match (nogood, &generic) {
                 (Some(f), _) => f(&d, x),
                 (None, c) => c.as_ref().expect("set without a no-good").nogood(x),
@@ -160,7 +164,7 @@ impl Run<'_> {
                             &self.budget.unrecorded(),
                             &mut counter,
                         )
-                        .map(|o| (counter.found, counter.first, o))
+                        .map(|o| (counter.found, counter.first, counter.excluded, o))
                 }
                 _ => None,
             };
@@ -176,7 +180,7 @@ impl Run<'_> {
                     &self.settings,
                     &self.budget.unrecorded(),
                 );
-                (counter.found, counter.first, o)
+                (counter.found, counter.first, counter.excluded, o)
             }
         };
         if found > 0 {
@@ -229,7 +233,26 @@ impl Run<'_> {
             o.objective = None;
         }
         o.solutions = Some(found);
-        Self::report(o, lp, build_seconds, counts, |v| decode(&d, v))
+        let optimum = first_phase_optimum;
+        let mut r = Self::report(o, lp, build_seconds, counts, |v| decode(&d, v));
+        if let (Some(seconds), Some(stated)) = (self.options.certify, stated) {
+            r.certificate = Some(match shape {
+                Shape::Mip if r.verified() != Some(false) => super::certified::of_count(
+                    &stated,
+                    optimum,
+                    &excluded,
+                    found,
+                    want,
+                    r.outcome.status,
+                    seconds,
+                ),
+                Shape::Mip => super::certified::not_attempted("the answer did not pass the verifier"),
+                _ => super::certified::not_attempted(
+                    "rows added while solving (row generation or lazy rows): a certificate of the model without them would not cover the count",
+                ),
+            });
+        }
+        r
     }
 }
 
@@ -338,6 +361,9 @@ where
     want: u64,
     found: u64,
     first: Option<Vec<f64>>,
+    /// The no-good row of every solution recorded (the rows the search was given), for
+    /// the certificate that no other solution is left.
+    excluded: Vec<Cut>,
     seen: std::collections::HashSet<String>,
     nogood: N,
     key: K,
@@ -405,6 +431,7 @@ where
             want,
             found: 0,
             first: None,
+            excluded: Vec::new(),
             seen: std::collections::HashSet::new(),
             nogood,
             key,
@@ -416,6 +443,7 @@ where
     /// Counts the solution `x` when it is new (the first kept); true while more are
     /// wanted.
     fn record(&mut self, x: &[f64]) -> bool {
+        self.excluded.push((self.nogood)(x));
         let new = match (self.key)(x) {
             Some(k) => self.seen.insert(k),
             None => true,

@@ -78,6 +78,8 @@ pub struct RunResult {
     /// Seconds from the start of the run to its end, on the clock of its budget (model
     /// building, LP relaxation and solve): the horizon of its anytime measures.
     pub run_seconds: Option<f64>,
+    /// The certificate of the run's claim, when one was asked for (`--certify`).
+    pub certificate: Option<crate::certify::Certificate>,
 }
 
 impl RunResult {
@@ -101,6 +103,7 @@ impl RunResult {
             fixings: None,
             trace: None,
             run_seconds: None,
+            certificate: None,
         }
     }
 
@@ -196,6 +199,7 @@ impl<'a> Run<'a> {
             fixings: None,
             trace: None,
             run_seconds: None,
+            certificate: None,
         }
     }
 
@@ -225,9 +229,13 @@ impl<'a> Run<'a> {
         let outcome = self
             .engine
             .solve(Problem::Mip(&model), &self.settings, &self.budget);
-        Self::report(outcome, lp, build_seconds, model.counts(), |v| {
+        let mut r = Self::report(outcome, lp, build_seconds, model.counts(), |v| {
             decode(&d, v)
-        })
+        });
+        if let Some(seconds) = self.options.certify {
+            r.certificate = Some(super::certified::of_one_model(&model, &r, seconds));
+        }
+        r
     }
 
     /// Row generation: build the first round's model with its separator, then the
@@ -274,9 +282,15 @@ impl<'a> Run<'a> {
             &self.settings,
             &self.budget,
         );
-        Self::report(outcome, lp, build_seconds, model.counts(), |v| {
+        let mut r = Self::report(outcome, lp, build_seconds, model.counts(), |v| {
             decode(&d, v)
-        })
+        });
+        if self.options.certify.is_some() {
+            r.certificate = Some(super::certified::not_attempted(
+                "rows added while solving (row generation or lazy rows): a certificate of the model without them would not cover the claim",
+            ));
+        }
+        r
     }
 
     /// A constraint program: build it (timed) and solve it; no LP relaxation. The engine
@@ -292,6 +306,11 @@ impl<'a> Run<'a> {
         let outcome = self
             .engine
             .solve(Problem::Cp(&model), &self.settings, &self.budget);
+        let certificate = self.options.certify.map(|_| {
+            super::certified::not_attempted(
+                "a constraint program: certificates cover 0/1 integer programs",
+            )
+        });
         let answer = outcome
             .values
             .as_deref()
@@ -306,6 +325,7 @@ impl<'a> Run<'a> {
             fixings: None,
             trace: None,
             run_seconds: None,
+            certificate,
         }
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod battleship;
 pub mod cages;
+pub mod certified;
 pub mod circuit;
 pub mod clue_follower;
 pub mod counting;

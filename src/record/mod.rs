@@ -46,6 +46,15 @@ pub fn run_id(
         "lp_relaxation": options.lp_relaxation,
         "repeat": repeat,
     });
+    // A certified run is another run; the key of a run without one is as it always was.
+    let key = match options.certify {
+        Some(limit) => {
+            let mut k = key;
+            k["certify"] = serde_json::json!(limit);
+            k
+        }
+        None => key,
+    };
     short_hash(key.to_string().as_bytes())
 }
 
@@ -299,6 +308,21 @@ pub struct Record {
     /// Solutions found, up to `count`, where the formulation counts them (with count 2:
     /// 1 means unique).
     pub solutions: Option<u64>,
+    /// What became of the run's claim beyond a valid answer, with `--certify`
+    /// ([`crate::certify`]): `checked (<claim>, <checker and version>)`,
+    /// `rejected (<claim>): <the checker's reason>`, or `none: <why>`; empty when no
+    /// certificate was asked for.
+    #[serde(default)]
+    pub certificate: String,
+    /// Seconds of the certifying search (writing the model and the proof included).
+    #[serde(default)]
+    pub certify_seconds: Option<f64>,
+    /// Seconds of the checker (VeriPB) on the proof.
+    #[serde(default)]
+    pub check_seconds: Option<f64>,
+    /// Size of the proof in bytes.
+    #[serde(default)]
+    pub proof_bytes: Option<u64>,
     /// Why the run failed (status `error`) or was refused (status `refused`); why the
     /// verifier refused a solution.
     pub error: Option<String>,
