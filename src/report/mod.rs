@@ -8,6 +8,7 @@
 
 pub mod answer;
 pub mod anytime;
+pub mod certificates;
 pub mod compare;
 pub mod diff;
 pub mod engines;
@@ -132,6 +133,7 @@ fn tables_of(
     pairs: &[compare::Comparison],
 ) -> Vec<Table> {
     let mut out = vec![tables::summary_table(rows, shift)];
+    out.extend(certificates::certificates_table(rows));
     out.extend(engines::engine_tables(rows, shift));
     let comparisons = compare::comparisons_table(pairs, shift);
     if !comparisons.rows.is_empty() {

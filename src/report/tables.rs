@@ -45,11 +45,25 @@ pub fn repeat_variation(rows: &[Record]) -> BTreeMap<(String, String, String), f
 /// shifted geometric mean of seconds, and run-to-run variation.
 pub fn summary_table(rows: &[Record], shift: f64) -> Table {
     let cv = repeat_variation(rows);
+    // With certificates asked for: the certified claims of each configuration.
+    let certified = super::certificates::any(rows).then(|| {
+        let mut by: BTreeMap<(String, String, String), Vec<&Record>> = BTreeMap::new();
+        for r in rows {
+            by.entry((r.puzzle.clone(), r.formulation.clone(), r.backend_label()))
+                .or_default()
+                .push(r);
+        }
+        by
+    });
     let body = summary::summarise(rows, shift)
         .into_iter()
         .map(|s: SummaryRow| {
             let key = (s.puzzle.clone(), s.formulation.clone(), s.backend.clone());
-            vec![
+            let certified_cell = certified.as_ref().map(|by| {
+                by.get(&key)
+                    .map_or(NO_FIGURE.to_string(), |rs| super::certificates::cell(rs))
+            });
+            let mut cells = vec![
                 s.puzzle,
                 s.formulation,
                 s.backend,
@@ -60,22 +74,40 @@ pub fn summary_table(rows: &[Record], shift: f64) -> Table {
                 secs(s.par2_seconds),
                 cv.get(&key)
                     .map_or(NO_FIGURE.into(), |c| format!("{:.0}%", c * 100.0)),
-            ]
+            ];
+            cells.extend(certified_cell);
+            cells
         })
         .collect();
+    let mut columns: Vec<String> = [
+        "puzzle",
+        "formulation",
+        "backend",
+        "runs",
+        "solved",
+        "median (s)",
+        &format!("SGM{shift} (s)"),
+        "PAR-2 (s)",
+        "repeat CV",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut notes = vec![
+        "solved: verified solutions plus proofs of infeasibility; failed runs count at the time limit in the median and the SGM.".into(),
+        sgm_note(shift),
+        "PAR-2: the mean over the runs of the time, a failed run counting twice its time limit (the SAT competitions' penalised average runtime).".into(),
+        format!("repeat CV: median over instances of the coefficient of variation of the solve time across repeats ({NO_FIGURE} with one repeat)."),
+    ];
+    if certified.is_some() {
+        columns.push("certified".into());
+        notes.push(super::certificates::CELL_NOTE.into());
+    }
     Table {
         stem: "summary".into(),
         title: "Summary per puzzle, formulation and backend".into(),
-        columns: ["puzzle", "formulation", "backend", "runs", "solved", "median (s)", &format!("SGM{shift} (s)"), "PAR-2 (s)", "repeat CV"]
-            .map(String::from)
-            .to_vec(),
+        columns,
         labels: 3,
         rows: body,
-        notes: vec![
-            "solved: verified solutions plus proofs of infeasibility; failed runs count at the time limit in the median and the SGM.".into(),
-            sgm_note(shift),
-            "PAR-2: the mean over the runs of the time, a failed run counting twice its time limit (the SAT competitions' penalised average runtime).".into(),
-            format!("repeat CV: median over instances of the coefficient of variation of the solve time across repeats ({NO_FIGURE} with one repeat)."),
-        ],
+        notes,
     }
 }
