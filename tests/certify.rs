@@ -587,3 +587,77 @@ fn an_engine_that_says_optimal_with_a_worse_answer_is_rejected_in_its_row() {
         wrong.cell()
     );
 }
+
+#[test]
+fn row_generation_minima_carry_their_witnesses_and_lazy_claims_their_full_twin() {
+    if !checker("row generation certificates") {
+        return;
+    }
+    // The fewest clues of a 4x4 Sudoku and the fewest givens of a 5x5 nonogram: every row
+    // of the final leader is an unavoidable set the puzzle's verifier confirms, and VeriPB
+    // checks that no smaller clue set hits them all. A Circuit Board's cm1 (lazy subtour
+    // rows on bc) is certified on cm1-full, the same columns with every subtour row; a
+    // board beyond its 16 points has no twin and says so.
+    for (file, puzzle, formulation, engine, want) in [
+        (
+            "instances/minclue/small/grid4_a.txt",
+            "minclue",
+            "rowgen",
+            "highs",
+            "checked (optimal, ",
+        ),
+        (
+            "instances/minclue/small/grid4_a.txt",
+            "minclue",
+            "rowgen-plain",
+            "sat",
+            "checked (optimal, ",
+        ),
+        (
+            "instances/nonogram-givens/tiny/switches_5x5.txt",
+            "nonogram-givens",
+            "rowgen-plain",
+            "highs",
+            "checked (optimal, ",
+        ),
+        (
+            "instances/circuit/table_a_1/4x4.txt",
+            "circuit",
+            "cm1",
+            "bc",
+            "checked (optimal on its full twin cm1-full, veripb 3.",
+        ),
+        (
+            "instances/circuit/table_a_1/10x10.txt",
+            "circuit",
+            "cm1",
+            "bc",
+            "none: lazy rows, and no full twin to certify on",
+        ),
+    ] {
+        let o = pb(&[
+            "solve",
+            file,
+            "--puzzle",
+            puzzle,
+            "--formulation",
+            formulation,
+            "--backend",
+            engine,
+            "--certify",
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let row = &json_rows(&o)[0];
+        let cell = row["certificate"].as_str().unwrap();
+        assert!(cell.starts_with(want), "{puzzle} {formulation}: {cell}");
+        if puzzle != "circuit" {
+            assert_eq!(row["status"], "optimal");
+            assert!(
+                cell.contains("rows witnessed by the verifier, veripb 3."),
+                "{cell}"
+            );
+        }
+    }
+}

@@ -96,8 +96,9 @@ pub struct Certificate {
     pub proof_bytes: Option<u64>,
     /// The model and proof files, where they were kept ([`certify`]'s `keep`).
     pub files: Option<(PathBuf, PathBuf)>,
-    /// The claim's word ([`Claim::key`]), where a claim was certified.
-    pub claim: Option<&'static str>,
+    /// The claim's word ([`Claim::key`]), where a claim was certified, with what else
+    /// was checked ("optimal, 412 rows witnessed by the verifier").
+    pub claim: Option<String>,
 }
 
 impl Certificate {
@@ -116,7 +117,7 @@ impl Certificate {
     /// The row's `certificate` cell: `checked (unique, veripb 3.0.2)`,
     /// `rejected (optimal): <the checker's reason>`, `none: <why>`.
     pub fn cell(&self) -> String {
-        match (&self.verdict, self.claim) {
+        match (&self.verdict, self.claim.as_deref()) {
             (Verdict::Checked(by), Some(c)) => format!("checked ({c}, {by})"),
             (Verdict::Rejected(why), Some(c)) => format!("rejected ({c}): {why}"),
             (v, _) => v.cell(),
@@ -152,7 +153,7 @@ pub fn certify(
 ) -> Certificate {
     let mut c = certify_claim(model, claim, seconds, keep);
     if !matches!(c.verdict, Verdict::None(_)) {
-        c.claim = Some(claim.key());
+        c.claim = Some(claim.key().to_string());
     }
     c
 }

@@ -93,7 +93,7 @@ pub fn of_count(
     let mut c = certify(&m, &claim, Some(seconds), None);
     if found > 1 && c.claim.is_some() {
         // The same proof: no solution beyond those found, which here are several.
-        c.claim = Some("all solutions found");
+        c.claim = Some("all solutions found".into());
     }
     c
 }

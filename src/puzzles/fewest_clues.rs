@@ -88,6 +88,8 @@ pub struct Leader {
     /// Seconds of the build spent searching (the first round and the seeding), not
     /// making the model.
     pub search_seconds: f64,
+    /// The unavoidable sets of the first model's rows `set[i]`, in order.
+    pub sets: Vec<Vec<usize>>,
 }
 
 /// Builds the leader for `p`: the columns y; when `seeded`, the rows of `p`'s seeds and
@@ -152,6 +154,7 @@ pub fn build<T: Target>(
             best,
             stopped,
             search_seconds,
+            sets,
         },
     )
 }
@@ -180,6 +183,7 @@ pub fn solve<T: Target>(
     run: &Run,
     seeded: bool,
     answer: &dyn Fn(&[bool], bool) -> Answer,
+    unavoidable: &Witness<'_>,
 ) -> RunResult {
     let cells = p.cells();
     let state: RefCell<Option<State>> = RefCell::new(None);
@@ -195,6 +199,7 @@ pub fn solve<T: Target>(
                 best: leader.best,
                 stopped: leader.stopped,
                 caps: !counting,
+                sets: leader.sets,
             });
             (
                 model,
@@ -258,7 +263,76 @@ pub fn solve<T: Target>(
         o.gap = gap(o.objective, o.best_bound);
         report.answer = Some(answer(&best, o.status == Status::Optimal));
     }
+    if let Some(seconds) = run.options.certify {
+        report.certificate = Some(certificate(
+            p,
+            &report,
+            &best,
+            &state.sets,
+            unavoidable,
+            seconds,
+        ));
+    }
     report
+}
+
+/// The independent check that a set of cells is unavoidable (the puzzle's verifier:
+/// with every other cell shown, the puzzle has a solution besides the intended one).
+pub type Witness<'a> = dyn Fn(&[usize]) -> Result<(), String> + 'a;
+
+/// The certificate of a minimum found by row generation: (a) every row's set is
+/// unavoidable, each checked by the puzzle's verifier (`unavoidable`), so every clue set
+/// that makes the solution unique shows one of its cells; (b) the final leader problem
+/// (minimise Σ y over those rows, without the caps, which are the search's own) has no
+/// point with fewer clues than `best`, proved and checked by VeriPB; (c) `best` itself
+/// makes the solution unique (the verifier checked the answer). Together: no clue set
+/// smaller than `best` makes it unique.
+fn certificate<T: Target>(
+    p: &T,
+    report: &RunResult,
+    best: &[bool],
+    sets: &[Vec<usize>],
+    unavoidable: &Witness<'_>,
+    seconds: f64,
+) -> crate::certify::Certificate {
+    use crate::certify::{certify, Certificate, Claim, Verdict};
+    if report.outcome.status != Status::Optimal {
+        return Certificate::none(format!(
+            "no claim to certify: the run ended {}",
+            report.outcome.status
+        ));
+    }
+    if report.verified() != Some(true) {
+        return Certificate::none("the answer did not pass the verifier");
+    }
+    let started = std::time::Instant::now();
+    for (i, set) in sets.iter().enumerate() {
+        if let Err(why) = unavoidable(set) {
+            let mut c = Certificate::none("");
+            c.verdict = Verdict::Rejected(format!("row set[{}]: {why}", i + 1));
+            c.claim = Some("optimal".into());
+            return c;
+        }
+    }
+    let witness_seconds = started.elapsed().as_secs_f64();
+    let mut master = Model::new(p.model_name());
+    let y: Vec<VarId> = (0..p.cells())
+        .map(|k| master.add_var(p.column(k), VarKind::Binary, 0.0, 1.0, 1.0))
+        .collect();
+    for (i, set) in sets.iter().enumerate() {
+        let row = set_row(&y, set.iter().copied());
+        master.add_row(Name::idx("set", &[i + 1]), row.terms, row.lower, row.upper);
+    }
+    let values: Vec<f64> = best.iter().map(|&b| f64::from(u8::from(b))).collect();
+    let mut c = certify(&master, &Claim::Optimal { values }, Some(seconds), None);
+    c.certify_seconds = c.certify_seconds.map(|s| s + witness_seconds);
+    if c.claim.is_some() {
+        c.claim = Some(format!(
+            "optimal, {} rows witnessed by the verifier",
+            sets.len()
+        ));
+    }
+    c
 }
 
 /// The follower's side of a run, shared between the separator and [`solve`].
@@ -274,6 +348,8 @@ struct State {
     stopped: bool,
     /// A better clue set adds the cap "fewer clues than it" (not when counting).
     caps: bool,
+    /// Every unavoidable set made a row: the seeded ones, then the follower's.
+    sets: Vec<Vec<usize>>,
 }
 
 /// The follower as the leader's separator: each round of [`round`] on the leader's clues,
@@ -324,6 +400,7 @@ impl Separator for FollowerRows<'_> {
                     .iter()
                     .map(|set| set_row(&self.y, set.iter().copied()))
                     .collect();
+                state.sets.extend(r.sets);
                 if let (Some(k), true) = (better, state.caps) {
                     rows.push(Cut {
                         terms: self.y.iter().map(|&v| (v, 1.0)).collect(),

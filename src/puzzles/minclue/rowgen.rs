@@ -61,5 +61,11 @@ pub fn build(p: &MinClue, seeded: bool) -> Model {
 
 /// Solves `p` on the run's engine (`seeded`: `rowgen`, else `rowgen-plain`).
 pub fn solve(p: &MinClue, run: &Run, seeded: bool) -> RunResult {
-    fewest_clues::solve(p, run, seeded, &|clues, minimal| p.answer(clues, minimal))
+    fewest_clues::solve(
+        p,
+        run,
+        seeded,
+        &|clues, minimal| p.answer(clues, minimal),
+        &|set| super::verify::unavoidable(p, set),
+    )
 }

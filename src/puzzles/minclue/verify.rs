@@ -76,6 +76,29 @@ pub fn check(p: &MinClue, lines: &[String], optimal: bool) -> Result<(), String>
     Ok(())
 }
 
+/// Checks that the cells `set` (row-major indices) are *unavoidable* in grid `p`: with
+/// every cell outside `set` shown with G's value, the verifier's own count finds a
+/// completion other than G. That is the witness of a row Σ_{c ∈ set} y_c ≥ 1 of the
+/// minimum-clue search: a clue set that shows none of these cells leaves that other
+/// completion, so it does not make G unique.
+pub fn unavoidable(p: &MinClue, set: &[usize]) -> Result<(), String> {
+    let n = p.n();
+    let mut clues = vec![true; n * n];
+    for &c in set {
+        if c >= n * n {
+            return Err(format!("cell {c} is not in the {n}x{n} grid"));
+        }
+        clues[c] = false;
+    }
+    let solver = Counter::new(p);
+    if solver.completions(&clues, 2).len() < 2 {
+        return Err(format!(
+            "the cells {set:?} are not unavoidable: the grid outside them has G as its only completion"
+        ));
+    }
+    Ok(())
+}
+
 /// A set of `k` cells whose clues make the grid unique, by trying every one.
 fn smaller_unique(solver: &Counter, k: usize) -> Option<Vec<usize>> {
     let cells = solver.grid.len();
@@ -284,5 +307,19 @@ mod tests {
         // A wrong value.
         let e = check(&p, &lines("2234341221434321"), false).unwrap_err();
         assert!(e.contains("shows '2'"), "{e}");
+    }
+
+    #[test]
+    fn tells_an_unavoidable_set_from_one_that_is_not() {
+        // 1 2 | 3 4 / 3 4 | 1 2 / 2 1 | 4 3 / 4 3 | 2 1: swapping 1 and 2 in the corners of
+        // rows 1 and 3, columns 1 and 2 gives another grid, so those four cells are
+        // unavoidable; one cell alone, or three of the four, are not.
+        let p = grid4();
+        assert!(unavoidable(&p, &[0, 1, 8, 9]).is_ok());
+        assert!(unavoidable(&p, &[0]).is_err());
+        assert!(unavoidable(&p, &[0, 1, 8]).is_err());
+        assert!(unavoidable(&p, &[16])
+            .unwrap_err()
+            .contains("not in the 4x4 grid"));
     }
 }

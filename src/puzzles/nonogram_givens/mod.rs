@@ -47,14 +47,22 @@ pub static PUZZLE: PuzzleDef<NonogramGivens> = PuzzleDef {
             description: "leader: y[i,j] = 1 iff cell (i,j) is shown with the picture's colour, min sum y, one row sum_{c in U} y_c >= 1 per unavoidable set U (seeded with those of small regions); follower: CaDiCaL on the dfa model with the givens, differing from the picture, whose other solutions add rows",
             kind: Kind::RowGeneration,
             build: |p| Ok(fewest_clues::build(p, true, false, None).0),
-            solve: |p, run: &Run| fewest_clues::solve(p, run, true, &|g, m| answer(p, g, m)),
+            solve: |p, run: &Run| {
+                fewest_clues::solve(p, run, true, &|g, m| answer(p, g, m), &|set| {
+                    verify::unavoidable(p, set)
+                })
+            },
         },
         Formulation {
             key: "rowgen-plain",
             description: "rowgen without seeding: the leader starts with no rows and every unavoidable set comes from the follower",
             kind: Kind::RowGeneration,
             build: |p| Ok(fewest_clues::build(p, false, false, None).0),
-            solve: |p, run: &Run| fewest_clues::solve(p, run, false, &|g, m| answer(p, g, m)),
+            solve: |p, run: &Run| {
+                fewest_clues::solve(p, run, false, &|g, m| answer(p, g, m), &|set| {
+                    verify::unavoidable(p, set)
+                })
+            },
         },
     ],
     formats: "a nonogram with its intended picture, in the nonogram formats: the webpbn .non format with its goal \

@@ -106,6 +106,29 @@ pub fn check(p: &NonogramGivens, lines: &[String], minimal: bool) -> Result<(), 
     Ok(())
 }
 
+/// Checks that the cells `set` (row-major indices) are *unavoidable* for `p`'s picture:
+/// with every cell outside `set` given as the picture has it, the verifier's own search
+/// finds a solution of the clues other than the picture. That is the witness of a row
+/// Σ_{c ∈ set} y_c ≥ 1 of the fewest-givens search: givens that show none of these cells
+/// leave that other solution.
+pub fn unavoidable(p: &NonogramGivens, set: &[usize]) -> Result<(), String> {
+    let solver = Solver::new(p);
+    let cells = solver.h * solver.w;
+    let mut givens = solver.picture.clone();
+    for &c in set {
+        if c >= cells {
+            return Err(format!("cell {c} is not in the picture"));
+        }
+        givens[c] = OPEN;
+    }
+    if solver.solutions(&givens, 2).len() < 2 {
+        return Err(format!(
+            "the cells {set:?} are not unavoidable: the picture outside them has one solution"
+        ));
+    }
+    Ok(())
+}
+
 fn name(colour: u8) -> &'static str {
     if colour == BLACK {
         "black"
