@@ -461,6 +461,34 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
         assert!(rows[0]["proof_bytes"].as_u64().unwrap() > 0);
         assert!(rows[0]["check_seconds"].as_f64().unwrap() > 0.0);
     }
+    // Every way to place the most queens (a maximisation) on the empty 8x8 board and on
+    // one with walls, counted: the 92 (and 10) answers are all there are, and the proof
+    // that nothing else is as good is checked.
+    for (board, solutions) in [("b08_w0", 92), ("b08_w1_a", 10)] {
+        let o = pb(&[
+            "count",
+            &format!("instances/queens/boards/{board}.txt"),
+            "--puzzle",
+            "queens",
+            "--formulation",
+            "base",
+            "--backend",
+            "sat",
+            "--limit",
+            "1000",
+            "--certify",
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let rows = json_rows(&o);
+        assert_eq!(rows[0]["solutions"], solutions, "{board}");
+        let cell = rows[0]["certificate"].as_str().unwrap();
+        assert!(
+            cell.starts_with("checked (all solutions found, veripb 3."),
+            "{board}: {cell}"
+        );
+    }
     // n-Queens' most queens on an 8x8 board with a wall: the optimum is checked.
     let o = pb(&[
         "solve",

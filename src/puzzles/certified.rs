@@ -8,7 +8,8 @@
 //! * Counting (`--count N`) that found fewer than N answers: the model with the no-good
 //!   rows of every answer found has no 0/1 point, so there is no other answer (with N = 2
 //!   and one answer: *unique*). For a model with an objective, the objective row is
-//!   `objective ≤ optimum`, so the same proof also shows that nothing is better.
+//!   `objective ≤ optimum` (`≥` when maximising), so the same proof also shows that
+//!   nothing is better.
 //! * No certificate, with the reason: a model without objective solved once (its only
 //!   claim is the answer, which the verifier checked), a run that ended without a claim
 //!   (time limit, error), rows added while solving (row generation, lazy rows: the
@@ -19,7 +20,7 @@ use super::formulation::RunResult;
 use crate::certify::{certify, Certificate, Claim};
 use crate::engines::Status;
 use crate::lazy::Cut;
-use crate::model::{Model, Name};
+use crate::model::{Model, Name, Sense};
 
 /// A certificate that was not attempted, with the reason.
 pub fn not_attempted(why: impl Into<String>) -> Certificate {
@@ -48,8 +49,8 @@ pub fn of_one_model(model: &Model, r: &RunResult, seconds: f64) -> Certificate {
 
 /// The certificate of a count that found `found` of `want` answers and ended with
 /// `status`: with fewer than `want` found and the count settled, `model` (its objective,
-/// if any, turned into the row `objective ≤ optimum`) with the `excluded` no-good rows has
-/// no 0/1 point.
+/// if any, turned into the row "as good as the optimum": `objective ≤ optimum` when
+/// minimising, `≥` when maximising) with the `excluded` no-good rows has no 0/1 point.
 pub fn of_count(
     model: &Model,
     optimum: Option<f64>,
@@ -75,14 +76,22 @@ pub fn of_count(
         let terms = m.objective_terms();
         // The optimum of whole coefficients on 0/1 columns is whole; a little slack for
         // the engine's rounding. A model that is not 0/1 with whole coefficients has no
-        // certificate anyway ([`certify`] says why).
-        let bound = (v - m.objective_offset + 1e-6).floor();
-        m.add_row(
-            Name::from("objective_at_most_optimum"),
-            terms,
-            f64::NEG_INFINITY,
-            bound,
-        );
+        // certificate anyway ([`certify`] says why). "As good as the optimum" is
+        // `objective ≤ optimum` when minimising, `objective ≥ optimum` when maximising.
+        let target = v - m.objective_offset;
+        let (name, lower, upper) = match m.sense {
+            Sense::Minimize => (
+                "objective_at_most_optimum",
+                f64::NEG_INFINITY,
+                (target + 1e-6).floor(),
+            ),
+            Sense::Maximize => (
+                "objective_at_least_optimum",
+                (target - 1e-6).ceil(),
+                f64::INFINITY,
+            ),
+        };
+        m.add_row(Name::from(name), terms, lower, upper);
         for var in &mut m.vars {
             var.objective = 0.0;
         }
