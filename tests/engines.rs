@@ -395,6 +395,12 @@ fn a_gap_is_never_reported_that_the_engine_did_not_prove() {
         };
         let gapless = !e.capabilities().mip_gap;
         let o = e.solve_model(&m, if gapless { &short } else { &options });
+        if gapless && o.status == Status::TimeLimit && o.values.is_none() {
+            // A slow starter (sat4j's JVM on a loaded machine) may find nothing within
+            // the short limit: it then reports no objective and no gap either.
+            assert!(o.objective.is_none() && o.gap.is_none(), "{e}: {o:?}");
+            continue;
+        }
         let kept = gapless && o.status == Status::TimeLimit && o.values.is_some();
         assert!(o.status.has_solution() || kept, "{e}: {o:?}");
         let obj = o.objective.unwrap();
