@@ -429,6 +429,15 @@ fn json_rows(out: &std::process::Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The JSON rows of `puzzlebench <args> --certify --format json`, which must succeed.
+fn certified_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = args.to_vec();
+    all.extend(["--certify", "--format", "json"]);
+    let o = pb(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    json_rows(&o)
+}
+
 #[test]
 fn a_row_says_what_was_checked_and_why_nothing_was() {
     if !checker("row certificates") {
@@ -437,7 +446,7 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
     // A unique Sudoku counted to 2 on two engines: one answer, and the proof that the
     // model with its no-good row has no other is checked.
     for engine in ["highs", "sat"] {
-        let o = pb(&[
+        let rows = certified_rows(&[
             "count",
             "instances/sudoku/report_fig3_1.txt",
             "--puzzle",
@@ -446,12 +455,7 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
             "2",
             "--backend",
             engine,
-            "--certify",
-            "--format",
-            "json",
         ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let rows = json_rows(&o);
         assert_eq!(rows[0]["solutions"], 1);
         let cell = rows[0]["certificate"].as_str().unwrap();
         assert!(
@@ -465,7 +469,7 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
     // one with walls, counted: the 92 (and 10) answers are all there are, and the proof
     // that nothing else is as good is checked.
     for (board, solutions) in [("b08_w0", 92), ("b08_w1_a", 10)] {
-        let o = pb(&[
+        let rows = certified_rows(&[
             "count",
             &format!("instances/queens/boards/{board}.txt"),
             "--puzzle",
@@ -476,12 +480,7 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
             "sat",
             "--limit",
             "1000",
-            "--certify",
-            "--format",
-            "json",
         ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let rows = json_rows(&o);
         assert_eq!(rows[0]["solutions"], solutions, "{board}");
         let cell = rows[0]["certificate"].as_str().unwrap();
         assert!(
@@ -490,19 +489,14 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
         );
     }
     // n-Queens' most queens on an 8x8 board with a wall: the optimum is checked.
-    let o = pb(&[
+    let rows = certified_rows(&[
         "solve",
         "instances/queens/boards/b08_w1_a.txt",
         "--puzzle",
         "queens",
         "--formulation",
         "base",
-        "--certify",
-        "--format",
-        "json",
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows = json_rows(&o);
     let cell = rows[0]["certificate"].as_str().unwrap();
     assert!(cell.starts_with("checked (optimal, veripb 3."), "{cell}");
     // A Zebra puzzle without solution: infeasible, checked; as a constraint program it has
@@ -528,23 +522,15 @@ fn a_row_says_what_was_checked_and_why_nothing_was() {
             "none: no claim beyond the answer",
         ),
     ] {
-        let all = vec![
+        let rows = certified_rows(&[
             "solve",
             file,
             "--puzzle",
             puzzle,
             "--formulation",
             formulation,
-            "--certify",
-            "--format",
-            "json",
-        ];
-        let o = pb(&all);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let cell = json_rows(&o)[0]["certificate"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        ]);
+        let cell = rows[0]["certificate"].as_str().unwrap();
         assert!(cell.starts_with(want), "{cell}");
     }
     let o = pb(&[
@@ -663,7 +649,7 @@ fn row_generation_minima_carry_their_witnesses_and_lazy_claims_their_full_twin()
             "none: lazy rows, and no full twin to certify on",
         ),
     ] {
-        let o = pb(&[
+        let row = &certified_rows(&[
             "solve",
             file,
             "--puzzle",
@@ -672,12 +658,7 @@ fn row_generation_minima_carry_their_witnesses_and_lazy_claims_their_full_twin()
             formulation,
             "--backend",
             engine,
-            "--certify",
-            "--format",
-            "json",
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let row = &json_rows(&o)[0];
+        ])[0];
         let cell = row["certificate"].as_str().unwrap();
         assert!(cell.starts_with(want), "{puzzle} {formulation}: {cell}");
         if puzzle != "circuit" {

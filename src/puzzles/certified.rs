@@ -22,16 +22,11 @@ use crate::engines::Status;
 use crate::lazy::Cut;
 use crate::model::{Model, Name, Sense};
 
-/// A certificate that was not attempted, with the reason.
-pub fn not_attempted(why: impl Into<String>) -> Certificate {
-    Certificate::none(why)
-}
-
 /// The certificate of a run of one model (`model` as it was solved), within `seconds`.
 pub fn of_one_model(model: &Model, r: &RunResult, seconds: f64) -> Certificate {
     let claim = match r.outcome.status {
         Status::Optimal if !has_objective(model) => {
-            return not_attempted(
+            return Certificate::none(
                 "no claim beyond the answer, which the verifier checked (the model has no objective; --count 2 claims uniqueness)",
             )
         }
@@ -39,10 +34,10 @@ pub fn of_one_model(model: &Model, r: &RunResult, seconds: f64) -> Certificate {
             (Some(true), Some(values)) => Claim::Optimal {
                 values: values.clone(),
             },
-            _ => return not_attempted("the answer did not pass the verifier"),
+            _ => return Certificate::none("the answer did not pass the verifier"),
         },
         Status::Infeasible => Claim::Infeasible,
-        s => return not_attempted(format!("no claim to certify: the run ended {s}")),
+        s => return Certificate::none(format!("no claim to certify: the run ended {s}")),
     };
     certify(model, &claim, Some(seconds), None)
 }
@@ -64,10 +59,10 @@ pub fn of_count(
         return certify(model, &Claim::Infeasible, Some(seconds), None);
     }
     if status != Status::Optimal {
-        return not_attempted(format!("no claim to certify: the count ended {status}"));
+        return Certificate::none(format!("no claim to certify: the count ended {status}"));
     }
     if found >= want {
-        return not_attempted(format!(
+        return Certificate::none(format!(
             "no claim beyond the {found} answers found (the count reached {want})"
         ));
     }

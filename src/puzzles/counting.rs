@@ -92,7 +92,6 @@ impl Run<'_> {
         // The model as the formulation states it, for the certificate of the count.
         let stated = self.options.certify.map(|_| model.clone());
         let mut first_phase = None;
-        let mut first_phase_optimum = None;
         if optimising {
             // Counting fixes the objective at its optimum as a row: an engine that takes
             // the model but not that row (hitset) is refused before the first solve.
@@ -129,7 +128,6 @@ impl Run<'_> {
             }
             let optimum = o.objective.expect("an optimal solve has an objective");
             fix_objective(&mut model, optimum);
-            first_phase_optimum = Some(optimum);
             first_phase = Some(o);
         }
         let want = u64::from(self.options.count);
@@ -212,6 +210,8 @@ impl Run<'_> {
             o.status = Status::Error;
             o.message = Some("counting: the engine ended without a solution to count".into());
         }
+        // The optimum the count fixed, for its certificate.
+        let optimum = first_phase.as_ref().and_then(|p| p.objective);
         if let Some(p) = first_phase {
             o.objective = p.objective;
             if found > 0 && o.status == Status::Optimal {
@@ -233,7 +233,6 @@ impl Run<'_> {
             o.objective = None;
         }
         o.solutions = Some(found);
-        let optimum = first_phase_optimum;
         let mut r = Self::report(o, lp, build_seconds, counts, |v| decode(&d, v));
         if let (Some(seconds), Some(stated)) = (self.options.certify, stated) {
             r.certificate = Some(match shape {
@@ -246,8 +245,8 @@ impl Run<'_> {
                     r.outcome.status,
                     seconds,
                 ),
-                Shape::Mip => super::certified::not_attempted("the answer did not pass the verifier"),
-                _ => super::certified::not_attempted(
+                Shape::Mip => crate::certify::Certificate::none("the answer did not pass the verifier"),
+                _ => crate::certify::Certificate::none(
                     "rows added while solving (row generation or lazy rows): a certificate of the model without them would not cover the count",
                 ),
             });

@@ -286,7 +286,7 @@ impl<'a> Run<'a> {
             decode(&d, v)
         });
         if self.options.certify.is_some() {
-            r.certificate = Some(super::certified::not_attempted(
+            r.certificate = Some(crate::certify::Certificate::none(
                 "rows added while solving (row generation or lazy rows): a certificate of the model without them would not cover the claim",
             ));
         }
@@ -307,7 +307,7 @@ impl<'a> Run<'a> {
             .engine
             .solve(Problem::Cp(&model), &self.settings, &self.budget);
         let certificate = self.options.certify.map(|_| {
-            super::certified::not_attempted(
+            crate::certify::Certificate::none(
                 "a constraint program: certificates cover 0/1 integer programs",
             )
         });
