@@ -347,6 +347,8 @@ pub fn prove(
     let columns = u32::try_from(pb.columns).map_err(|_| "too many columns".to_string())?;
     let mut vars = BasicVarManager::from_next_free(Var::new(columns));
     let mut value = 0;
+    // The contradiction of one row with the claim, where there is one.
+    let mut direct = None;
     {
         let mut enc = Encoding {
             clauses: &mut clauses,
@@ -364,21 +366,37 @@ pub fn prove(
                 )
                 .map_err(|e| e.to_string())?;
             value = pb.objective_at(x);
-            let terms: Vec<(Lit, isize)> = pb
-                .objective
-                .iter()
-                .map(|&(j, c)| (lit(j), c as isize))
-                .collect();
-            enc.row(&terms, Op::AtMost, value as isize - 1, sol)?;
+            if let Some((row, p, q)) = contradicting_row(pb, value) {
+                // The claim follows from one row: no clause, no search.
+                let ops = OperationSequence::<Var>::from(sol) * p
+                    + OperationSequence::<Var>::from(AbsConstraintId::new(row)) * q;
+                direct = Some(enc.proof.operations(&ops).map_err(|e| e.to_string())?);
+            } else {
+                let terms: Vec<(Lit, isize)> = pb
+                    .objective
+                    .iter()
+                    .map(|&(j, c)| (lit(j), c as isize))
+                    .collect();
+                enc.row(&terms, Op::AtMost, value as isize - 1, sol)?;
+            }
         }
+        // Without that shortcut, every constraint is encoded.
+        let rows = if direct.is_some() {
+            &[][..]
+        } else {
+            &pb.constraints[..]
+        };
         let mut next = 1;
-        for c in &pb.constraints {
+        for c in rows {
             let terms: Vec<(Lit, isize)> =
                 c.terms.iter().map(|&(j, a)| (lit(j), a as isize)).collect();
             let op = if c.equal { Op::Equal } else { Op::AtLeast };
             enc.row(&terms, op, c.rhs as isize, AbsConstraintId::new(next))?;
             next += if c.equal { 2 } else { 1 };
         }
+    }
+    if let Some(contradiction) = direct {
+        return conclude_bounds(proof, value, contradiction);
     }
     let mut solver = CaDiCaL::default();
     solver
@@ -432,26 +450,80 @@ pub fn prove(
                     .reverse_unit_prop(&Clause::new(), std::iter::empty::<ConstraintId>())
                     .map_err(|e| e.to_string())?,
             };
-            let conclusion = if optimal {
-                Conclusion::<Var>::Bounds {
-                    range: value as isize..value as isize + 1,
-                    lb_id: Some(empty.into()),
-                    ub_sol: None,
-                }
-            } else {
-                Conclusion::<Var>::Unsat(Some(empty.into()))
-            };
+            if optimal {
+                return conclude_bounds(proof, value, empty);
+            }
             let mut w = proof
-                .conclude(OutputGuarantee::None, &conclusion)
+                .conclude(
+                    OutputGuarantee::None,
+                    &Conclusion::<Var>::Unsat(Some(empty.into())),
+                )
                 .map_err(|e| e.to_string())?;
             w.flush().map_err(|e| e.to_string())?;
             Ok(Proved::Proof {
-                expect: if optimal {
-                    format!("s VERIFIED BOUNDS {value} <= obj <= {value}")
-                } else {
-                    "s VERIFIED UNSATISFIABLE".to_string()
-                },
+                expect: "s VERIFIED UNSATISFIABLE".to_string(),
             })
         }
     }
+}
+
+/// Ends an optimality proof: `contradiction` (a constraint no point meets, derived with
+/// "objective ≤ value − 1" in force) shows that `value` is the optimum.
+fn conclude_bounds<W: Write>(
+    proof: Proof<W>,
+    value: i64,
+    contradiction: AbsConstraintId,
+) -> Result<Proved, String> {
+    let conclusion = Conclusion::<Var>::Bounds {
+        range: value as isize..value as isize + 1,
+        lb_id: Some(contradiction.into()),
+        ub_sol: None,
+    };
+    let mut w = proof
+        .conclude(OutputGuarantee::None, &conclusion)
+        .map_err(|e| e.to_string())?;
+    w.flush().map_err(|e| e.to_string())?;
+    Ok(Proved::Proof {
+        expect: format!("s VERIFIED BOUNDS {value} <= obj <= {value}"),
+    })
+}
+
+/// A row of `pb` that contradicts "objective ≤ value − 1" on its own, as in a model whose
+/// row fixes its objective (the Circuit Board's tree row (5.1d), Σ x = |V| − 1): its
+/// terms `a` are a positive multiple of the objective's `c` (`q·a = p·c`, p and q
+/// positive), so `p·(c x ≤ value − 1) + q·(a x ≥ b)` reads `0 ≥ q·b − p·(value − 1)`, no
+/// point meets it when the right side is positive. Returns the row's proof number (an
+/// `=` row's `≥` half, or its `≤` half read as `−a x ≥ −b`) and (p, q).
+fn contradicting_row(pb: &PbModel, value: i64) -> Option<(usize, usize, usize)> {
+    let mut c = pb.objective.clone();
+    c.sort_unstable();
+    let &(_, c0) = c.first()?;
+    let mut id = 1;
+    for row in &pb.constraints {
+        let halves: &[(i64, usize)] = if row.equal {
+            &[(1, 0), (-1, 1)]
+        } else {
+            &[(1, 0)]
+        };
+        for &(sign, offset) in halves {
+            let mut a: Vec<(usize, i64)> = row.terms.iter().map(|&(j, w)| (j, sign * w)).collect();
+            a.sort_unstable();
+            let b = sign * row.rhs;
+            let Some(&(_, a0)) = a.first() else { continue };
+            if a.len() != c.len() || a0.signum() != c0.signum() {
+                continue;
+            }
+            let g = gcd(a0.abs() as isize, c0.abs() as isize) as i64;
+            let (p, q) = (a0.abs() / g, c0.abs() / g);
+            let proportional = a
+                .iter()
+                .zip(&c)
+                .all(|(&(ja, wa), &(jc, wc))| ja == jc && q * wa == p * wc);
+            if proportional && q * b > p * (value - 1) {
+                return Some((id + offset, p as usize, q as usize));
+            }
+        }
+        id += if row.equal { 2 } else { 1 };
+    }
+    None
 }

@@ -10,14 +10,16 @@
 //!   and one answer: *unique*). For a model with an objective, the objective row is
 //!   `objective ≤ optimum` (`≥` when maximising), so the same proof also shows that
 //!   nothing is better.
+//! * Row generation and lazy rows: the claim is proved on the model as built, before any
+//!   row was added, a relaxation of the model solved ([`on_relaxation`]); where the
+//!   relaxation has a better point there is no certificate.
 //! * No certificate, with the reason: a model without objective solved once (its only
 //!   claim is the answer, which the verifier checked), a run that ended without a claim
-//!   (time limit, error), rows added while solving (row generation, lazy rows: the
-//!   certificate would cover a model without them), a count that reached N (its answers
-//!   are the evidence).
+//!   (time limit, error), a count through rows added while solving, a count that reached
+//!   N (its answers are the evidence).
 
 use super::formulation::RunResult;
-use crate::certify::{certify, Certificate, Claim};
+use crate::certify::{certify, Certificate, Claim, Verdict};
 use crate::engines::Status;
 use crate::lazy::Cut;
 use crate::model::{Model, Name, Sense};
@@ -40,6 +42,27 @@ pub fn of_one_model(model: &Model, r: &RunResult, seconds: f64) -> Certificate {
         s => return Certificate::none(format!("no claim to certify: the run ended {s}")),
     };
     certify(model, &claim, Some(seconds), None)
+}
+
+/// The certificate of a run that added rows while solving (row generation, lazy rows):
+/// its claim is proved on `as_built`, the model before any row was added. Every row of it
+/// is a row of the model solved, so it is a relaxation: a bound proved on it holds for the
+/// model solved, and so does infeasibility. Where the relaxation has a better point (the
+/// rows added were needed for the bound), there is no certificate: the claim is not
+/// refuted, only not certified this way.
+pub fn on_relaxation(as_built: &Model, r: &RunResult, seconds: f64) -> Certificate {
+    let mut c = of_one_model(as_built, r, seconds);
+    if let Verdict::Rejected(why) = &c.verdict {
+        if why.starts_with("the certifying search found") {
+            return Certificate::none(format!(
+                "rows added while solving, and the model without them has a better point, so it certifies nothing ({why})"
+            ));
+        }
+    }
+    if let Some(claim) = &mut c.claim {
+        claim.push_str(" on the model without its added rows, a relaxation");
+    }
+    c
 }
 
 /// The certificate of a count that found `found` of `want` answers and ended with

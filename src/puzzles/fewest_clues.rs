@@ -187,7 +187,7 @@ pub fn solve<T: Target>(
 ) -> RunResult {
     let cells = p.cells();
     let state: RefCell<Option<State>> = RefCell::new(None);
-    let mut report = run.row_generation(
+    let mut report = run.row_generation_certified_by_caller(
         || {
             let counting = run.options.count > 1;
             let (model, leader) = build(p, seeded, counting, Some(&run.budget));

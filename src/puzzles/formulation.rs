@@ -247,7 +247,18 @@ impl<'a> Run<'a> {
         build: impl FnOnce() -> (Model, D, S),
         decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> RunResult {
-        self.with_separator(build, Shape::RowGeneration, decode)
+        self.with_separator(build, Shape::RowGeneration, decode, true)
+    }
+
+    /// [`Run::row_generation`] for a formulation that makes its own certificate (the
+    /// fewest-clues loop: its rows' witnesses and its final leader): no certificate on the
+    /// model as built is made here.
+    pub fn row_generation_certified_by_caller<D, S: Separator>(
+        &self,
+        build: impl FnOnce() -> (Model, D, S),
+        decode: impl Fn(&D, &[f64]) -> Answer,
+    ) -> RunResult {
+        self.with_separator(build, Shape::RowGeneration, decode, false)
     }
 
     /// Lazy rows: build the model without them, with its separator; the engine's search
@@ -260,15 +271,17 @@ impl<'a> Run<'a> {
         hints: SearchHints,
         decode: impl Fn(&D, &[f64]) -> Answer,
     ) -> RunResult {
-        self.with_separator(build, Shape::Lazy(hints), decode)
+        self.with_separator(build, Shape::Lazy(hints), decode, true)
     }
 
-    /// Row generation or lazy rows, by `shape`.
+    /// Row generation or lazy rows, by `shape`; with `--certify` and `certify`, the claim
+    /// certified on the model as built ([`super::certified::on_relaxation`]).
     fn with_separator<D, S: Separator>(
         &self,
         build: impl FnOnce() -> (Model, D, S),
         shape: Shape,
         decode: impl Fn(&D, &[f64]) -> Answer,
+        certify: bool,
     ) -> RunResult {
         if self.options.count > 1 {
             return self.counted(build, shape, None, decode);
@@ -277,6 +290,12 @@ impl<'a> Run<'a> {
             Ok(p) => p,
             Err(r) => return *r,
         };
+        // The model as built, before any row is added: a relaxation of the one solved.
+        let as_built = self
+            .options
+            .certify
+            .filter(|_| certify)
+            .map(|_| model.clone());
         let outcome = self.engine.solve(
             shape.problem(&mut model, &mut sep),
             &self.settings,
@@ -285,10 +304,8 @@ impl<'a> Run<'a> {
         let mut r = Self::report(outcome, lp, build_seconds, model.counts(), |v| {
             decode(&d, v)
         });
-        if self.options.certify.is_some() {
-            r.certificate = Some(crate::certify::Certificate::none(
-                "rows added while solving (row generation or lazy rows): a certificate of the model without them would not cover the claim",
-            ));
+        if let (Some(seconds), Some(as_built)) = (self.options.certify, as_built) {
+            r.certificate = Some(super::certified::on_relaxation(&as_built, &r, seconds));
         }
         r
     }

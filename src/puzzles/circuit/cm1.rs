@@ -784,31 +784,10 @@ pub fn solve(p: &Circuit, run: &Run, hints: SearchHints, tree_rules: bool) -> Ru
     let g = Graph::new(p);
     let clauses = run.engine.capabilities().clausal;
     let decode = |cols: &Columns, v: &[f64]| p.answer(g.links(&cols.chosen(v)), None);
-    let mut r = solve_lazy(&g, run, hints, tree_rules, clauses, decode);
-    if let Some(seconds) = run.options.certify {
-        r.certificate = Some(on_full_twin(&g, &r, seconds));
-    }
-    r
-}
-
-/// The certificate of a lazy run's claim on its full twin, `cm1-full` (the same columns
-/// with every subtour row written out): the claim holds for the puzzle's model only
-/// there, since the lazy rows are not in the model the run started from. Boards beyond
-/// [`super::cm1_full::MAX_POINTS`] points have no twin, and no certificate.
-fn on_full_twin(g: &Graph, r: &RunResult, seconds: f64) -> crate::certify::Certificate {
-    let full = match super::cm1_full::build(g) {
-        Ok((m, _)) => m,
-        Err(why) => {
-            return crate::certify::Certificate::none(format!(
-                "lazy rows, and no full twin to certify on: {why}"
-            ))
-        }
-    };
-    let mut c = crate::puzzles::certified::of_one_model(&full, r, seconds);
-    if let Some(claim) = &mut c.claim {
-        claim.push_str(" on its full twin cm1-full");
-    }
-    c
+    // With --certify, the claim is proved on the model without its lazy rows, a
+    // relaxation whose tree row (5.1d) already fixes the objective
+    // (crate::puzzles::certified::on_relaxation).
+    solve_lazy(&g, run, hints, tree_rules, clauses, decode)
 }
 
 /// [`solve`]'s run: cm1's model with its separator, the tree rules and probing when
