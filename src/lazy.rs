@@ -73,6 +73,16 @@ pub trait Separator {
         let _ = (lower, upper, out);
         true
     }
+
+    /// Whether `row`, one this separator returned, holds for every solution of the
+    /// puzzle, as the puzzle's verifier judges it: `Some(Ok(()))` accepted, `Some(Err)`
+    /// refused with the reason, `None` when the separator has no such check. A count's
+    /// certificate covers the rows added while counting only when each is accepted
+    /// (`--certify`, src/puzzles/certified.rs). The default has no check.
+    fn witness(&self, row: &Cut) -> Option<Result<(), String>> {
+        let _ = row;
+        None
+    }
 }
 
 /// How an engine with a search of its own may use a separator (engines without one

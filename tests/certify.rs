@@ -721,4 +721,49 @@ fn row_generation_minima_carry_their_witnesses_and_lazy_claims_their_relaxation(
             );
         }
     }
+    // Counts through rows added while counting: Hashi's connectivity rows (cuts) are each
+    // witnessed by the verifier (without the row's pairs the islands fall apart), and
+    // the uniqueness is proved on the model with them. cm1's subtour rows have no
+    // witness, and where the model as built has another point (its tree rules pruned it
+    // without a row) the row says there is no certificate, not that the claim is false.
+    let rows = certified_rows(&[
+        "count",
+        "instances/hashi/report_range/a4_30x30.txt",
+        "--puzzle",
+        "hashi",
+        "--formulation",
+        "cuts",
+        "--backend",
+        "highs",
+        "--limit",
+        "2",
+    ]);
+    let cell = rows[0]["certificate"].as_str().unwrap();
+    assert!(cell.starts_with("checked (unique, "), "{cell}");
+    assert!(
+        cell.contains(" added rows witnessed by the verifier, veripb 3."),
+        "{cell}"
+    );
+    let rows = certified_rows(&[
+        "count",
+        "instances/circuit/table_a_1/4x4.txt",
+        "--puzzle",
+        "circuit",
+        "--formulation",
+        "cm1",
+        "--backend",
+        "bc",
+        "--limit",
+        "2",
+    ]);
+    assert!(rows
+        .iter()
+        .all(|r| !r["certificate"].as_str().unwrap().starts_with("rejected")));
+    assert!(
+        rows.iter()
+            .any(|r| r["certificate"].as_str().unwrap().starts_with(
+                "none: the model as built, with the 0 rows added while counting, has a point"
+            )),
+        "{rows:?}"
+    );
 }

@@ -21,7 +21,7 @@
 use super::formulation::RunResult;
 use crate::certify::{certify, Certificate, Claim, Verdict};
 use crate::engines::Status;
-use crate::lazy::Cut;
+use crate::lazy::{Cut, Separator};
 use crate::model::{Model, Name, Sense};
 
 /// The certificate of a run of one model (`model` as it was solved), within `seconds`.
@@ -121,6 +121,79 @@ pub fn of_count(
     if found > 1 && c.claim.is_some() {
         // The same proof: no solution beyond those found, which here are several.
         c.claim = Some("all solutions found".into());
+    }
+    c
+}
+
+/// The certificate of a count, [`of_count`], where the formulation has a separator `sep`
+/// (row generation, lazy rows; `None` for one model): on `model` with the `added` rows,
+/// each of which the separator's witness (the puzzle's verifier, [`Separator::witness`])
+/// must accept first. The rows hold for every solution, so the model with them has the
+/// same solutions, and a proof that it has none besides those found covers the count. A
+/// row without a witness leaves the count without a certificate; a row the witness
+/// refuses rejects it. Where the model with the rows has a point the count did not find
+/// (a row the search never added, or a propagation of one, would exclude it), there is no
+/// certificate either: the claim is not refuted, only not certified this way.
+pub fn of_count_with_rows(
+    model: &Model,
+    optimum: Option<f64>,
+    sep: Option<&dyn Separator>,
+    added: &[Cut],
+    excluded: &[Cut],
+    (found, want, status): (u64, u64, Status),
+    seconds: f64,
+) -> Certificate {
+    let Some(sep) = sep else {
+        return of_count(model, optimum, excluded, found, want, status, seconds);
+    };
+    let mut m = model.clone();
+    let mut rows: Vec<&Cut> = Vec::new();
+    for row in added {
+        if !rows.contains(&row) {
+            rows.push(row);
+        }
+    }
+    for (i, row) in rows.iter().enumerate() {
+        match sep.witness(row) {
+            None => {
+                return Certificate::none(
+                    "rows added while solving (row generation or lazy rows) that the formulation has no witness for: a certificate of the model without them would not cover the count",
+                )
+            }
+            Some(Err(why)) => {
+                return Certificate {
+                    verdict: Verdict::Rejected(format!(
+                        "added row {} is refused by the verifier: {why}",
+                        i + 1
+                    )),
+                    ..Certificate::none("")
+                }
+            }
+            Some(Ok(())) => m.add_row(
+                Name::idx("added", &[i]),
+                row.terms.iter().copied(),
+                row.lower,
+                row.upper,
+            ),
+        }
+    }
+    let mut c = of_count(&m, optimum, excluded, found, want, status, seconds);
+    if let Verdict::Rejected(why) = &c.verdict {
+        if why.starts_with("the certifying search found") {
+            return Certificate::none(format!(
+                "the model as built, with the {} rows added while counting, has a point the count did not find, which a row the search never added may exclude ({why})",
+                rows.len()
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return c;
+    }
+    if let Some(claim) = &mut c.claim {
+        claim.push_str(&format!(
+            ", {} added rows witnessed by the verifier",
+            rows.len()
+        ));
     }
     c
 }

@@ -131,7 +131,7 @@ impl Run<'_> {
             first_phase = Some(o);
         }
         let want = u64::from(self.options.count);
-        let (found, first, excluded, mut o) = {
+        let (found, first, excluded, added, mut o) = {
             let nogood_of = |x: &[f64]| match (nogood, &generic) {
                 (Some(f), _) => f(&d, x),
                 (None, c) => c.as_ref().expect("set without a no-good").nogood(x),
@@ -162,7 +162,15 @@ impl Run<'_> {
                             &self.budget.unrecorded(),
                             &mut counter,
                         )
-                        .map(|o| (counter.found, counter.first, counter.excluded, o))
+                        .map(|o| {
+                            (
+                                counter.found,
+                                counter.first,
+                                counter.excluded,
+                                Vec::new(),
+                                o,
+                            )
+                        })
                 }
                 _ => None,
             };
@@ -178,7 +186,13 @@ impl Run<'_> {
                     &self.settings,
                     &self.budget.unrecorded(),
                 );
-                (counter.found, counter.first, counter.excluded, o)
+                (
+                    counter.found,
+                    counter.first,
+                    counter.excluded,
+                    counter.added,
+                    o,
+                )
             }
         };
         if found > 0 {
@@ -235,20 +249,18 @@ impl Run<'_> {
         o.solutions = Some(found);
         let mut r = Self::report(o, lp, build_seconds, counts, |v| decode(&d, v));
         if let (Some(seconds), Some(stated)) = (self.options.certify, stated) {
-            r.certificate = Some(match shape {
-                Shape::Mip if r.verified() != Some(false) => super::certified::of_count(
+            r.certificate = Some(if r.verified() == Some(false) {
+                crate::certify::Certificate::none("the answer did not pass the verifier")
+            } else {
+                super::certified::of_count_with_rows(
                     &stated,
                     optimum,
+                    (!matches!(shape, Shape::Mip)).then_some(&sep as &dyn crate::lazy::Separator),
+                    &added,
                     &excluded,
-                    found,
-                    want,
-                    r.outcome.status,
+                    (found, want, r.outcome.status),
                     seconds,
-                ),
-                Shape::Mip => crate::certify::Certificate::none("the answer did not pass the verifier"),
-                _ => crate::certify::Certificate::none(
-                    "rows added while solving (row generation or lazy rows): a certificate of the model without them would not cover the count",
-                ),
+                )
             });
         }
         r
@@ -363,6 +375,9 @@ where
     /// The no-good row of every solution recorded (the rows the search was given), for
     /// the certificate that no other solution is left.
     excluded: Vec<Cut>,
+    /// The rows the formulation's separator added (row generation, lazy rows), for the
+    /// same certificate.
+    added: Vec<Cut>,
     seen: std::collections::HashSet<String>,
     nogood: N,
     key: K,
@@ -380,6 +395,7 @@ where
 {
     fn separate(&mut self, x: &[f64], integral: bool) -> Vec<Cut> {
         let rows = self.inner.separate(x, integral);
+        self.added.extend(rows.iter().cloned());
         if !rows.is_empty() || !integral {
             return rows;
         }
@@ -431,6 +447,7 @@ where
             found: 0,
             first: None,
             excluded: Vec::new(),
+            added: Vec::new(),
             seen: std::collections::HashSet::new(),
             nogood,
             key,

@@ -130,6 +130,38 @@ impl Separator for Connectivity<'_> {
                 .collect(),
         }
     }
+
+    /// A row is witnessed when it is "Σ_{q ∈ S} Σ_{n ≥ 1} x^n_q ≥ 1" for a set S of pairs
+    /// that [`super::verify::separates`] accepts: without them the islands fall apart.
+    fn witness(&self, row: &Cut) -> Option<Result<(), String>> {
+        let mut pairs = Vec::new();
+        let mut terms: Vec<_> = row.terms.clone();
+        for (q, xs) in self.d.x.iter().enumerate() {
+            let built = &xs[1..];
+            let n = terms.iter().filter(|(v, _)| built.contains(v)).count();
+            if n == 0 {
+                continue;
+            }
+            if n != built.len() {
+                return Some(Err(
+                    "a pair's bridge counts are only partly in the row".into()
+                ));
+            }
+            terms.retain(|(v, _)| !built.contains(v));
+            let (a, b) = (
+                self.p.islands[self.d.pairs[q].a],
+                self.p.islands[self.d.pairs[q].b],
+            );
+            pairs.push([a.row, a.col, b.row, b.col]);
+        }
+        let unit = row.terms.iter().all(|&(_, c)| c == 1.0);
+        if !terms.is_empty() || !unit || row.lower != 1.0 || row.upper != f64::INFINITY {
+            return Some(Err(
+                "not of the form: a bridge between these pairs is built".into(),
+            ));
+        }
+        Some(super::verify::separates(self.p, &pairs))
+    }
 }
 
 /// Runs the row-generation loop for `p` on the run's engine; `fixings` selects `cuts-hdc`.
@@ -146,4 +178,45 @@ pub fn solve(p: &Hashi, fixings: bool, run: &Run) -> RunResult {
     );
     report.fixings = fixings.then_some(tightened as u64);
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::hashi::parse::parse_game_id;
+
+    #[test]
+    fn a_row_is_witnessed_only_when_its_pairs_cut_the_islands_apart() {
+        // 2 . 3
+        // . . .
+        // 1 . 1
+        let p = parse_game_id("3x3:2a3c1a1").unwrap();
+        let (_, d, _) = build(&p, false);
+        let sep = Connectivity {
+            p: &p,
+            d: d.clone(),
+        };
+        let built = |pairs: &[usize]| Cut {
+            terms: pairs
+                .iter()
+                .flat_map(|&q| d.x[q][1..].iter().map(|&v| (v, 1.0)))
+                .collect(),
+            lower: 1.0,
+            upper: f64::INFINITY,
+        };
+        // The pairs that touch island 0 (the top-left corner): without them it is alone.
+        let around: Vec<usize> = (0..d.pairs.len()).filter(|&q| d.pairs[q].a == 0).collect();
+        assert_eq!(around.len(), 2);
+        assert_eq!(sep.witness(&built(&around)), Some(Ok(())));
+        // One of them alone leaves the islands connected: refused.
+        let e = sep.witness(&built(&around[..1])).unwrap().unwrap_err();
+        assert!(e.contains("stay connected"), "{e}");
+        // A row of another form: refused.
+        let mut half = built(&around);
+        half.terms.pop();
+        assert!(sep.witness(&half).unwrap().is_err());
+        let mut two = built(&around);
+        two.lower = 2.0;
+        assert!(sep.witness(&two).unwrap().is_err());
+    }
 }

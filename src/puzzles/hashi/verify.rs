@@ -93,6 +93,69 @@ pub fn check(puzzle: &Hashi, bridges: &[[usize; 5]]) -> Result<(), String> {
     Ok(())
 }
 
+/// `Ok(())` when every solution of `puzzle` builds a bridge between one of the `pairs`
+/// (`[r1, c1, r2, c2]`, the cells of two islands), else why not: each pair must join two
+/// islands with only water between them in one row or column, and the islands joined by
+/// every other such pair must fall apart into more than one group. Then no connected set
+/// of bridges avoids the pairs. This is the witness of a connectivity row ("a bridge of
+/// these pairs is built") that a formulation adds while solving.
+pub fn separates(puzzle: &Hashi, pairs: &[[usize; 4]]) -> Result<(), String> {
+    let (rows, cols) = (puzzle.rows, puzzle.cols);
+    let mut grid = vec![None; rows * cols];
+    for (i, s) in puzzle.islands.iter().enumerate() {
+        grid[s.row * cols + s.col] = Some(i);
+    }
+    let island_at =
+        |r: usize, c: usize| (r < rows && c < cols).then(|| grid[r * cols + c]).flatten();
+    // Every pair a bridge could join: each island and the next island right and below.
+    let mut possible = std::collections::HashSet::new();
+    for (i, s) in puzzle.islands.iter().enumerate() {
+        if let Some(j) = (s.col + 1..cols).find_map(|c| island_at(s.row, c)) {
+            possible.insert((i, j));
+        }
+        if let Some(j) = (s.row + 1..rows).find_map(|r| island_at(r, s.col)) {
+            possible.insert((i, j));
+        }
+    }
+    let mut cut = std::collections::HashSet::new();
+    for &[r1, c1, r2, c2] in pairs {
+        let pair = match (island_at(r1, c1), island_at(r2, c2)) {
+            (Some(a), Some(b)) => (a.min(b), a.max(b)),
+            _ => {
+                return Err(format!(
+                    "pair ({r1},{c1})-({r2},{c2}): an end is not an island"
+                ))
+            }
+        };
+        if !possible.contains(&pair) {
+            return Err(format!(
+                "pair ({r1},{c1})-({r2},{c2}): no bridge can join these islands"
+            ));
+        }
+        cut.insert(pair);
+    }
+    let mut parent: Vec<usize> = (0..puzzle.islands.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for &(a, b) in possible.difference(&cut) {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent[ra] = rb;
+    }
+    let r0 = root(&mut parent, 0);
+    if (1..puzzle.islands.len()).all(|i| root(&mut parent, i) == r0) {
+        return Err(format!(
+            "the islands stay connected without these {} pairs",
+            cut.len()
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +184,24 @@ mod tests {
         assert!(check(&p, &[[0, 0, 1, 0, 1]])
             .unwrap_err()
             .contains("not an island"));
+    }
+
+    #[test]
+    fn a_cut_separates_only_when_the_islands_fall_apart_without_it() {
+        // 2 . 3
+        // . . .
+        // 1 . 1
+        let p = parse_game_id("3x3:2a3c1a1").unwrap();
+        // The top pair and the left pair: island (0,0) is left alone.
+        assert_eq!(separates(&p, &[[0, 0, 0, 2], [0, 0, 2, 0]]), Ok(()));
+        // The top pair alone: the rest still joins everything.
+        let e = separates(&p, &[[0, 0, 0, 2]]).unwrap_err();
+        assert!(e.contains("stay connected"), "{e}");
+        // A diagonal is no bridge.
+        let e = separates(&p, &[[0, 0, 2, 2]]).unwrap_err();
+        assert!(e.contains("no bridge"), "{e}");
+        let e = separates(&p, &[[1, 1, 0, 0]]).unwrap_err();
+        assert!(e.contains("not an island"), "{e}");
     }
 
     #[test]
