@@ -224,6 +224,33 @@ fn forced(terms: &[(Lit, isize)], b: isize) -> Vec<(Lit, isize)> {
         .collect()
 }
 
+/// The most literals of a row "at most one false" written as a clause per pair.
+const PAIRWISE_AT_MOST: usize = 32;
+
+/// The clauses of a normalised `Σ w l ≥ b` that needs no new variable, where there are:
+/// `b = 1` with every weight at least 1 is one clause; every weight 1 and `b = n − 1` on
+/// n ≤ [`PAIRWISE_AT_MOST`] literals ("at most one false", a Sudoku cell's or unit's
+/// "at most one digit") is the clause `l_i ∨ l_j` per pair. Each clause follows from the
+/// row by unit propagation, one step the checker verifies at once, where the general
+/// encodings add variables whose definitions it must check one by one.
+fn clauses_of(terms: &[(Lit, isize)], b: isize) -> Option<Vec<Clause>> {
+    let n = terms.len();
+    if b == 1 && terms.iter().all(|t| t.1 >= 1) {
+        return Some(vec![terms.iter().map(|t| t.0).collect()]);
+    }
+    let unit = terms.iter().all(|t| t.1 == 1);
+    if !unit || n < 2 || n > PAIRWISE_AT_MOST || b != n as isize - 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n * (n - 1) / 2);
+    for i in 0..n {
+        for j in i + 1..n {
+            out.push([terms[i].0, terms[j].0].into_iter().collect());
+        }
+    }
+    Some(out)
+}
+
 fn gcd(a: isize, b: isize) -> isize {
     if b == 0 {
         a
@@ -264,6 +291,18 @@ impl<W: Write> Encoding<'_, W> {
                     .map_err(|e| e.to_string())?;
                 let terms = terms.iter().map(|&(l, a)| (l, a / g)).collect();
                 return self.at_least(terms, (b + g - 1) / g, divided);
+            }
+            if let Some(pairs) = clauses_of(&terms, b) {
+                for clause in pairs {
+                    let cid = self
+                        .proof
+                        .reverse_unit_prop(&clause, [ConstraintId::from(id)])
+                        .map_err(|e| e.to_string())?;
+                    self.clauses
+                        .add_cert_clause(clause, cid)
+                        .map_err(|e| e.to_string())?;
+                }
+                return Ok(());
             }
             return self.pb(PbConstraint::new_lb(terms, b), id);
         }
