@@ -247,7 +247,7 @@ fn clauses_of(terms: &[(Lit, isize)], b: isize) -> Option<Vec<Clause>> {
         return Some(vec![terms.iter().map(|t| t.0).collect()]);
     }
     let unit = terms.iter().all(|t| t.1 == 1);
-    if !unit || n < 2 || n > PAIRWISE_AT_MOST || b != n as isize - 1 {
+    if !unit || !(2..=PAIRWISE_AT_MOST).contains(&n) || b != n as isize - 1 {
         return None;
     }
     let mut out = Vec::with_capacity(n * (n - 1) / 2);
