@@ -114,6 +114,15 @@ impl Certificate {
         }
     }
 
+    /// The rejection's reason when the certifying search itself found a point the claim
+    /// excludes (not when the checker refused a proof).
+    pub fn found_by_search(&self) -> Option<&str> {
+        match &self.verdict {
+            Verdict::Rejected(why) if why.starts_with(FOUND) => Some(why),
+            _ => None,
+        }
+    }
+
     /// The row's `certificate` cell: `checked (unique, veripb 3.0.2)`,
     /// `rejected (optimal): <the checker's reason>`, `none: <why>`.
     pub fn cell(&self) -> String {
@@ -124,6 +133,9 @@ impl Certificate {
         }
     }
 }
+
+/// How a rejection by the certifying search begins ([`Certificate::found_by_search`]).
+const FOUND: &str = "the certifying search found";
 
 /// Why `model` has no certificate here, if it has none: a column that is not 0/1, or a
 /// coefficient that is not whole.
@@ -217,10 +229,10 @@ fn certify_claim(
         Ok(search::Proved::Proof { expect }) => expect,
         Ok(search::Proved::Refuted { objective }) => {
             let why = match (claim, objective) {
-                (Claim::Optimal { .. }, Some(v)) => format!(
-                    "the certifying search found a solution with objective {v}, better than the claim's"
-                ),
-                _ => "the certifying search found a solution the claim excludes".to_string(),
+                (Claim::Optimal { .. }, Some(v)) => {
+                    format!("{FOUND} a solution with objective {v}, better than the claim's")
+                }
+                _ => format!("{FOUND} a solution the claim excludes"),
             };
             return Certificate {
                 verdict: Verdict::Rejected(why),

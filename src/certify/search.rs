@@ -394,56 +394,49 @@ pub fn prove(
     let columns = u32::try_from(pb.columns).map_err(|_| "too many columns".to_string())?;
     let mut vars = BasicVarManager::from_next_free(Var::new(columns));
     let mut value = 0;
-    // The contradiction of one row with the claim, where there is one.
-    let mut direct = None;
+    // "Objective ≤ value − 1", for an optimality claim.
+    let mut improving = None;
+    if let (true, Some(x)) = (optimal, point) {
+        // The first step, before any auxiliary variable exists.
+        let sol = proof
+            .improve_solution(
+                x.iter()
+                    .enumerate()
+                    .map(|(j, &b)| Var::new(j as u32).axiom(!b)),
+            )
+            .map_err(|e| e.to_string())?;
+        value = pb.objective_at(x);
+        if let Some((row, p, q)) = contradicting_row(pb, value) {
+            // The claim follows from one row: no clause, no search.
+            let ops = OperationSequence::<Var>::from(sol) * p
+                + OperationSequence::<Var>::from(AbsConstraintId::new(row)) * q;
+            let contradiction = proof.operations(&ops).map_err(|e| e.to_string())?;
+            return conclude_bounds(proof, value, contradiction);
+        }
+        improving = Some(sol);
+    }
     {
         let mut enc = Encoding {
             clauses: &mut clauses,
             vars: &mut vars,
             proof: &mut proof,
         };
-        if let (true, Some(x)) = (optimal, point) {
-            // The first step, before any auxiliary variable exists.
-            let sol = enc
-                .proof
-                .improve_solution(
-                    x.iter()
-                        .enumerate()
-                        .map(|(j, &b)| Var::new(j as u32).axiom(!b)),
-                )
-                .map_err(|e| e.to_string())?;
-            value = pb.objective_at(x);
-            if let Some((row, p, q)) = contradicting_row(pb, value) {
-                // The claim follows from one row: no clause, no search.
-                let ops = OperationSequence::<Var>::from(sol) * p
-                    + OperationSequence::<Var>::from(AbsConstraintId::new(row)) * q;
-                direct = Some(enc.proof.operations(&ops).map_err(|e| e.to_string())?);
-            } else {
-                let terms: Vec<(Lit, isize)> = pb
-                    .objective
-                    .iter()
-                    .map(|&(j, c)| (lit(j), c as isize))
-                    .collect();
-                enc.row(&terms, Op::AtMost, value as isize - 1, sol)?;
-            }
+        if let Some(sol) = improving {
+            let terms: Vec<(Lit, isize)> = pb
+                .objective
+                .iter()
+                .map(|&(j, c)| (lit(j), c as isize))
+                .collect();
+            enc.row(&terms, Op::AtMost, value as isize - 1, sol)?;
         }
-        // Without that shortcut, every constraint is encoded.
-        let rows = if direct.is_some() {
-            &[][..]
-        } else {
-            &pb.constraints[..]
-        };
         let mut next = 1;
-        for c in rows {
+        for c in &pb.constraints {
             let terms: Vec<(Lit, isize)> =
                 c.terms.iter().map(|&(j, a)| (lit(j), a as isize)).collect();
             let op = if c.equal { Op::Equal } else { Op::AtLeast };
             enc.row(&terms, op, c.rhs as isize, AbsConstraintId::new(next))?;
             next += if c.equal { 2 } else { 1 };
         }
-    }
-    if let Some(contradiction) = direct {
-        return conclude_bounds(proof, value, contradiction);
     }
     let mut solver = CaDiCaL::default();
     solver
@@ -500,16 +493,11 @@ pub fn prove(
             if optimal {
                 return conclude_bounds(proof, value, empty);
             }
-            let mut w = proof
-                .conclude(
-                    OutputGuarantee::None,
-                    &Conclusion::<Var>::Unsat(Some(empty.into())),
-                )
-                .map_err(|e| e.to_string())?;
-            w.flush().map_err(|e| e.to_string())?;
-            Ok(Proved::Proof {
-                expect: "s VERIFIED UNSATISFIABLE".to_string(),
-            })
+            conclude(
+                proof,
+                &Conclusion::<Var>::Unsat(Some(empty.into())),
+                "s VERIFIED UNSATISFIABLE".to_string(),
+            )
         }
     }
 }
@@ -526,13 +514,25 @@ fn conclude_bounds<W: Write>(
         lb_id: Some(contradiction.into()),
         ub_sol: None,
     };
+    conclude(
+        proof,
+        &conclusion,
+        format!("s VERIFIED BOUNDS {value} <= obj <= {value}"),
+    )
+}
+
+/// Writes the proof's `conclusion` and ends it; `expect` is the line the checker must
+/// print for it.
+fn conclude<W: Write>(
+    proof: Proof<W>,
+    conclusion: &Conclusion<Var>,
+    expect: String,
+) -> Result<Proved, String> {
     let mut w = proof
-        .conclude(OutputGuarantee::None, &conclusion)
+        .conclude(OutputGuarantee::None, conclusion)
         .map_err(|e| e.to_string())?;
     w.flush().map_err(|e| e.to_string())?;
-    Ok(Proved::Proof {
-        expect: format!("s VERIFIED BOUNDS {value} <= obj <= {value}"),
-    })
+    Ok(Proved::Proof { expect })
 }
 
 /// A row of `pb` that contradicts "objective ≤ value − 1" on its own, as in a model whose
@@ -547,7 +547,10 @@ fn contradicting_row(pb: &PbModel, value: i64) -> Option<(usize, usize, usize)> 
     let &(_, c0) = c.first()?;
     let mut id = 1;
     for row in &pb.constraints {
-        let halves: &[(i64, usize)] = if row.equal {
+        // Only a row with as many terms as the objective can be a multiple of it.
+        let halves: &[(i64, usize)] = if row.terms.len() != c.len() {
+            &[]
+        } else if row.equal {
             &[(1, 0), (-1, 1)]
         } else {
             &[(1, 0)]
@@ -557,7 +560,7 @@ fn contradicting_row(pb: &PbModel, value: i64) -> Option<(usize, usize, usize)> 
             a.sort_unstable();
             let b = sign * row.rhs;
             let Some(&(_, a0)) = a.first() else { continue };
-            if a.len() != c.len() || a0.signum() != c0.signum() {
+            if a0.signum() != c0.signum() {
                 continue;
             }
             let g = gcd(a0.abs() as isize, c0.abs() as isize) as i64;

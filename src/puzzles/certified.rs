@@ -52,12 +52,10 @@ pub fn of_one_model(model: &Model, r: &RunResult, seconds: f64) -> Certificate {
 /// refuted, only not certified this way.
 pub fn on_relaxation(as_built: &Model, r: &RunResult, seconds: f64) -> Certificate {
     let mut c = of_one_model(as_built, r, seconds);
-    if let Verdict::Rejected(why) = &c.verdict {
-        if why.starts_with("the certifying search found") {
-            return Certificate::none(format!(
-                "rows added while solving, and the model without them has a better point, so it certifies nothing ({why})"
-            ));
-        }
+    if let Some(why) = c.found_by_search() {
+        return Certificate::none(format!(
+            "rows added while solving, and the model without them has a better point, so it certifies nothing ({why})"
+        ));
     }
     if let Some(claim) = &mut c.claim {
         claim.push_str(" on the model without its added rows, a relaxation");
@@ -178,13 +176,11 @@ pub fn of_count_with_rows(
         }
     }
     let mut c = of_count(&m, optimum, excluded, found, want, status, seconds);
-    if let Verdict::Rejected(why) = &c.verdict {
-        if why.starts_with("the certifying search found") {
-            return Certificate::none(format!(
-                "the model as built, with the {} rows added while counting, has a point the count did not find, which a row the search never added may exclude ({why})",
-                rows.len()
-            ));
-        }
+    if let Some(why) = c.found_by_search() {
+        return Certificate::none(format!(
+            "the model as built, with the {} rows added while counting, has a point the count did not find, which a row the search never added may exclude ({why})",
+            rows.len()
+        ));
     }
     if rows.is_empty() {
         return c;

@@ -178,6 +178,7 @@ impl Run<'_> {
                 done
             } else {
                 let mut counter = Counter::new(want, nogood_of, answer_key, &mut sep, timeline);
+                counter.added = self.options.certify.map(|_| Vec::new());
                 // The rounds after the first solution search for others, under no-good rows
                 // (and with the objective fixed as a row): their incumbents and bounds are no
                 // part of the run's timeline, which the counter keeps instead.
@@ -190,7 +191,7 @@ impl Run<'_> {
                     counter.found,
                     counter.first,
                     counter.excluded,
-                    counter.added,
+                    counter.added.unwrap_or_default(),
                     o,
                 )
             }
@@ -375,9 +376,9 @@ where
     /// The no-good row of every solution recorded (the rows the search was given), for
     /// the certificate that no other solution is left.
     excluded: Vec<Cut>,
-    /// The rows the formulation's separator added (row generation, lazy rows), for the
-    /// same certificate.
-    added: Vec<Cut>,
+    /// The rows the formulation's separator added (row generation, lazy rows), kept for
+    /// the same certificate only when one is asked for (`None` otherwise).
+    added: Option<Vec<Cut>>,
     seen: std::collections::HashSet<String>,
     nogood: N,
     key: K,
@@ -395,7 +396,9 @@ where
 {
     fn separate(&mut self, x: &[f64], integral: bool) -> Vec<Cut> {
         let rows = self.inner.separate(x, integral);
-        self.added.extend(rows.iter().cloned());
+        if let Some(added) = &mut self.added {
+            added.extend(rows.iter().cloned());
+        }
         if !rows.is_empty() || !integral {
             return rows;
         }
@@ -447,7 +450,7 @@ where
             found: 0,
             first: None,
             excluded: Vec::new(),
-            added: Vec::new(),
+            added: None,
             seen: std::collections::HashSet::new(),
             nogood,
             key,
